@@ -1,0 +1,59 @@
+/**
+ * `parseToolCalls`: the tool calls in a model's raw output, whatever the chat template's wire format.
+ * See `formats/index.ts` for the detection order and the rule for which format wins.
+ */
+import { FORMATS } from './formats/index.js'
+import { stripReasoning } from './reasoning.js'
+import type { FormatParser, ParseOptions, ToolCall } from './types.js'
+
+export type { FormatParser, JsonSchema, JsonValue, ParseOptions, ToolCall, ToolDefinition } from './types.js'
+export { FORMATS } from './formats/index.js'
+export { stripReasoning } from './reasoning.js'
+
+const byName = new Map<string, FormatParser>()
+for (const f of FORMATS) {
+  byName.set(f.name, f)
+  for (const a of f.aliases ?? []) byName.set(a, f)
+}
+
+/** The format parser for a name or alias, if any. */
+export function getFormat(name: string): FormatParser | undefined {
+  return byName.get(name)
+}
+
+/** Names of every supported format, in detection order. */
+export function formatNames(): string[] {
+  return FORMATS.map((f) => f.name)
+}
+
+function runFormat(f: FormatParser, text: string, stripped: string, options: ParseOptions): ToolCall[] {
+  try {
+    return f.parse(f.reasoning === 'keep' ? text : stripped, options)
+  } catch {
+    // A parser bug must not crash an eval run: treat it as "this format found nothing".
+    return []
+  }
+}
+
+/**
+ * Extract the tool calls from `text`. Never throws; runs in time linear in `text.length`. With `options.format`
+ * (a format name or alias) only that format is tried; otherwise formats are detected (see FORMATS).
+ */
+export function parseToolCalls(text: string, options: ParseOptions = {}): ToolCall[] {
+  if (typeof text !== 'string' || text.length === 0) return []
+  const stripped = stripReasoning(text)
+  const hinted = options.format === undefined ? undefined : byName.get(options.format)
+  if (hinted) return runFormat(hinted, text, stripped, options)
+  for (const f of FORMATS) {
+    const input = f.reasoning === 'keep' ? text : stripped
+    if (!f.detect(input)) continue
+    const calls = runFormat(f, text, stripped, options)
+    if (calls.length > 0) return calls
+  }
+  return []
+}
+
+/** The name of the format `parseToolCalls` would use for `text`, or undefined when no calls are found. */
+export function detectFormat(text: string, options: ParseOptions = {}): string | undefined {
+  return parseToolCalls(text, options)[0]?.format
+}

@@ -1,0 +1,179 @@
+/**
+ * JSON decoding for model output: never throws, linear in the text it reads, and keeps the one fact JavaScript
+ * numbers lose that scoring needs (a number written as `3.0` or `1e3` is a float to the BFCL checker).
+ *
+ * The fast path finds the end of a value with a bracket-and-string scan and hands the slice to the native
+ * `JSON.parse`; only slices that contain an integral float literal are walked again to record its path.
+ */
+import type { JsonValue } from './types.js'
+
+export type JsonResult =
+  | { ok: true; value: JsonValue; end: number; floatPaths?: string[] }
+  | { ok: false; error: string; at: number }
+
+const OPEN_BRACE = 123 // {
+const CLOSE_BRACE = 125 // }
+const OPEN_BRACKET = 91 // [
+const CLOSE_BRACKET = 93 // ]
+const QUOTE = 34 // "
+const BACKSLASH = 92 // \
+
+export function isJsonSpace(code: number): boolean {
+  return code === 32 || code === 10 || code === 13 || code === 9
+}
+
+/** Index of the first non-whitespace character at or after `i` (JSON whitespace plus other Unicode spaces). */
+export function skipSpace(text: string, i: number, end = text.length): number {
+  while (i < end) {
+    const c = text.charCodeAt(i)
+    if (isJsonSpace(c) || c === 0xa0 || c === 0xfeff) i++
+    else break
+  }
+  return i
+}
+
+/**
+ * End (exclusive) of the string literal whose opening quote is at `start`, or -1 if it is not closed before `limit`.
+ */
+export function scanStringEnd(text: string, start: number, limit = text.length): number {
+  let i = start + 1
+  while (i < limit) {
+    const c = text.charCodeAt(i)
+    if (c === QUOTE) return i + 1
+    i += c === BACKSLASH ? 2 : 1
+  }
+  return -1
+}
+
+/**
+ * End (exclusive) of the bracketed value (`{...}` or `[...]`) that opens at `start`, found by counting brackets
+ * outside strings; -1 when it does not close before `limit`. Mismatched bracket kinds are left for the parser to
+ * reject. Linear in the characters read.
+ */
+export function scanBracketEnd(text: string, start: number, limit = text.length): number {
+  let depth = 0
+  let i = start
+  while (i < limit) {
+    const c = text.charCodeAt(i)
+    if (c === QUOTE) {
+      const e = scanStringEnd(text, i, limit)
+      if (e < 0) return -1
+      i = e
+      continue
+    }
+    if (c === OPEN_BRACE || c === OPEN_BRACKET) depth++
+    else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+      depth--
+      if (depth === 0) return i + 1
+      if (depth < 0) return -1
+    }
+    i++
+  }
+  return -1
+}
+
+const NUMBER_CHARS = /[-+0-9.eE]/
+
+/** End (exclusive) of the primitive token (number, true, false, null) at `start`. */
+function scanPrimitiveEnd(text: string, start: number, limit: number): number {
+  let i = start
+  while (i < limit) {
+    const ch = text[i]!
+    if (NUMBER_CHARS.test(ch) || (ch >= 'a' && ch <= 'z')) i++
+    else break
+  }
+  return i
+}
+
+/**
+ * Decode one JSON value starting at `start` (leading whitespace skipped). `end` in the result is the index just
+ * after the value. Never throws.
+ */
+export function parseJsonAt(text: string, start = 0, limit = text.length): JsonResult {
+  const s = skipSpace(text, start, limit)
+  if (s >= limit) return { ok: false, error: 'expected a JSON value, found end of text', at: s }
+  const c = text.charCodeAt(s)
+  let e: number
+  if (c === OPEN_BRACE || c === OPEN_BRACKET) e = scanBracketEnd(text, s, limit)
+  else if (c === QUOTE) e = scanStringEnd(text, s, limit)
+  else e = scanPrimitiveEnd(text, s, limit)
+  if (e < 0) return { ok: false, error: 'unterminated JSON value', at: s }
+  if (e === s) return { ok: false, error: `unexpected character ${JSON.stringify(text[s])}`, at: s }
+  const slice = text.slice(s, e)
+  let value: JsonValue
+  try {
+    value = JSON.parse(slice) as JsonValue
+  } catch (err) {
+    return { ok: false, error: `invalid JSON: ${(err as Error).message}`, at: s }
+  }
+  const floatPaths = mayHaveIntegralFloat(slice) ? collectFloatPaths(slice) : undefined
+  return floatPaths && floatPaths.length > 0 ? { ok: true, value, end: e, floatPaths } : { ok: true, value, end: e }
+}
+
+/** Decode `text` as exactly one JSON value (surrounding whitespace allowed). */
+export function parseJson(text: string): JsonResult {
+  const r = parseJsonAt(text, 0)
+  if (!r.ok) return r
+  const rest = skipSpace(text, r.end)
+  if (rest < text.length) return { ok: false, error: `unexpected text after JSON value`, at: rest }
+  return r
+}
+
+// A digit followed by '.', 'e' or 'E': cheap pre-check (it may match inside strings; the walk below is exact).
+const FLOAT_HINT = /[0-9][.eE]/
+
+function mayHaveIntegralFloat(slice: string): boolean {
+  return FLOAT_HINT.test(slice)
+}
+
+/** Deeper paths are not recorded: keeps pointer building linear; real arguments are never this deep. */
+const MAX_FLOAT_PATH_DEPTH = 32
+
+/**
+ * Walk a JSON text that is known to be valid and return the JSON Pointers of numbers written in float form whose
+ * value is an integer.
+ */
+export function collectFloatPaths(json: string): string[] {
+  const out: string[] = []
+  // One frame per open container: whether it is an array, and the current key (object) or index (array).
+  const frames: { array: boolean; key: string | number }[] = []
+  const n = json.length
+  let i = 0
+  while (i < n) {
+    const c = json.charCodeAt(i)
+    const top = frames[frames.length - 1]
+    if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+      frames.push({ array: c === OPEN_BRACKET, key: c === OPEN_BRACKET ? 0 : '' })
+      i++
+    } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+      frames.pop()
+      i++
+    } else if (c === QUOTE) {
+      const e = scanStringEnd(json, i)
+      const after = skipSpace(json, e)
+      // A string followed by ':' inside an object is a key.
+      if (top && !top.array && json.charCodeAt(after) === 58 /* : */) {
+        top.key = JSON.parse(json.slice(i, e)) as string
+        i = after + 1
+      } else i = e
+    } else if (c === 44 /* , */) {
+      if (top?.array) top.key = (top.key as number) + 1
+      i++
+    } else if (c === 45 /* - */ || (c >= 48 && c <= 57)) {
+      const e = scanPrimitiveEnd(json, i, n)
+      const tok = json.slice(i, e)
+      if (/[.eE]/.test(tok) && Number.isInteger(Number(tok)) && frames.length <= MAX_FLOAT_PATH_DEPTH) {
+        out.push(toPointer(frames.map((f) => f.key)))
+      }
+      i = e
+    } else i++
+  }
+  return out
+}
+
+/** RFC 6901 JSON Pointer from path segments. */
+export function toPointer(segments: readonly (string | number)[]): string {
+  let p = ''
+  for (const k of segments) p += '/' + String(k).replace(/~/g, '~0').replace(/\//g, '~1')
+  return p
+}

@@ -1,0 +1,79 @@
+/** JSON-compatible value as decoded from a model's output. */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue }
+
+/** One tool call extracted from a model's output, whatever the wire format. */
+export interface ToolCall {
+  /** The function name as the model wrote it ('' when the call was recognised but its name could not be read). */
+  name: string
+  /** Decoded arguments; `{}` when they could not be decoded (see `argumentsValid`). */
+  arguments: Record<string, unknown>
+  /** True when the arguments were a well-formed object in the format's own syntax (NeMo's `args_json_valid`). */
+  argumentsValid: boolean
+  /** Wire format the call came from, e.g. `hermes`, `pythonic` (see FORMATS in `src/calls/index.ts`). */
+  format: string
+  /** The raw text of the call as it appeared in the output. */
+  raw?: string
+  /** Call id when the format carries one (Kimi K2 `functions.x:0`, Mistral v11 `[CALL_ID]`, OpenAI `id`). */
+  id?: string
+  /**
+   * JSON Pointer paths (RFC 6901, relative to `arguments`) of numbers written in float form (`3.0`, `1e3`) whose
+   * JavaScript value is an integer. JS numbers lose that distinction and the BFCL checker needs it (`3.0` is not an
+   * integer there). Absent when there are none.
+   */
+  floatPaths?: string[]
+}
+
+/** A tool as offered to the model, OpenAI style. */
+export interface ToolDefinition {
+  type?: 'function' | string
+  function: {
+    name: string
+    description?: string
+    parameters?: JsonSchema
+    [key: string]: unknown
+  }
+}
+
+/** The subset of JSON Schema the project reads; anything else is passed through to ajv. */
+export interface JsonSchema {
+  type?: string | string[]
+  properties?: Record<string, JsonSchema>
+  items?: JsonSchema
+  required?: string[]
+  enum?: unknown[]
+  [key: string]: unknown
+}
+
+export interface ParseOptions {
+  /**
+   * Wire-format hint: when given, only that format is tried (the caller knows the chat template). Unknown names are
+   * ignored and detection runs as usual.
+   */
+  format?: string
+  /** Tools offered to the model; XML-style formats (Qwen3-Coder, GLM, ...) use their schemas to type values. */
+  tools?: ToolDefinition[]
+}
+
+/**
+ * One wire format. `parse` receives the output with reasoning already handled by the dispatcher (see
+ * `reasoning` below) and returns the calls it finds, or [] when the format is not present. It must never throw and
+ * must run in time linear in `text.length`.
+ */
+export interface FormatParser {
+  /** Stable name, reported in `ToolCall.format`. */
+  name: string
+  /** Other names accepted as a `format` hint (e.g. `qwen` for `hermes`). */
+  aliases?: string[]
+  /**
+   * Cheap test for the format's distinctive marker (a substring search). Only formats whose `detect` is true get
+   * `parse` called during detection; a `format` hint bypasses it.
+   */
+  detect(text: string): boolean
+  parse(text: string, options: ParseOptions): ToolCall[]
+  /**
+   * How `<think>` reasoning is treated before this format parses: 'strip' (default) removes reasoning so calls
+   * written inside it are not calls; 'keep' hands the text over unchanged (Kimi-K2-Thinking calls from inside an
+   * unclosed `<think>`).
+   */
+  reasoning?: 'strip' | 'keep'
+}

@@ -1,0 +1,58 @@
+/** The six per-sample metrics of NeMo's `compute_sample_metrics` (REFERENCE.md section 2). */
+export const NEMO_METRICS = [
+  'has_call',
+  'name_correct',
+  'args_json_valid',
+  'args_field_precision',
+  'args_field_recall',
+  'args_exact_match',
+] as const
+export type NemoMetric = (typeof NEMO_METRICS)[number]
+
+/** A ground-truth call; arguments may be an object or a JSON string (as in NeMo's data). */
+export interface ExpectedCall {
+  name: string
+  arguments?: Record<string, unknown> | string
+}
+
+/** Why a sample is not fully right; a sample may have several. */
+export type FailureCategory =
+  | 'no_call' // a call was expected and none was made (at a position: missing prediction)
+  | 'malformed_call' // a prediction whose arguments were not a well-formed object
+  | 'wrong_name' // a prediction with another tool's name
+  | 'wrong_arguments' // right name, arguments not exactly the expected ones
+  | 'extra_call' // more predictions than expected calls
+  | 'unexpected_call' // a call where none was expected
+
+export type MatchMode = 'positional' | 'unordered'
+
+export interface ScoreOptions {
+  /**
+   * 'positional' (default, NeMo): prediction i is scored against expected call i. 'unordered': predictions are
+   * assigned to expected calls by an optimal one-to-one matching (maximising the summed per-position score).
+   */
+  match?: MatchMode
+}
+
+/** One expected position's outcome. Kept small: it travels in Vitest task meta for every sample. */
+export interface PositionScore {
+  expected: string
+  /** Name of the prediction aligned with this position; absent when there is none. */
+  predicted?: string
+  metrics: Record<NemoMetric, number>
+}
+
+/** Per-sample scores: what a test case records in its task meta and the reporter sums. */
+export interface SampleScore {
+  /** Number of expected calls. */
+  expected: number
+  /** Number of predicted calls. */
+  predicted: number
+  /** NeMo's per-sample values: means over expected positions; all 0 when nothing is expected (NeMo's own rule). */
+  metrics: Record<NemoMetric, number>
+  /** Only for samples that expect no call: whether the model rightly made none. */
+  noCallCorrect?: boolean
+  /** One entry per expected position, in expected order. */
+  positions: PositionScore[]
+  failures: FailureCategory[]
+}
