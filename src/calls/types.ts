@@ -76,4 +76,9 @@ export interface FormatParser {
    * unclosed `<think>`).
    */
   reasoning?: 'strip' | 'keep'
+  /**
+   * Write calls in this format as a model would emit them (used by the round-trip property tests, and handy for
+   * building recorded outputs). `parse(render(calls))` must give the calls back.
+   */
+  render?(calls: readonly { name: string; arguments: Record<string, unknown> }[]): string
 }

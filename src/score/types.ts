@@ -56,3 +56,19 @@ export interface SampleScore {
   positions: PositionScore[]
   failures: FailureCategory[]
 }
+
+/**
+ * What the run knows of one sample: the unit the reporter collects from task meta and `aggregate` sums. An errored
+ * sample carries the score of "no prediction" (so failures never raise a rate) and its reason; a skipped sample
+ * (policy, e.g. prompt over `maxPromptTokens`) carries no score and is left out of the means.
+ */
+export interface SampleRecord {
+  id: string
+  /** The describe block (suite) the sample ran in. */
+  suite?: string
+  score?: SampleScore
+  /** Why the sample could not be evaluated (bad sample line, provider failure, missing recorded output). */
+  error?: string
+  /** Why the sample was skipped by policy. */
+  skipped?: string
+}

@@ -1,0 +1,27 @@
+import type { ToolCall } from '../calls/types.js'
+import type { Sample } from '../data/types.js'
+
+/** What a model produced for one sample. */
+export interface ModelOutput {
+  /** Raw generated text; parsed with `parseToolCalls` unless `calls` is given. */
+  text?: string
+  /** Calls the provider already has in structured form (OpenAI `tool_calls`, replayed `tool_calls`). */
+  calls?: ToolCall[]
+  /** Wire-format hint for the parser (the chat template's format), when the provider knows it. */
+  format?: string
+  /** Set when the provider skipped the sample by policy (e.g. its prompt is over `maxPromptTokens`): the reason. */
+  skipped?: string
+  usage?: { promptTokens?: number; completionTokens?: number }
+}
+
+/**
+ * A model behind any transport: local transformers.js, an OpenAI-compatible endpoint, recorded outputs. A thrown
+ * error makes the sample errored (with the error's message as the reason); it never stops the run.
+ */
+export interface ModelProvider {
+  /** Stable identity, part of cache keys and shown in reports. Must never contain a secret. */
+  readonly id: string
+  generate(sample: Sample, options?: { signal?: AbortSignal }): Promise<ModelOutput>
+  /** Release resources (sessions, sockets) at the end of a run. */
+  close?(): Promise<void>
+}
