@@ -47,12 +47,26 @@ export function toolsOf(c: CorpusCase): ToolDefinition[] | undefined {
   }))
 }
 
-/** What a case expects, in the shape compared: names and arguments in order (call ids are not compared). */
-export function expectedCalls(c: CorpusCase): { name: string; arguments: unknown }[] {
-  return c.expected.map((e) => ({ name: e.name, arguments: e.arguments }))
+export interface ComparedCall {
+  name: string
+  arguments: unknown
+  argumentsValid: boolean
+}
+
+/**
+ * What a case expects, in the shape compared: names, arguments and their validity, in order (call ids are not
+ * compared). Where an engine passes undecodable arguments through as a raw string, a ToolCall has `{}` marked
+ * invalid (arguments are always an object here), so a string expectation compares as that.
+ */
+export function expectedCalls(c: CorpusCase): ComparedCall[] {
+  return c.expected.map((e) =>
+    typeof e.arguments === 'string'
+      ? { name: e.name, arguments: {}, argumentsValid: false }
+      : { name: e.name, arguments: e.arguments, argumentsValid: true },
+  )
 }
 
 /** The parsed calls in the same shape. */
-export function actualCalls(calls: ToolCall[]): { name: string; arguments: unknown }[] {
-  return calls.map((c) => ({ name: c.name, arguments: c.arguments }))
+export function actualCalls(calls: ToolCall[]): ComparedCall[] {
+  return calls.map((c) => ({ name: c.name, arguments: c.arguments, argumentsValid: c.argumentsValid }))
 }

@@ -46,3 +46,10 @@ describe('stripReasoning', () => {
     expect(stripReasoning('plain')).toBe('plain')
   })
 })
+
+describe('stripReasoning: Harmony analysis', () => {
+  it('drops analysis-channel bodies so other formats do not read calls from them', () => {
+    const text = '<|channel|>analysis<|message|>Maybe <tool_call>{"name":"f"}</tool_call><|end|><|start|>assistant<|channel|>final<|message|>Hi'
+    expect(stripReasoning(text)).toBe('<|end|><|start|>assistant<|channel|>final<|message|>Hi')
+  })
+})

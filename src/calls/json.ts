@@ -72,17 +72,102 @@ export function scanBracketEnd(text: string, start: number, limit = text.length)
   return -1
 }
 
-const NUMBER_CHARS = /[-+0-9.eE]/
+/** Characters a primitive token may hold: `-+0-9.eE` and lower-case letters (`true`, `false`, `null`). */
+function isPrimitiveChar(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 97 && c <= 122) || c === 45 || c === 43 || c === 46 || c === 69
+}
 
 /** End (exclusive) of the primitive token (number, true, false, null) at `start`. */
 function scanPrimitiveEnd(text: string, start: number, limit: number): number {
   let i = start
-  while (i < limit) {
-    const ch = text[i]!
-    if (NUMBER_CHARS.test(ch) || (ch >= 'a' && ch <= 'z')) i++
-    else break
-  }
+  while (i < limit && isPrimitiveChar(text.charCodeAt(i))) i++
   return i
+}
+
+/** Whether `text[s, e)` is a JSON number: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?`. */
+function isJsonNumber(text: string, s: number, e: number): boolean {
+  let i = s
+  if (text.charCodeAt(i) === 45 /* - */) i++
+  if (i >= e) return false
+  let c = text.charCodeAt(i)
+  if (c === 48 /* 0 */) i++
+  else if (c >= 49 && c <= 57) {
+    while (i < e && isDigit(text.charCodeAt(i))) i++
+  } else return false
+  if (i < e && text.charCodeAt(i) === 46 /* . */) {
+    const d = ++i
+    while (i < e && isDigit(text.charCodeAt(i))) i++
+    if (i === d) return false
+  }
+  if (i < e && (text.charCodeAt(i) | 0x20) === 101 /* e, E */) {
+    i++
+    c = text.charCodeAt(i)
+    if (c === 43 || c === 45) i++
+    const d = i
+    while (i < e && isDigit(text.charCodeAt(i))) i++
+    if (i === d) return false
+  }
+  return i === e
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57
+}
+
+/**
+ * The value of the string literal `text[s, e)` (quotes included) when it is valid JSON, else undefined. Strings
+ * without escapes (the common case) are sliced, not parsed; any control character makes the literal invalid.
+ */
+function stringLiteralValue(text: string, s: number, e: number): { value: string } | undefined {
+  let escaped = false
+  for (let i = s + 1; i < e - 1; i++) {
+    const c = text.charCodeAt(i)
+    if (c < 0x20) return undefined
+    if (c === BACKSLASH) {
+      escaped = true
+      i++ // the escaped character is checked by JSON.parse below
+    }
+  }
+  if (!escaped) return { value: text.slice(s + 1, e - 1) }
+  return validEscapes(text, s, e) ? { value: JSON.parse(text.slice(s, e)) as string } : undefined
+}
+
+/** Whether every backslash escape in the string literal `text[s, e)` is one JSON allows. */
+function validEscapes(text: string, s: number, e: number): boolean {
+  for (let i = s + 1; i < e - 1; i++) {
+    if (text.charCodeAt(i) !== BACKSLASH) continue
+    const c = text.charCodeAt(++i)
+    if (c === 117 /* u */) {
+      for (let k = 1; k <= 4; k++) if (!isHexDigit(text.charCodeAt(i + k)) || i + k >= e - 1) return false
+      i += 4
+    } else if (!(c === QUOTE || c === BACKSLASH || c === 47 || c === 98 || c === 102 || c === 110 || c === 114 || c === 116)) {
+      return false // not one of " \ / b f n r t
+    }
+  }
+  return true
+}
+
+function isHexDigit(c: number): boolean {
+  return (c >= 48 && c <= 57) || ((c | 0x20) >= 97 && (c | 0x20) <= 102)
+}
+
+/**
+ * A failed decode. The message is the engine's own (`JSON.parse`'s), built only when read: decoding that fails is
+ * routine for the format parsers (they probe), and a thrown SyntaxError costs microseconds.
+ */
+function invalidJson(slice: string, at: number): JsonResult {
+  return {
+    ok: false,
+    get error(): string {
+      try {
+        JSON.parse(slice)
+        return 'invalid JSON'
+      } catch (err) {
+        return `invalid JSON: ${(err as Error).message}`
+      }
+    },
+    at,
+  }
 }
 
 /**
@@ -101,10 +186,23 @@ export function parseJsonAt(text: string, start = 0, limit = text.length): JsonR
   if (e === s) return { ok: false, error: `unexpected character ${JSON.stringify(text[s])}`, at: s }
   const slice = text.slice(s, e)
   let value: JsonValue
-  try {
-    value = JSON.parse(slice) as JsonValue
-  } catch (err) {
-    return { ok: false, error: `invalid JSON: ${(err as Error).message}`, at: s }
+  if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+    try {
+      value = JSON.parse(slice) as JsonValue
+    } catch (err) {
+      return { ok: false, error: `invalid JSON: ${(err as Error).message}`, at: s }
+    }
+  } else if (c === QUOTE) {
+    const str = stringLiteralValue(text, s, e)
+    if (!str) return invalidJson(slice, s)
+    return { ok: true, value: str.value, end: e }
+  } else {
+    // Primitives are decoded here rather than probed with JSON.parse: most failures are words (`celsius`).
+    if (slice === 'true') value = true
+    else if (slice === 'false') value = false
+    else if (slice === 'null') value = null
+    else if (isJsonNumber(text, s, e)) value = Number(slice)
+    else return invalidJson(slice, s)
   }
   const floatPaths = mayHaveIntegralFloat(slice) ? collectFloatPaths(slice) : undefined
   return floatPaths && floatPaths.length > 0 ? { ok: true, value, end: e, floatPaths } : { ok: true, value, end: e }

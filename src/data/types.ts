@@ -22,3 +22,31 @@ export interface Sample {
   /** Anything else the data line carried (kept for custom assertions and scorers). */
   extra?: Record<string, unknown>
 }
+
+/**
+ * A sample that could not be read: it becomes its own failing test case and an errored record in the report, so the
+ * report's sample count still equals the dataset's.
+ */
+export interface SampleError {
+  /** Where it is, as the user will look for it: `fixtures/weather.jsonl:3`, or `data[2]` for in-memory arrays. */
+  where: string
+  /** File and 1-based line, when the sample came from a file. */
+  source?: { file: string; line: number }
+  /** The sample's id when the line had a readable one. */
+  id?: string
+  /** Path of the offending field, e.g. `expected[0].name`; '' when the line as a whole is wrong. */
+  field: string
+  /** What is wrong, without the location (see `where` and `field`). */
+  message: string
+  /** The expected calls when they could be read: the errored sample then scores as "no prediction" against them. */
+  expected?: ExpectedCall[]
+}
+
+/** One entry of a loaded dataset, in file order: a sample, or a line that could not be made into one. */
+export type DataEntry = { sample: Sample; error?: undefined } | { error: SampleError; sample?: undefined }
+
+/**
+ * Where samples come from: a JSONL file path (relative to the working directory) or URL, or an in-memory array of
+ * sample objects (the same shapes as the JSONL lines, dialogues included).
+ */
+export type DataSource = string | URL | readonly unknown[]

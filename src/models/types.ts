@@ -21,6 +21,16 @@ export interface ModelOutput {
 export interface ModelProvider {
   /** Stable identity, part of cache keys and shown in reports. Must never contain a secret. */
   readonly id: string
+  /**
+   * Settings that change what the model outputs (decoding, template, dtype): part of generation cache keys together
+   * with `id`. Must never contain a secret.
+   */
+  readonly settings?: Readonly<Record<string, unknown>>
+  /**
+   * How many `generate` calls the provider can usefully have in flight at once (the endpoint's concurrency, the
+   * local model's batch size). A hint for callers; providers bound their own concurrency regardless.
+   */
+  readonly concurrency?: number
   generate(sample: Sample, options?: { signal?: AbortSignal }): Promise<ModelOutput>
   /** Release resources (sessions, sockets) at the end of a run. */
   close?(): Promise<void>

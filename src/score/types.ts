@@ -32,6 +32,12 @@ export interface ScoreOptions {
    * assigned to expected calls by an optimal one-to-one matching (maximising the summed per-position score).
    */
   match?: MatchMode
+  /**
+   * Exact match without Python's type conflation. Off by default for NeMo parity, where `true == 1 == 1.0` (also
+   * nested), so a boolean argument equals the number 1. `true` keeps booleans and numbers apart (`1` and `1.0` stay
+   * equal: JSON has one number type); the better choice when parity with NeMo's numbers is not the point.
+   */
+  strictTypes?: boolean
 }
 
 /** One expected position's outcome. Kept small: it travels in Vitest task meta for every sample. */
@@ -71,4 +77,59 @@ export interface SampleRecord {
   error?: string
   /** Why the sample was skipped by policy. */
   skipped?: string
+}
+
+/** The run-level metrics a report carries: NeMo's six, then the share of right abstentions. */
+export const REPORT_METRICS = [...NEMO_METRICS, 'no_call_accuracy'] as const
+export type ReportMetric = (typeof REPORT_METRICS)[number]
+
+/** The failure categories in their stable order (the order `SampleScore.failures` lists them in). */
+export const FAILURE_CATEGORIES = [
+  'no_call',
+  'malformed_call',
+  'wrong_name',
+  'wrong_arguments',
+  'extra_call',
+  'unexpected_call',
+] as const satisfies readonly FailureCategory[]
+
+/** Per expected tool: how its positions fared (scored and errored records; skipped ones are left out). */
+export interface ToolBreakdown {
+  /** Expected positions naming this tool. */
+  positions: number
+  /** Positions whose aligned prediction had the right name. */
+  nameCorrect: number
+  /** Positions whose aligned prediction had exactly the expected arguments. */
+  argsExactMatch: number
+  /** nameCorrect / positions (null when there are no positions). */
+  name_correct: number | null
+  /** argsExactMatch / positions (null when there are no positions). */
+  args_exact_match: number | null
+}
+
+/**
+ * Run-level numbers from a list of SampleRecords (see `aggregate`). Every mean is built from sums and counts, so
+ * the records of sharded runs concatenate: aggregating their union gives exactly the numbers of one run.
+ */
+export interface Aggregate {
+  /** Every record, whatever became of it. */
+  samples: number
+  /** Records with a score and neither error nor skip. */
+  scored: number
+  errored: { count: number; byReason: Record<string, number> }
+  skipped: { count: number; byReason: Record<string, number> }
+  /** Scored or errored records that expect at least one call: the denominator of NeMo's six means. */
+  withExpectedCalls: number
+  /** Scored or errored records that expect no call: the denominator of `no_call_accuracy`. */
+  noCallExpected: number
+  /**
+   * NeMo's six (mean over `withExpectedCalls` of each record's per-sample value; errored records count 0) and
+   * `no_call_accuracy` (share of `noCallExpected` that rightly made no call; errored records count as wrong). Full
+   * precision; `null` when the denominator is empty.
+   */
+  metrics: Record<ReportMetric, number | null>
+  /** Number of scored records showing each failure category. */
+  failures: Record<FailureCategory, number>
+  /** Keyed by expected tool name. */
+  tools: Record<string, ToolBreakdown>
 }

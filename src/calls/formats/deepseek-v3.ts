@@ -1,8 +1,163 @@
-import type { FormatParser } from '../types.js'
+/**
+ * DeepSeek V3 / V3-0324 and R1 (+ distills):
+ * `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME\n```json\n{...}\n```<｜tool▁call▁end｜>…<｜tool▁calls▁end｜>`
+ * (full-width bars U+FF5C and U+2581 inside the tokens). DeepSeek V3.1 drops the `function` type and the fence:
+ * `<｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{...}<｜tool▁call▁end｜>`. One reader handles both shapes, so a hint that names
+ * the wrong generation still finds the calls; each parse is labelled by the shape of its first call.
+ *
+ * Tokens are recognised with `▁`, `_` or a space between their words (llama.cpp tolerates these spellings), and the
+ * malformed opener `<｜tool▁calls｜>` that R1 sometimes writes counts as `<｜tool▁calls▁begin｜>`.
+ *
+ * Contested choices:
+ * - A call whose `<｜tool▁call▁begin｜>` is missing (`<｜tool▁calls▁begin｜>function<｜tool▁sep｜>…`) is still read, as
+ *   llama.cpp reads R1's `<｜tool▁calls｜>function<｜tool▁sep｜>…`: name and arguments are unambiguous (vLLM drops it).
+ * - A call whose arguments do not decode (unclosed JSON) is a call with that name and invalid arguments, as for every
+ *   format whose name sits outside the JSON: the model chose the tool; `args_json_valid` records the failure. vLLM
+ *   reports "tools called" with no calls here.
+ * R1's thinking is forced open by its template, so text before a lone `</think>` is reasoning (the dispatcher cuts
+ * it); tool tokens mentioned there are not calls.
+ */
+import { decodeArguments, makeCall } from '../call-object.js'
+import { parseJsonAt, skipSpace } from '../json.js'
+import type { FormatParser, ToolCall } from '../types.js'
+import { skipFenceOpen, TokenFinder } from './tool-calls-tag.js'
 
-// Placeholder: not yet implemented.
+type Kind = 'callsBegin' | 'callsEnd' | 'callBegin' | 'callEnd' | 'sep'
+
+interface Token {
+  kind: Kind
+  start: number
+  end: number
+}
+
+const KINDS: Record<string, Kind> = {
+  'tool calls begin': 'callsBegin',
+  'tool calls': 'callsBegin',
+  'tool calls end': 'callsEnd',
+  'tool call begin': 'callBegin',
+  'tool call end': 'callEnd',
+  'tool sep': 'sep',
+}
+
+const OPEN = '<｜'
+const CLOSE = '｜>'
+/** Longest token inside the bars, with room for odd spellings: bounds the look-ahead at each `<｜`. */
+const MAX_TOKEN = 40
+
+/** The DeepSeek tool tokens in `text`, in order. Each `<｜` is looked at once, with a bounded look-ahead. */
+function scanTokens(text: string): Token[] {
+  const tokens: Token[] = []
+  const opens = new TokenFinder(text, OPEN)
+  let p = opens.next(0)
+  while (p >= 0) {
+    const window = text.slice(p + OPEN.length, p + OPEN.length + MAX_TOKEN)
+    const close = window.indexOf(CLOSE)
+    let next = p + OPEN.length
+    if (close >= 0) {
+      const kind = KINDS[window.slice(0, close).replace(/[▁_ ]+/g, ' ').trim().toLowerCase()]
+      if (kind) {
+        const end = p + OPEN.length + close + CLOSE.length
+        tokens.push({ kind, start: p, end })
+        next = end
+      }
+    }
+    p = opens.next(next)
+  }
+  return tokens
+}
+
+/** A token after which a new call may start: the body of the call before it ends there. */
+function isBoundary(t: Token): boolean {
+  return t.kind === 'callBegin' || t.kind === 'callsBegin' || t.kind === 'callsEnd'
+}
+
+type Shape = 'deepseek_v3' | 'deepseek_v31'
+
+interface ShapedCall {
+  shape: Shape
+  call: ToolCall
+}
+
+/**
+ * Read one call whose separator token is `sep`, whose head (type or name) starts at `headStart`, and whose body runs
+ * to `limit` (the next boundary token or the end). `nextToken` is where the V3 name line must stop at the latest.
+ */
+function readCall(text: string, headStart: number, sep: Token, nextToken: number, limit: number): ShapedCall | undefined {
+  const head = text.slice(headStart, sep.start).trim()
+  const after = skipSpace(text, sep.end, limit)
+  const c = text[after]
+  let shape: Shape
+  let name: string
+  let jsonStart: number
+  if (c === '{' || c === '`') {
+    // V3.1: the name before the separator, the JSON right after it.
+    shape = 'deepseek_v31'
+    name = head
+    jsonStart = skipFenceOpen(text, after, limit)
+  } else {
+    // V3: `function` before the separator, the name on the line after it, then the (usually fenced) JSON.
+    shape = 'deepseek_v3'
+    // The name ends at the line end, or (no newline) where the JSON or its fence begins.
+    const lineEnd = Math.min(nextToken, limit)
+    let nameEnd = lineEnd
+    for (let i = after; i < lineEnd; i++) {
+      const ch = text[i]
+      if (ch === '\n' || ch === '{' || ch === '`') {
+        nameEnd = i
+        break
+      }
+    }
+    name = text.slice(sep.end, nameEnd).trim()
+    jsonStart = skipFenceOpen(text, nameEnd, limit)
+  }
+  if (name.length === 0 || /\s/.test(name)) return undefined
+  const r = parseJsonAt(text, jsonStart, limit)
+  const args = r.ok ? decodeArguments(r.value, r.floatPaths) : { arguments: {}, argumentsValid: false }
+  const rawEnd = r.ok ? r.end : limit
+  return { shape, call: makeCall(name, args, shape, text.slice(headStart, rawEnd)) }
+}
+
+/** Calls in either DeepSeek shape; every call carries the shape of the first one as its format. */
+export function parseDeepSeek(text: string): ToolCall[] {
+  const tokens = scanTokens(text)
+  const found: ShapedCall[] = []
+  let k = 0
+  while (k < tokens.length) {
+    const t = tokens[k]!
+    const sep = tokens[k + 1]
+    // A call starts at `<｜tool▁call▁begin｜>`, or right at the section opener when the call opener is missing.
+    if ((t.kind === 'callBegin' || t.kind === 'callsBegin') && sep?.kind === 'sep') {
+      let j = k + 2
+      while (j < tokens.length && !isBoundary(tokens[j]!)) j++
+      const limit = j < tokens.length ? tokens[j]!.start : text.length
+      const nextToken = k + 2 < tokens.length ? tokens[k + 2]!.start : text.length
+      const shaped = readCall(text, t.end, sep, nextToken, limit)
+      if (shaped) found.push(shaped)
+      k = j
+    } else k++
+  }
+  if (found.length === 0) return []
+  const shape = found[0]!.shape
+  return found.map(({ call }) => (call.format === shape ? call : { ...call, format: shape }))
+}
+
+/** True when the text holds a DeepSeek tool token (cheap: any `<｜tool`). */
+export function hasDeepSeekToken(text: string): boolean {
+  return text.includes('<｜tool')
+}
+
 export const deepseekV3: FormatParser = {
   name: 'deepseek_v3',
-  detect: () => false,
-  parse: () => [],
+  aliases: ['deepseek_r1'],
+  detect: hasDeepSeekToken,
+  parse: (text) => parseDeepSeek(text),
+  render: (calls) =>
+    '<｜tool▁calls▁begin｜>' +
+    calls
+      .map(
+        (c) =>
+          `<｜tool▁call▁begin｜>function<｜tool▁sep｜>${c.name}\n\`\`\`json\n${JSON.stringify(c.arguments)}\n\`\`\`<｜tool▁call▁end｜>`,
+      )
+      .join('') +
+    '<｜tool▁calls▁end｜>',
 }

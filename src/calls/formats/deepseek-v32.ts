@@ -1,8 +1,221 @@
-import type { FormatParser } from '../types.js'
+/**
+ * DeepSeek V3.2 DSML:
+ * ```
+ * <｜DSML｜function_calls>
+ * <｜DSML｜invoke name="NAME">
+ * <｜DSML｜parameter name="k" string="true|false">v</｜DSML｜parameter>
+ * </｜DSML｜invoke>
+ * </｜DSML｜function_calls>
+ * ```
+ * `string="true"` marks a raw string value, `string="false"` a JSON value (number, boolean, array, object). Without
+ * the attribute the tool's schema decides (a `string` parameter is raw, anything else is tried as JSON). An invoke
+ * may hold one JSON object instead of parameter tags; an empty or blank invoke is `{}`. Indentation around the tags
+ * is ignored; a value keeps its text except one newline right after the opening tag and one before the closing tag.
+ *
+ * Choices: a `string="false"` value that is not JSON is kept as its text (the attribute is bookkeeping, the model's
+ * value is still there to score). A parameter cut off by the end of the output (a truncated stream) makes the call's
+ * arguments invalid. Both `｜` (U+FF5C) and an ASCII `|` are accepted around `DSML`.
+ */
+import { isPlainObject, makeCall } from '../call-object.js'
+import { parseJson, toPointer } from '../json.js'
+import type { FormatParser, ParseOptions, ToolCall, ToolDefinition } from '../types.js'
+import { TokenFinder } from './tool-calls-tag.js'
 
-// Placeholder: not yet implemented.
+type TagName = 'function_calls' | 'invoke' | 'parameter'
+
+interface Tag {
+  tag: TagName
+  closing: boolean
+  start: number
+  end: number
+  attrs: string
+}
+
+const MAX_TAG_NAME = 32
+/** Attributes are short (a name and a flag); bounds the look-ahead for `>` at each tag. */
+const MAX_ATTRS = 512
+
+function isBar(ch: string | undefined): boolean {
+  return ch === '｜' || ch === '|'
+}
+
+/** The DSML tags in `text`, in order; each `DSML` occurrence is looked at once with a bounded look-ahead. */
+function scanTags(text: string): Tag[] {
+  const tags: Tag[] = []
+  const marks = new TokenFinder(text, 'DSML')
+  let p = marks.next(0)
+  while (p >= 0) {
+    let next = p + 4
+    const tag = tagAt(text, p)
+    if (tag) {
+      tags.push(tag)
+      next = tag.end
+    }
+    p = marks.next(next)
+  }
+  return tags
+}
+
+function tagAt(text: string, p: number): Tag | undefined {
+  if (!isBar(text[p - 1]) || !isBar(text[p + 4])) return undefined
+  let start: number
+  let closing: boolean
+  if (text[p - 2] === '<') {
+    start = p - 2
+    closing = false
+  } else if (text[p - 2] === '/' && text[p - 3] === '<') {
+    start = p - 3
+    closing = true
+  } else return undefined
+  let i = p + 5
+  const nameStart = i
+  while (i < text.length && i - nameStart < MAX_TAG_NAME && /[a-z_]/.test(text[i]!)) i++
+  const tag = text.slice(nameStart, i)
+  if (tag !== 'function_calls' && tag !== 'invoke' && tag !== 'parameter') return undefined
+  const window = text.slice(i, i + MAX_ATTRS)
+  const gt = window.indexOf('>')
+  if (gt < 0) return undefined
+  return { tag, closing, start, end: i + gt + 1, attrs: window.slice(0, gt) }
+}
+
+const NAME_ATTR = /(?:^|\s)name="([^"]*)"/
+const STRING_ATTR = /(?:^|\s)string="([^"]*)"/
+
+function attr(attrs: string, pattern: RegExp): string | undefined {
+  return pattern.exec(attrs)?.[1]
+}
+
+/** The schema type of a parameter, from the offered tools. */
+function schemaType(tools: ToolDefinition[] | undefined, fn: string, key: string): string | undefined {
+  const tool = tools?.find((t) => t.function?.name === fn)
+  const t = tool?.function.parameters?.properties?.[key]?.type
+  return typeof t === 'string' ? t : Array.isArray(t) ? t.find((x) => x !== 'null') : undefined
+}
+
+/** A value's text without one newline after the opening tag and one before the closing tag. */
+function trimOneNewline(s: string): string {
+  let a = 0
+  let b = s.length
+  if (s.startsWith('\r\n')) a = 2
+  else if (s.startsWith('\n')) a = 1
+  if (b - a >= 2 && s.endsWith('\r\n')) b -= 2
+  else if (b > a && s.endsWith('\n')) b -= 1
+  return s.slice(a, b)
+}
+
+interface OpenInvoke {
+  name: string
+  start: number
+  bodyStart: number
+  params: Record<string, unknown> | undefined
+  floatPaths: string[]
+  truncated: boolean
+}
+
+interface OpenParam {
+  key: string
+  asString: boolean | undefined
+  valueStart: number
+}
+
+export function parseDsml(text: string, options: ParseOptions = {}): ToolCall[] {
+  const calls: ToolCall[] = []
+  let invoke: OpenInvoke | undefined
+  let param: OpenParam | undefined
+
+  const closeParam = (end: number, closed: boolean): void => {
+    if (!invoke || !param) return
+    const raw = trimOneNewline(text.slice(param.valueStart, end))
+    invoke.params ??= {}
+    const asString = param.asString ?? schemaType(options.tools, invoke.name, param.key) === 'string'
+    let value: unknown = raw
+    if (!asString) {
+      const r = parseJson(raw)
+      if (r.ok) {
+        value = r.value
+        for (const p of r.floatPaths ?? []) invoke.floatPaths.push(toPointer([param.key]) + p)
+      }
+    }
+    invoke.params[param.key] = value
+    if (!closed) invoke.truncated = true
+    param = undefined
+  }
+
+  const closeInvoke = (end: number): void => {
+    if (!invoke) return
+    const inv = invoke
+    invoke = undefined
+    const raw = text.slice(inv.start, end)
+    if (inv.params) {
+      const args = inv.truncated
+        ? { arguments: {}, argumentsValid: false }
+        : { arguments: inv.params, argumentsValid: true, floatPaths: inv.floatPaths }
+      calls.push(makeCall(inv.name, args, 'deepseek_v32', raw))
+      return
+    }
+    const body = text.slice(inv.bodyStart, end).trim()
+    if (body === '') {
+      calls.push(makeCall(inv.name, { arguments: {}, argumentsValid: true }, 'deepseek_v32', raw))
+      return
+    }
+    const r = parseJson(body)
+    const args =
+      r.ok && isPlainObject(r.value)
+        ? { arguments: r.value, argumentsValid: true, floatPaths: r.floatPaths }
+        : { arguments: {}, argumentsValid: false }
+    calls.push(makeCall(inv.name, args, 'deepseek_v32', raw))
+  }
+
+  for (const t of scanTags(text)) {
+    // A parameter whose closing tag is missing ends at the next tag (only the end of the output truncates it).
+    if (param && !(t.tag === 'parameter' && t.closing)) closeParam(t.start, true)
+    if (t.tag === 'parameter') {
+      if (t.closing) closeParam(t.start, true)
+      else if (invoke) {
+        const key = attr(t.attrs, NAME_ATTR)
+        const flag = attr(t.attrs, STRING_ATTR)
+        if (key !== undefined) {
+          param = { key, asString: flag === undefined ? undefined : flag === 'true', valueStart: t.end }
+          invoke.params ??= {}
+        }
+      }
+    } else if (t.tag === 'invoke') {
+      closeInvoke(t.start)
+      const name = t.closing ? undefined : attr(t.attrs, NAME_ATTR)
+      if (name) invoke = { name, start: t.start, bodyStart: t.end, params: undefined, floatPaths: [], truncated: false }
+    } else closeInvoke(t.start)
+  }
+  closeParam(text.length, false)
+  closeInvoke(text.length)
+  return calls
+}
+
+const SAFE_KEY = /^[^"<>\s]+$/
+
+function safeValueText(s: string): boolean {
+  return !s.includes('DSML') && !s.startsWith('\n') && !s.endsWith('\n') && !s.startsWith('\r')
+}
+
+/** One invoke: parameter tags when every key and value survives them, else the JSON-body form. */
+function renderInvoke(c: { name: string; arguments: Record<string, unknown> }): string {
+  const entries = Object.entries(c.arguments)
+  const params = entries.map(([k, v]) => {
+    const isString = typeof v === 'string'
+    const valueText = isString ? v : JSON.stringify(v)
+    return { k, isString, valueText }
+  })
+  const tagged = params.every((p) => SAFE_KEY.test(p.k) && p.valueText !== undefined && safeValueText(p.valueText))
+  const body = tagged
+    ? params
+        .map((p) => `<｜DSML｜parameter name="${p.k}" string="${p.isString}">${p.valueText}</｜DSML｜parameter>\n`)
+        .join('')
+    : JSON.stringify(c.arguments) + '\n'
+  return `<｜DSML｜invoke name="${c.name}">\n${body}</｜DSML｜invoke>\n`
+}
+
 export const deepseekV32: FormatParser = {
   name: 'deepseek_v32',
-  detect: () => false,
-  parse: () => [],
+  detect: (text) => text.includes('DSML'),
+  parse: (text, options) => parseDsml(text, options),
+  render: (calls) => `<｜DSML｜function_calls>\n${calls.map(renderInvoke).join('')}</｜DSML｜function_calls>`,
 }

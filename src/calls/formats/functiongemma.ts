@@ -1,8 +1,22 @@
+/**
+ * Google FunctionGemma: `<start_function_call>call:NAME{key:<escape>value<escape>,k2:<escape>v<escape>}<end_function_call>`.
+ * Read like Gemma 4 (`gemma4.ts`) with `<escape>` as the string delimiter. A string is typed by the tool schema,
+ * and without one decoded as JSON when it is valid JSON (vLLM coerces `<escape>42<escape>` to 42 and
+ * `<escape>true<escape>` to true). Commas between arguments are optional: streamed output omits them (contested
+ * `vllm-functiongemma-6` gives both arguments, as vLLM does).
+ */
 import type { FormatParser } from '../types.js'
+import { callBlocks, renderCall, type CallSyntax } from './gemma4.js'
 
-// Placeholder: not yet implemented.
+const FORMAT = 'functiongemma'
+const OPEN = '<start_function_call>'
+const CLOSE = '<end_function_call>'
+const SYNTAX: CallSyntax = { quote: '<escape>', typeQuotedStrings: true }
+
 export const functiongemma: FormatParser = {
-  name: 'functiongemma',
-  detect: () => false,
-  parse: () => [],
+  name: FORMAT,
+  aliases: ['function_gemma', 'functiongemma-270m'],
+  detect: (text) => text.includes(OPEN),
+  parse: (text, options) => callBlocks(text, options, FORMAT, OPEN, CLOSE, SYNTAX),
+  render: (calls) => calls.map((c) => OPEN + renderCall(c, SYNTAX.quote) + CLOSE).join(''),
 }

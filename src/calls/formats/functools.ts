@@ -1,8 +1,36 @@
-import type { FormatParser } from '../types.js'
+/**
+ * `functools[...]`: a JSON list of call objects after the word `functools` (Phi-4-mini, FireFunction v2 with a
+ * leading space): `functools[{"name": ..., "arguments": {...}}, ...]`.
+ *
+ * The list is read with a bracket-and-string scan, so nested objects are fine (vLLM's regex fails on them), and
+ * element by element, so a list cut off after complete calls keeps them. Contested choices: text around the call is
+ * content and the call counts; `functools[]` or text that is not JSON gives no call; a call object without
+ * `arguments` is a call with `{}` and one whose `arguments` is not an object is a call with invalid arguments (NeMo's
+ * rules: the marker says the model called); `functools{...}` without the list bracket is not this format; JSON cut
+ * off inside the first call gives no call.
+ */
+import type { FormatParser, ParseOptions, ToolCall } from '../types.js'
+import { callsFromList } from './generic-json.js'
 
-// Placeholder: not yet implemented.
+const MARKER = 'functools['
+const FORMAT = 'functools'
+
+function parseFunctools(text: string, options: ParseOptions): ToolCall[] {
+  const out: ToolCall[] = []
+  let at = text.indexOf(MARKER)
+  while (at >= 0) {
+    const next = text.indexOf(MARKER, at + MARKER.length)
+    const limit = next < 0 ? text.length : next
+    out.push(...callsFromList(text, at + MARKER.length - 1, limit, FORMAT, options).calls)
+    at = next
+  }
+  return out
+}
+
 export const functools: FormatParser = {
-  name: 'functools',
-  detect: () => false,
-  parse: () => [],
+  name: FORMAT,
+  aliases: ['phi4_mini_json', 'firefunction_v2'],
+  detect: (text) => text.includes(MARKER),
+  parse: parseFunctools,
+  render: (calls) => 'functools' + JSON.stringify(calls.map((c) => ({ name: c.name, arguments: c.arguments }))),
 }

@@ -1,8 +1,261 @@
-import type { FormatParser } from '../types.js'
+/**
+ * Google Gemma 4: `<|tool_call>call:NAME{key:<|"|>text<|"|>,n:42,flag:true,list:[…],obj:{k:v}}<tool_call|>`. Keys
+ * are bare; strings are delimited by the `<|"|>` token (never by `"`, so they hold quotes and backslashes as
+ * written); numbers, booleans, null, arrays and objects are bare. Reasoning sits in `<|channel>thought…<channel|>`
+ * and is removed first (stray or duplicated channel markers are tolerated).
+ *
+ * With a tool schema, a top-level string is typed when the schema says it is not a string (`<|"|>42<|"|>` for an
+ * integer gives 42), and a bare scalar is kept as its text when the schema says string. Values that do not parse
+ * make the call's arguments invalid (`{}`); a block ends at `<tool_call|>`, the next `<|tool_call>` or the end.
+ * The same reader serves FunctionGemma (`functiongemma.ts`), whose strings are delimited by `<escape>`.
+ */
+import { makeCall } from '../call-object.js'
+import { parseJson, toPointer } from '../json.js'
+import { ArgumentsBuilder, Marker, removeBlocks, typeValue, type TypedValue } from '../schema-values.js'
+import type { FormatParser, ParseOptions, ToolCall } from '../types.js'
 
-// Placeholder: not yet implemented.
+const FORMAT = 'gemma4'
+const OPEN = '<|tool_call>'
+const CLOSE = '<tool_call|>'
+const QUOTE = '<|"|>'
+
+/** Deeper values are refused: the reader recurses once per level. */
+const MAX_DEPTH = 64
+
+/** How a dialect's string values are read. */
+export interface CallSyntax {
+  /** String delimiter token. */
+  quote: string
+  /** Type a top-level quoted string without a schema too (FunctionGemma: `<escape>42<escape>` is 42). */
+  typeQuotedStrings: boolean
+}
+
+class Failure {
+  constructor(readonly message: string) {}
+}
+
+type Read = { value: unknown; quoted: boolean; raw: string }
+
+/** Reads `{key:value,...}` in a block's text. Never reads past the block. */
+class ValueReader {
+  pos = 0
+  readonly floatPaths: string[] = []
+
+  constructor(
+    readonly text: string,
+    readonly quote: string,
+  ) {}
+
+  fail(message: string): never {
+    throw new Failure(message)
+  }
+
+  skipSpace(): void {
+    while (this.pos < this.text.length) {
+      const c = this.text.charCodeAt(this.pos)
+      if (c === 32 || c === 9 || c === 10 || c === 13) this.pos++
+      else break
+    }
+  }
+
+  /** Members of an object whose `{` is at `pos`; calls `each` per member with its raw read. */
+  members(depth: number, path: string, each: (key: string, read: Read) => void): void {
+    if (depth > MAX_DEPTH) this.fail('nested too deeply')
+    this.pos++ // {
+    for (;;) {
+      this.skipSpace()
+      const c = this.text.charCodeAt(this.pos)
+      if (this.pos >= this.text.length) this.fail('unterminated object')
+      if (c === 125 /* } */) {
+        this.pos++
+        return
+      }
+      if (c === 44 /* , */) {
+        this.pos++
+        continue
+      }
+      const key = this.key()
+      const read = this.value(depth + 1, path + toPointer([key]))
+      each(key, read)
+      // A comma is optional between members (streamed FunctionGemma output omits it).
+    }
+  }
+
+  key(): string {
+    if (this.text.startsWith(this.quote, this.pos)) {
+      const k = this.quoted()
+      this.skipSpace()
+      if (this.text.charCodeAt(this.pos) !== 58 /* : */) this.fail('expected ":"')
+      this.pos++
+      return k
+    }
+    const colon = this.text.indexOf(':', this.pos)
+    if (colon < 0) this.fail('expected ":"')
+    const key = this.text.slice(this.pos, colon).trim()
+    if (key.length === 0 || /[{}[\],]/.test(key)) this.fail('bad key')
+    this.pos = colon + 1
+    return key
+  }
+
+  quoted(): string {
+    const start = this.pos + this.quote.length
+    const end = this.text.indexOf(this.quote, start)
+    if (end < 0) this.fail('unterminated string')
+    this.pos = end + this.quote.length
+    return this.text.slice(start, end)
+  }
+
+  value(depth: number, path: string): Read {
+    this.skipSpace()
+    const start = this.pos
+    if (this.text.startsWith(this.quote, this.pos)) {
+      const s = this.quoted()
+      return { value: s, quoted: true, raw: s }
+    }
+    const c = this.text.charCodeAt(this.pos)
+    if (c === 123 /* { */) {
+      const obj: Record<string, unknown> = {}
+      this.members(depth, path, (k, r) => setOwn(obj, k, r.value))
+      return { value: obj, quoted: false, raw: this.text.slice(start, this.pos) }
+    }
+    if (c === 91 /* [ */) {
+      if (depth > MAX_DEPTH) this.fail('nested too deeply')
+      this.pos++
+      const items: unknown[] = []
+      for (;;) {
+        this.skipSpace()
+        const d = this.text.charCodeAt(this.pos)
+        if (this.pos >= this.text.length) this.fail('unterminated array')
+        if (d === 93 /* ] */) {
+          this.pos++
+          break
+        }
+        if (d === 44 /* , */) {
+          this.pos++
+          continue
+        }
+        items.push(this.value(depth + 1, path + '/' + items.length).value)
+      }
+      return { value: items, quoted: false, raw: this.text.slice(start, this.pos) }
+    }
+    return this.bare(path)
+  }
+
+  /** A bare token up to `,` `}` `]`: a JSON number or literal, else its text. */
+  bare(path: string): Read {
+    const start = this.pos
+    while (this.pos < this.text.length) {
+      const c = this.text.charCodeAt(this.pos)
+      if (c === 44 || c === 125 || c === 93) break
+      if (this.text.startsWith(this.quote, this.pos)) break
+      this.pos++
+    }
+    const raw = this.text.slice(start, this.pos).trim()
+    if (raw.length === 0) this.fail('missing value')
+    const j = parseJson(raw)
+    if (j.ok && (typeof j.value === 'number' || typeof j.value === 'boolean' || j.value === null)) {
+      if (j.floatPaths) this.floatPaths.push(path)
+      return { value: j.value, quoted: false, raw }
+    }
+    return { value: raw, quoted: false, raw }
+  }
+}
+
+function setOwn(obj: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true })
+  else obj[key] = value
+}
+
+/** The float paths of `all` under `/key`, relative to that value. */
+function pathsUnder(all: string[], key: string): string[] | undefined {
+  const prefix = toPointer([key])
+  const out = all.filter((p) => p === prefix || p.startsWith(prefix + '/')).map((p) => p.slice(prefix.length))
+  return out.length > 0 ? out : undefined
+}
+
+/** A top-level value, typed by the parameter schema where it disagrees with how the value was written. */
+function typed(read: Read, args: ArgumentsBuilder, key: string, syntax: CallSyntax, floatPaths: string[]): TypedValue {
+  const schema = args.schemaOf(key)
+  const type = schema?.type
+  const types = typeof type === 'string' ? [type] : Array.isArray(type) ? type : []
+  const saysString = types.includes('string') && types.every((t) => t === 'string' || t === 'null')
+  if (read.quoted) {
+    if (schema && types.length > 0 && !saysString) return typeValue(read.value as string, schema)
+    if (!schema && syntax.typeQuotedStrings) return typeValue(read.value as string, undefined)
+    return { value: read.value }
+  }
+  if (saysString && typeof read.value !== 'object') return { value: read.raw }
+  const paths = pathsUnder(floatPaths, key)
+  return paths ? { value: read.value, floatPaths: paths } : { value: read.value }
+}
+
+/** Calls of every `OPEN call:NAME{...}` block in `text`. */
+export function callBlocks(
+  text: string,
+  options: ParseOptions,
+  format: string,
+  open: string,
+  close: string,
+  syntax: CallSyntax,
+): ToolCall[] {
+  const out: ToolCall[] = []
+  const opens = new Marker(text, open)
+  const closes = new Marker(text, close)
+  let at = opens.next(0)
+  while (at >= 0) {
+    const from = at + open.length
+    const next = opens.next(from)
+    const c = closes.next(from)
+    const end = c >= 0 && (next < 0 || c < next) ? c : next >= 0 ? next : text.length
+    const block = text.slice(from, end)
+    const call = blockCall(block, options, format, syntax)
+    if (call) out.push(call)
+    at = next
+  }
+  return out
+}
+
+function blockCall(block: string, options: ParseOptions, format: string, syntax: CallSyntax): ToolCall | undefined {
+  const s = block.trimStart()
+  if (!s.startsWith('call:')) return undefined
+  const brace = s.indexOf('{')
+  const name = (brace < 0 ? s.slice(5) : s.slice(5, brace)).trim()
+  if (name.length === 0 || /[\s<>{}]/.test(name)) return undefined
+  if (brace < 0) return makeCall(name, { arguments: {}, argumentsValid: false }, format, block)
+  const reader = new ValueReader(s, syntax.quote)
+  reader.pos = brace
+  const args = new ArgumentsBuilder(name, options)
+  const reads: [string, Read][] = []
+  try {
+    reader.members(1, '', (k, r) => reads.push([k, r]))
+  } catch (e) {
+    if (e instanceof Failure) return makeCall(name, { arguments: {}, argumentsValid: false }, format, block)
+    throw e
+  }
+  for (const [k, r] of reads) args.add(k, typed(r, args, k, syntax, reader.floatPaths))
+  return makeCall(name, args.result(), format, block)
+}
+
+/** A value in the dialect: strings between `quote` tokens, the rest bare. */
+export function renderCallValue(value: unknown, quote: string): string {
+  if (typeof value === 'string') return quote + value + quote
+  if (Array.isArray(value)) return '[' + value.map((v) => renderCallValue(v, quote)).join(',') + ']'
+  if (value !== null && typeof value === 'object') {
+    return '{' + Object.entries(value).map(([k, v]) => `${k}:${renderCallValue(v, quote)}`).join(',') + '}'
+  }
+  return JSON.stringify(value) ?? 'null'
+}
+
+export function renderCall(call: { name: string; arguments: Record<string, unknown> }, quote: string): string {
+  return `call:${call.name}${renderCallValue(call.arguments, quote)}`
+}
+
+const SYNTAX: CallSyntax = { quote: QUOTE, typeQuotedStrings: false }
+
 export const gemma4: FormatParser = {
-  name: 'gemma4',
-  detect: () => false,
-  parse: () => [],
+  name: FORMAT,
+  aliases: ['gemma', 'gemma-4'],
+  detect: (text) => text.includes(OPEN),
+  parse: (text, options) => callBlocks(removeBlocks(text, '<|channel>', '<channel|>'), options, FORMAT, OPEN, CLOSE, SYNTAX),
+  render: (calls) => calls.map((c) => OPEN + renderCall(c, QUOTE) + CLOSE).join(''),
 }

@@ -1,8 +1,93 @@
-import type { FormatParser } from '../types.js'
+/**
+ * GLM-4.5 / 4.6 (`glm45`) and GLM-4.7 (`glm47`, no newlines):
+ * `<tool_call>NAME\n<arg_key>k</arg_key>\n<arg_value>v</arg_value>\n</tool_call>`.
+ *
+ * Values are raw text (one leading and one trailing newline stripped) typed by the tool schema, or decoded as JSON
+ * when valid without one (see `../schema-values.ts`). GLM-4.6's double escaping is undone: a literal `\n` after the
+ * name, and `\"`-escaped JSON in an array or object value. `<tool_call>NAME</tool_call>` is a call with `{}`. A
+ * block must be closed by `</tool_call>` before the next `<tool_call>`: a truncated block is not a call. Content
+ * that does not start with a name (`{...}`, `[...]`, `<function=...>`) is Hermes' or Qwen3-Coder's and gives [].
+ *
+ * Decisions against the corpus: a malformed argument (`<arg_key>` never closed, contested `vllm-glm45-5`) ends the
+ * arguments and keeps those before it. Calls to functions that are not among the tools are kept
+ * (`sglang-glm45-3`, `sglang-glm47-3`, where sglang drops them): the scorer judges names, and without tools no
+ * parser can tell.
+ */
+import { makeCall } from '../call-object.js'
+import { ArgumentsBuilder, Marker, renderRawValue, stripOneNewline } from '../schema-values.js'
+import type { FormatParser, ParseOptions, ToolCall } from '../types.js'
 
-// Placeholder: not yet implemented.
+const FORMAT = 'glm45'
+const OPEN = '<tool_call>'
+const CLOSE = '</tool_call>'
+const KEY = '<arg_key>'
+const KEY_END = '</arg_key>'
+const VALUE = '<arg_value>'
+const VALUE_END = '</arg_value>'
+
+/** The name before the first `<arg_key>`: trimmed, with GLM-4.6's literal `\n` (backslash, n) after it removed. */
+function cleanName(raw: string): string {
+  let name = raw.trim()
+  while (name.endsWith('\\n')) name = name.slice(0, -2).trimEnd()
+  return name
+}
+
+const NAME = /^[^\s<>{}[\]"'`,]+$/
+
+function parse(text: string, options: ParseOptions): ToolCall[] {
+  const out: ToolCall[] = []
+  const open = new Marker(text, OPEN)
+  const close = new Marker(text, CLOSE)
+  const key = new Marker(text, KEY)
+  const keyEnd = new Marker(text, KEY_END)
+  const value = new Marker(text, VALUE)
+  const valueEnd = new Marker(text, VALUE_END)
+  let at = open.next(0)
+  while (at >= 0) {
+    const from = at + OPEN.length
+    const next = open.next(from)
+    const end = close.next(from)
+    if (end < 0 || (next >= 0 && next < end)) {
+      at = next
+      continue
+    }
+    let k = key.next(from)
+    if (k >= end) k = -1
+    const name = cleanName(text.slice(from, k < 0 ? end : k))
+    if (NAME.test(name)) {
+      const args = new ArgumentsBuilder(name, options)
+      while (k >= 0) {
+        const ke = keyEnd.next(k + KEY.length)
+        if (ke < 0 || ke >= end) break
+        const v = value.next(k + KEY.length)
+        if (v < 0 || v >= end || v < ke) break // key never closed
+        const ve = valueEnd.next(v + VALUE.length)
+        if (ve < 0 || ve >= end) break
+        args.addText(text.slice(k + KEY.length, ke).trim(), stripOneNewline(text.slice(v + VALUE.length, ve)))
+        k = key.next(ve)
+        if (k >= end) k = -1
+      }
+      out.push(makeCall(name, args.result(), FORMAT, text.slice(at, end + CLOSE.length)))
+    }
+    at = open.next(end)
+  }
+  return out
+}
+
+function render(calls: readonly { name: string; arguments: Record<string, unknown> }[]): string {
+  return calls
+    .map((c) => {
+      let s = `${OPEN}${c.name}\n`
+      for (const [k, v] of Object.entries(c.arguments)) s += `${KEY}${k}${KEY_END}\n${VALUE}${renderRawValue(v)}${VALUE_END}\n`
+      return s + CLOSE
+    })
+    .join('\n')
+}
+
 export const glm: FormatParser = {
-  name: 'glm45',
-  detect: () => false,
-  parse: () => [],
+  name: FORMAT,
+  aliases: ['glm47', 'glm', 'glm4', 'glm4_moe', 'glm45_air', 'glm46'],
+  detect: (text) => text.includes(OPEN),
+  parse,
+  render,
 }

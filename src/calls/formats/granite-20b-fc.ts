@@ -1,8 +1,41 @@
-import type { FormatParser } from '../types.js'
+/**
+ * Granite-20B-FunctionCalling: each call prefixed by `<function_call>`, no closing tag:
+ * `<function_call> {"name": ..., "arguments": {...}}\n<function_call> {...}`.
+ *
+ * Each marker's JSON is read up to the next marker at most. Contested choices: text before the first marker is
+ * content and the calls still count (vLLM's streaming parser requires the marker first); a list of call objects after
+ * the marker is read as those calls; JSON cut off by the end of the output gives no call; a non-string name is not a
+ * call; JSON without the marker is not this format.
+ */
+import { parseJsonAt, skipSpace } from '../json.js'
+import type { FormatParser, ParseOptions, ToolCall } from '../types.js'
+import { callsFromValue } from './generic-json.js'
 
-// Placeholder: not yet implemented.
+const MARKER = '<function_call>'
+const FORMAT = 'granite_20b_fc'
+
+function parseGranite20bFc(text: string, options: ParseOptions): ToolCall[] {
+  const out: ToolCall[] = []
+  let at = text.indexOf(MARKER)
+  while (at >= 0) {
+    const next = text.indexOf(MARKER, at + MARKER.length)
+    const limit = next < 0 ? text.length : next
+    const i = skipSpace(text, at + MARKER.length, limit)
+    const c = text.charCodeAt(i)
+    if (c === 123 /* { */ || c === 91 /* [ */) {
+      const r = parseJsonAt(text, i, limit)
+      if (r.ok) out.push(...callsFromValue(r.value, FORMAT, r.floatPaths, text.slice(i, r.end), options))
+    }
+    at = next
+  }
+  return out
+}
+
 export const granite20bFc: FormatParser = {
-  name: 'granite_20b_fc',
-  detect: () => false,
-  parse: () => [],
+  name: FORMAT,
+  aliases: ['granite-20b-fc', 'granite_20b'],
+  detect: (text) => text.includes(MARKER),
+  parse: parseGranite20bFc,
+  render: (calls) =>
+    calls.map((c) => `${MARKER} ${JSON.stringify({ name: c.name, arguments: c.arguments })}`).join('\n'),
 }

@@ -1,8 +1,108 @@
-import type { FormatParser } from '../types.js'
+/**
+ * OpenAI Harmony (gpt-oss). An output is a run of messages,
+ * `[<|start|>assistant][ to=RECIPIENT]<|channel|>CHANNEL[ to=RECIPIENT][ <|constrain|>json]<|message|>BODY(<|call|>|<|end|>|<|return|>)`,
+ * and a tool call is a message addressed to `functions.NAME`; its body is the JSON arguments. Read as gpt-oss writes
+ * it, which covers the forms NeMo misses:
+ * - `<|constrain|>json` (or a bare `json`) between the header and `<|message|>`;
+ * - the recipient in the role header: `<|start|>assistant to=functions.NAME<|channel|>commentary<|message|>…`, also
+ *   when the output starts mid-header (` to=functions.NAME<|channel|>…`, the prompt ended with `<|start|>assistant`);
+ * - dotted names: `to=functions.mcp.search` calls `mcp.search` (the name runs to whitespace or the next token).
+ * Calls may be addressed from the `analysis` channel. A message without a `functions.` recipient is never a call:
+ * analysis text is reasoning, `commentary` without a recipient is a preamble, `final` (even `<|constrain|>json`
+ * structured output) is content, and builtin recipients (`to=python`, `to=container.exec`) are not function calls.
+ * The stop tokens `<|call|>` / `<|return|>` are often stripped; a body then runs to the next header token or the end.
+ *
+ * Harmony keeps its reasoning in its own channel, so `<think>` means nothing here (`reasoning: 'keep'`): cutting
+ * `<think>` spans could only damage a message that happens to quote one.
+ *
+ * Choices: a function message whose body does not decode (truncated or invalid JSON) is a call with invalid
+ * arguments, for every such message (llama.cpp drops some of them when it does not parse tool calls at all): the
+ * recipient already names the tool the model chose.
+ */
+import { decodeArguments, makeCall } from '../call-object.js'
+import { parseJsonAt } from '../json.js'
+import type { FormatParser, ToolCall } from '../types.js'
+import { TokenFinder } from './tool-calls-tag.js'
 
-// Placeholder: not yet implemented.
+const START = '<|start|>'
+const CHANNEL = '<|channel|>'
+const MESSAGE = '<|message|>'
+const CONSTRAIN = '<|constrain|>'
+/** Tokens that end a message body (stop tokens, or the next header when the stop token was stripped). */
+const BODY_ENDS = ['<|end|>', '<|call|>', '<|return|>', START, CHANNEL]
+const FUNCTIONS = 'functions.'
+const RECIPIENT = 'to='
+
+function isSpace(ch: string | undefined): boolean {
+  return ch === ' ' || ch === '\n' || ch === '\t' || ch === '\r'
+}
+
+/**
+ * The function a message header addresses (`to=functions.NAME` anywhere in the header, from its last `<|start|>`
+ * on), or undefined when it has no `functions.` recipient.
+ */
+export function recipientFunction(header: string): string | undefined {
+  const from = Math.max(0, header.lastIndexOf(START))
+  let i = header.indexOf(RECIPIENT, from)
+  while (i >= 0) {
+    // `to=` must start a word: after whitespace, a token, or at the start of the output.
+    const before = header[i - 1]
+    if (i === from || isSpace(before) || before === '>') {
+      let j = i + RECIPIENT.length
+      while (j < header.length && !isSpace(header[j]) && header[j] !== '<') j++
+      const recipient = header.slice(i + RECIPIENT.length, j)
+      if (recipient.startsWith(FUNCTIONS) && recipient.length > FUNCTIONS.length) return recipient.slice(FUNCTIONS.length)
+    }
+    i = header.indexOf(RECIPIENT, i + RECIPIENT.length)
+  }
+  return undefined
+}
+
+export function parseHarmony(text: string): ToolCall[] {
+  const messages = new TokenFinder(text, MESSAGE)
+  const bodyEnds = BODY_ENDS.map((t) => new TokenFinder(text, t))
+  /** First body-ending token at or after `from` and before `limit`, else `limit`. */
+  const bodyEnd = (from: number, limit: number): number => {
+    let end = limit
+    for (const f of bodyEnds) {
+      const p = f.next(from)
+      if (p >= 0 && p < end) end = p
+    }
+    return end
+  }
+  const calls: ToolCall[] = []
+  let headerStart = 0
+  let m = messages.next(0)
+  while (m >= 0) {
+    const bodyStart = m + MESSAGE.length
+    const nextMessage = messages.next(bodyStart)
+    const limit = nextMessage < 0 ? text.length : nextMessage
+    const header = text.slice(headerStart, m)
+    const name = recipientFunction(header)
+    let end: number
+    if (name !== undefined) {
+      // The JSON is read string-aware up to the next message, so a stop token quoted in a value does not cut it.
+      const r = parseJsonAt(text, bodyStart, limit)
+      const args = r.ok ? decodeArguments(r.value, r.floatPaths) : { arguments: {}, argumentsValid: false }
+      end = bodyEnd(r.ok ? r.end : bodyStart, limit)
+      const rawStart = headerStart + Math.max(0, header.lastIndexOf(START))
+      calls.push(makeCall(name, args, 'harmony', text.slice(rawStart, r.ok ? r.end : end)))
+    } else end = bodyEnd(bodyStart, limit)
+    headerStart = end
+    m = nextMessage
+  }
+  return calls
+}
+
+function renderCall(c: { name: string; arguments: Record<string, unknown> }): string {
+  return `${START}assistant${CHANNEL}commentary ${RECIPIENT}${FUNCTIONS}${c.name} ${CONSTRAIN}json${MESSAGE}${JSON.stringify(c.arguments)}<|call|>`
+}
+
 export const harmony: FormatParser = {
   name: 'harmony',
-  detect: () => false,
-  parse: () => [],
+  aliases: ['gpt-oss', 'gpt_oss'],
+  detect: (text) => text.includes(RECIPIENT + FUNCTIONS),
+  reasoning: 'keep',
+  parse: (text) => parseHarmony(text),
+  render: (calls) => calls.map(renderCall).join(''),
 }

@@ -1,8 +1,68 @@
-import type { FormatParser } from '../types.js'
+/**
+ * Liquid LFM2: `<|tool_call_start|>[f(a=1), g(b="x")]<|tool_call_end|>`, where the inside is either a pythonic call
+ * list or JSON (an array of call objects or one bare object, with `arguments` or `parameters`). Several blocks with
+ * text between them all count; an empty block gives nothing; a missing end marker at the end of the output still
+ * gives the complete calls before it.
+ *
+ * Decisions against the corpus (see test/formats-pythonic-xml.test.ts):
+ * - Python string escapes are decoded as Python does (`"a\nb"` has a newline). llama.cpp keeps them literally
+ *   (`llamacpp-lfm2-13`); the model wrote Python, so Python's reading is the one kept.
+ * - Calls to functions not among the offered tools are kept (`sglang-lfm2-12`, where sglang drops them): whether a
+ *   name is right is for the scorer to judge, and without tools no parser could tell.
+ * - A block cut off inside a call (`[special_function(arg1=`, contested `llamacpp-lfm2-14`) gives no call.
+ */
+import { callFromObject, subPaths } from '../call-object.js'
+import { parseJson, skipSpace } from '../json.js'
+import { parsePythonCalls } from '../python.js'
+import type { FormatParser, ToolCall } from '../types.js'
+import { renderPythonicList, toolCallFromPython } from './pythonic.js'
 
-// Placeholder: not yet implemented.
+const FORMAT = 'lfm2'
+const START = '<|tool_call_start|>'
+const END = '<|tool_call_end|>'
+
+function jsonCalls(block: string, out: ToolCall[]): boolean {
+  const r = parseJson(block)
+  if (!r.ok) return false
+  const items = Array.isArray(r.value) ? r.value : [r.value]
+  items.forEach((item, k) => {
+    const paths = Array.isArray(r.value) ? subPaths(r.floatPaths, '/' + k) : r.floatPaths
+    const call = callFromObject(item, FORMAT, JSON.stringify(item), paths)
+    if (call) out.push(call)
+  })
+  return true
+}
+
+function callsInBlock(block: string, out: ToolCall[]): void {
+  const s = skipSpace(block, 0)
+  if (s >= block.length) return
+  const c = block.charCodeAt(s)
+  const second = block.charCodeAt(skipSpace(block, s + 1))
+  // JSON: `{...}` or `[{...}]` (or `[]`); otherwise Python calls.
+  if ((c === 123 || (c === 91 && (second === 123 || second === 93))) && jsonCalls(block, out)) return
+  const r = parsePythonCalls(block, { jsonLiterals: true })
+  if (r.ok) for (const call of r.calls) out.push(toolCallFromPython(call, FORMAT))
+}
+
+function parse(text: string): ToolCall[] {
+  const out: ToolCall[] = []
+  let end = -2 // the next END at or after the current block (-1: none left); searched forward only
+  let start = text.indexOf(START)
+  while (start >= 0) {
+    const from = start + START.length
+    if (end !== -1 && end < from) end = text.indexOf(END, from)
+    const next = text.indexOf(START, from)
+    const to = end >= 0 && (next < 0 || end < next) ? end : next >= 0 ? next : text.length
+    callsInBlock(text.slice(from, to), out)
+    start = next
+  }
+  return out
+}
+
 export const lfm2: FormatParser = {
-  name: 'lfm2',
-  detect: () => false,
-  parse: () => [],
+  name: FORMAT,
+  aliases: ['lfm', 'liquid'],
+  detect: (text) => text.includes(START),
+  parse,
+  render: (calls) => START + renderPythonicList(calls) + END,
 }

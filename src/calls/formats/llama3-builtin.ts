@@ -1,8 +1,40 @@
-import type { FormatParser } from '../types.js'
+/**
+ * Llama 3.1 / 3.3 built-in tools: `<|python_tag|>brave_search.call(query="...")`. The call is named by the tool
+ * before `.call` (llama.cpp's mapping: `code_interpreter.call(code=...)` is the tool `code_interpreter`). Only the
+ * `NAME.call(...)` shape is this format; JSON after the tag is `llama3_json`'s, tried next.
+ */
+import { makeCall } from '../call-object.js'
+import { parsePythonCallAt, renderPythonCall } from '../python.js'
+import type { FormatParser, ToolCall } from '../types.js'
 
-// Placeholder: not yet implemented.
+const FORMAT = 'llama3_builtin'
+const TAG = '<|python_tag|>'
+const SUFFIX = '.call'
+
+function parse(text: string): ToolCall[] {
+  const out: ToolCall[] = []
+  let tag = text.indexOf(TAG)
+  while (tag >= 0) {
+    const from = tag + TAG.length
+    const next = text.indexOf(TAG, from)
+    // Parsed on its own up to the next tag, so a broken call never reads past it.
+    const r = parsePythonCallAt(text.slice(from, next < 0 ? text.length : next), 0)
+    if (r.ok) {
+      const c = r.calls[0]!
+      if (c.name.endsWith(SUFFIX) && c.name.length > SUFFIX.length) {
+        const name = c.name.slice(0, -SUFFIX.length)
+        out.push(makeCall(name, { arguments: c.args, argumentsValid: true, floatPaths: c.floatPaths }, FORMAT, c.raw))
+      }
+    }
+    tag = next
+  }
+  return out
+}
+
 export const llama3Builtin: FormatParser = {
-  name: 'llama3_builtin',
-  detect: () => false,
-  parse: () => [],
+  name: FORMAT,
+  aliases: ['llama3_1_builtin', 'llama_builtin'],
+  detect: (text) => text.includes(TAG) && text.includes(SUFFIX),
+  parse,
+  render: (calls) => calls.map((c) => TAG + renderPythonCall(c.name + SUFFIX, c.arguments) + '<|eom_id|>').join(''),
 }

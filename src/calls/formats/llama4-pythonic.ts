@@ -1,8 +1,42 @@
-import type { FormatParser } from '../types.js'
+/**
+ * Llama 4 pythonic: `<|python_start|>[f(a=1), g(b="x")]<|python_end|>`. The end marker may be missing and text may
+ * surround the block; without the start marker the output is read as a plain pythonic list (vLLM's Llama 4 parser
+ * accepts both). Inside the markers a bare call (`f(a=1)`) or a comma sequence of calls is accepted too.
+ */
+import { parsePythonCalls } from '../python.js'
+import type { FormatParser, ToolCall } from '../types.js'
+import { pythonicListsIn, renderPythonicList, toolCallFromPython } from './pythonic.js'
 
-// Placeholder: not yet implemented.
+const FORMAT = 'llama4_pythonic'
+const START = '<|python_start|>'
+const END = '<|python_end|>'
+
+function parse(text: string): ToolCall[] {
+  let start = text.indexOf(START)
+  if (start < 0) return pythonicListsIn(text, FORMAT)
+  const out: ToolCall[] = []
+  let end = -2 // the next END at or after the current block (-1: none left); searched forward only
+  while (start >= 0) {
+    const from = start + START.length
+    const next = text.indexOf(START, from)
+    if (end !== -1 && end < from) end = text.indexOf(END, from)
+    const to = end >= 0 && (next < 0 || end < next) ? end : next >= 0 ? next : text.length
+    const inner = text.slice(from, to)
+    const lists = pythonicListsIn(text, FORMAT, from, to)
+    if (lists.length > 0) out.push(...lists)
+    else {
+      const r = parsePythonCalls(inner, { jsonLiterals: true })
+      if (r.ok) for (const c of r.calls) out.push(toolCallFromPython(c, FORMAT))
+    }
+    start = next
+  }
+  return out
+}
+
 export const llama4Pythonic: FormatParser = {
-  name: 'llama4_pythonic',
-  detect: () => false,
-  parse: () => [],
+  name: FORMAT,
+  aliases: ['llama4'],
+  detect: (text) => text.includes(START),
+  parse,
+  render: (calls) => START + renderPythonicList(calls) + END,
 }

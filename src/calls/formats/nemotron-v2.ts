@@ -1,8 +1,16 @@
+/**
+ * NVIDIA Nemotron Nano v2: `<TOOLCALL>[{"name": ..., "arguments": {...}}]</TOOLCALL>`. Content may follow the block,
+ * and a trailing end-of-turn token (`<SPECIAL_12>`) may remain; neither is part of a call.
+ */
 import type { FormatParser } from '../types.js'
+import { callsInBlocks, renderJsonList, standardCall } from './tool-calls-tag.js'
 
-// Placeholder: not yet implemented.
+const OPEN = '<TOOLCALL>'
+const CLOSE = '</TOOLCALL>'
+
 export const nemotronV2: FormatParser = {
   name: 'nemotron_v2',
-  detect: () => false,
-  parse: () => [],
+  detect: (text) => text.includes(OPEN),
+  parse: (text) => callsInBlocks(text, OPEN, CLOSE, 'nemotron_v2', standardCall('nemotron_v2')),
+  render: (calls) => `${OPEN}${renderJsonList(calls)}${CLOSE}`,
 }

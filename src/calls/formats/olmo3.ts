@@ -1,8 +1,58 @@
-import type { FormatParser } from '../types.js'
+/**
+ * OLMo 3: `<function_calls>get_weather(city='SF')\nregister(name='x')</function_calls>`: pythonic calls without list
+ * brackets, one a line (a bracketed list or comma-separated calls are accepted too), with the JSON literals `true`,
+ * `false`, `null` read as constants. A missing `</function_calls>` at the end of the output still gives the complete
+ * calls before it; a call that does not parse ends the block (the calls before it are kept).
+ */
+import { parsePythonCallAt, parsePythonCallListAt, renderPythonCall } from '../python.js'
+import type { FormatParser, ToolCall } from '../types.js'
+import { toolCallFromPython } from './pythonic.js'
 
-// Placeholder: not yet implemented.
+const FORMAT = 'olmo3'
+const OPEN = '<function_calls>'
+const CLOSE = '</function_calls>'
+
+function skipSeparators(text: string, i: number, end: number): number {
+  while (i < end) {
+    const c = text.charCodeAt(i)
+    if (c === 32 || c === 9 || c === 10 || c === 13 || c === 44 /* , */) i++
+    else break
+  }
+  return i
+}
+
+/** The calls in one block's text (parsed on its own, so a broken block never reads past its end). */
+function callsInBlock(block: string, out: ToolCall[]): void {
+  let i = skipSeparators(block, 0, block.length)
+  while (i < block.length) {
+    const r = block.charCodeAt(i) === 91 /* [ */
+      ? parsePythonCallListAt(block, i, { jsonLiterals: true })
+      : parsePythonCallAt(block, i, { jsonLiterals: true })
+    if (!r.ok) return
+    for (const c of r.calls) out.push(toolCallFromPython(c, FORMAT))
+    i = skipSeparators(block, r.end, block.length)
+  }
+}
+
+function parse(text: string): ToolCall[] {
+  const out: ToolCall[] = []
+  let close = -2 // the next CLOSE at or after the current block (-1: none left); searched forward only
+  let open = text.indexOf(OPEN)
+  while (open >= 0) {
+    const from = open + OPEN.length
+    if (close !== -1 && close < from) close = text.indexOf(CLOSE, from)
+    const next = text.indexOf(OPEN, from)
+    const to = close >= 0 && (next < 0 || close < next) ? close : next >= 0 ? next : text.length
+    callsInBlock(text.slice(from, to), out)
+    open = next
+  }
+  return out
+}
+
 export const olmo3: FormatParser = {
-  name: 'olmo3',
-  detect: () => false,
-  parse: () => [],
+  name: FORMAT,
+  aliases: ['olmo'],
+  detect: (text) => text.includes(OPEN),
+  parse,
+  render: (calls) => OPEN + calls.map((c) => renderPythonCall(c.name, c.arguments)).join('\n') + CLOSE,
 }

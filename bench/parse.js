@@ -1,0 +1,99 @@
+// Parser speed: throughput on a mixed-format corpus as a ratio to JSON.parse of the same call payloads, and cost
+// per byte on 1 MB adversarial inputs relative to 1 MB of ordinary output. Run: npm run bench (or node bench/parse.js
+// after npm run build). Figures go to BENCHMARKS.md; nothing here passes or fails.
+import { existsSync, readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { FORMATS, parseToolCalls } from '../dist/index.js'
+
+const corpusPath = fileURLToPath(new URL('../../shared/corpus/cases.jsonl', import.meta.url))
+
+/** Best of `rounds` timings of `fn` (ms), each running it `reps` times: the minimum is the least noisy estimate. */
+function time(fn, reps, rounds = 7) {
+  let best = Infinity
+  for (let r = 0; r < rounds; r++) {
+    const t0 = process.hrtime.bigint()
+    for (let i = 0; i < reps; i++) fn()
+    const ms = Number(process.hrtime.bigint() - t0) / 1e6
+    if (ms < best) best = ms
+  }
+  return best
+}
+
+function mixedCorpus() {
+  const texts = []
+  const payloads = []
+  if (existsSync(corpusPath)) {
+    for (const line of readFileSync(corpusPath, 'utf8').split('\n')) {
+      if (!line.trim()) continue
+      const c = JSON.parse(line)
+      if (c.contested || c.expected.length === 0) continue
+      texts.push(c.text)
+      payloads.push(JSON.stringify(c.expected.map((e) => ({ name: e.name, arguments: e.arguments }))))
+    }
+  } else console.warn('[bench] ../shared/corpus absent: using rendered outputs only')
+  // The project's own renderings of every format, so the mix covers formats the corpus has few cases of.
+  const sample = [
+    { name: 'get_weather', arguments: { city: 'Paris', unit: 'celsius', days: 3 } },
+    { name: 'search_flights', arguments: { from: 'SFO', to: 'NRT', passengers: 2, flexible: true, tags: ['a', 'b'] } },
+  ]
+  for (const f of FORMATS) {
+    if (!f.render) continue
+    texts.push('Let me look that up.\n' + f.render(sample))
+    payloads.push(JSON.stringify(sample))
+  }
+  return { texts, payloads }
+}
+
+function throughput() {
+  const { texts, payloads } = mixedCorpus()
+  const textBytes = texts.reduce((n, t) => n + t.length, 0)
+  const payloadBytes = payloads.reduce((n, t) => n + t.length, 0)
+  let sink = 0
+  const parseMs = time(() => {
+    for (const t of texts) sink += parseToolCalls(t).length
+  }, 20)
+  const jsonMs = time(() => {
+    for (const p of payloads) sink += JSON.parse(p).length
+  }, 20)
+  return {
+    outputs: texts.length,
+    textBytes,
+    payloadBytes,
+    parseMsPerPass: parseMs / 20,
+    jsonParseMsPerPass: jsonMs / 20,
+    ratioToJsonParse: jsonMs / parseMs,
+    sink,
+  }
+}
+
+function adversarial() {
+  const MB = 1 << 20
+  const fill = (unit) => unit.repeat(Math.ceil(MB / unit.length)).slice(0, MB)
+  const normalUnit =
+    'Sure, I will check the weather for you. <tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>\n'
+  const inputs = {
+    normal: fill(normalUnit),
+    unclosedToolCallTags: fill('<tool_call>'),
+    unclosedToolCallWithJson: fill('<tool_call>{"name": "f", "arguments": {"a": "'),
+    openBraces: fill('{'),
+    openBrackets: fill('['),
+    strayQuotes: fill('he said " and '),
+    nestedCallObjects: fill('{"name": "f", "arguments": '),
+    pythonicOpenCalls: fill('[f(a='),
+    unclosedThink: '<think>' + fill('<tool_call>{"name": "f"}'),
+    xmlParams: fill('<function=f><parameter=a>'),
+    mistralMarkers: fill('[TOOL_CALLS]'),
+    harmonyHeaders: fill('<|channel|>commentary to=functions.f<|message|>{'),
+  }
+  const out = {}
+  const base = time(() => parseToolCalls(inputs.normal), 1, 3)
+  for (const [name, text] of Object.entries(inputs)) {
+    const ms = time(() => parseToolCalls(text), 1, 3)
+    out[name] = { ms: +ms.toFixed(1), costPerByteVsNormal: +(ms / base).toFixed(2) }
+  }
+  return out
+}
+
+const t = throughput()
+console.log(JSON.stringify({ bench: 'parse-throughput', ...t, ratioToJsonParse: +t.ratioToJsonParse.toFixed(3) }))
+console.log(JSON.stringify({ bench: 'parse-adversarial-1MB', results: adversarial() }))

@@ -1,0 +1,296 @@
+/**
+ * Typing the raw text values of XML-style formats (Qwen3-Coder, GLM, Seed-OSS, MiniMax-M2, Step-3, FunctionGemma):
+ * `<parameter=days>3</parameter>` carries the text `3`, and only the tool's schema says whether that is the number
+ * 3 or the string "3". The rules:
+ *
+ * - The parameter's schema type decides (`type` may be a list; `null` in the list lets `null` / `None` through):
+ *   - string (`str`, `text`, `char`, `varchar`, `enum`): the text, verbatim (`"foo"` keeps its quotes).
+ *   - integer (`int`, `long`, ...) and number (`float`, `double`, ...): a JSON or Python number literal; the number
+ *     keeps its float form in `floatPaths` (`3.0`).
+ *   - boolean (`bool`): `true` / `false` in any letter case (`True` from Python-minded models).
+ *   - object / array (`dict`, `list`, ...): JSON; else a Python literal (`{'k': 'v'}`); else JSON that the model
+ *     escaped twice (`[{\"id\": 1}]`, seen from GLM-4.6).
+ *   - When the text does not fit the type it is kept as a string, so nothing is lost; the scorer's schema checks
+ *     report the mismatch.
+ * - No schema for the parameter (no tools given, unknown tool or parameter, or a type this list does not know): the
+ *   text is decoded as JSON when it is valid JSON (`30` → 30, `true` → true, `{"a": 1}` → object) and kept as a
+ *   string otherwise (`"From Zero" Linkin Park` stays a string); text starting with `[` or `{` also gets the
+ *   double-escaped-JSON repair. This is llama.cpp's rule for templates without a schema.
+ */
+import { decodeArguments, type DecodedArguments } from './call-object.js'
+import { parseJson, toPointer } from './json.js'
+import { parsePythonLiteral } from './python.js'
+import type { JsonSchema, ParseOptions, ToolDefinition } from './types.js'
+
+/** A typed value with the integral-float paths inside it (relative to the value). */
+export interface TypedValue {
+  value: unknown
+  floatPaths?: string[]
+}
+
+type Kind = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array' | 'null'
+
+const KIND_ALIASES: Record<string, Kind> = {
+  string: 'string',
+  str: 'string',
+  text: 'string',
+  char: 'string',
+  varchar: 'string',
+  enum: 'string',
+  integer: 'integer',
+  int: 'integer',
+  long: 'integer',
+  short: 'integer',
+  uint: 'integer',
+  number: 'number',
+  float: 'number',
+  double: 'number',
+  num: 'number',
+  boolean: 'boolean',
+  bool: 'boolean',
+  binary: 'boolean',
+  object: 'object',
+  dict: 'object',
+  map: 'object',
+  array: 'array',
+  list: 'array',
+  tuple: 'array',
+  null: 'null',
+}
+
+/** The known kinds a schema allows, or undefined when it names none we know (then the no-schema rule applies). */
+function kindsOf(schema: JsonSchema | undefined): Kind[] | undefined {
+  if (!schema || typeof schema !== 'object') return undefined
+  const t = schema.type
+  const names = typeof t === 'string' ? [t] : Array.isArray(t) ? t.filter((x): x is string => typeof x === 'string') : []
+  const kinds: Kind[] = []
+  for (const n of names) {
+    const k = KIND_ALIASES[n.toLowerCase()]
+    if (k && !kinds.includes(k)) kinds.push(k)
+  }
+  if (kinds.length === 0 && Array.isArray(schema.enum) && schema.enum.every((v) => typeof v === 'string')) {
+    return ['string'] // an enum of strings without a type
+  }
+  return kinds.length > 0 ? kinds : undefined
+}
+
+/** The `properties` of the named tool's parameters, if the tool is among `tools`. */
+export function parameterSchemas(
+  tools: readonly ToolDefinition[] | undefined,
+  name: string,
+): Record<string, JsonSchema> | undefined {
+  if (!Array.isArray(tools)) return undefined
+  for (const t of tools) {
+    const fn = (t as { function?: ToolDefinition['function'] } | undefined)?.function
+    if (fn && fn.name === name) {
+      const props = fn.parameters?.properties
+      return props && typeof props === 'object' ? props : {}
+    }
+  }
+  return undefined
+}
+
+const INTEGER = /^[-+]?\d+$/
+const PY_NUMBER = /^[-+]?(?:\d[\d_]*\.?[\d_]*|\.\d[\d_]*)(?:[eE][-+]?\d+)?$/
+
+function asNumber(text: string): TypedValue | undefined {
+  const j = parseJson(text)
+  if (j.ok && typeof j.value === 'number') return j.floatPaths ? { value: j.value, floatPaths: j.floatPaths } : { value: j.value }
+  if (!PY_NUMBER.test(text)) return undefined
+  const clean = text.replace(/_/g, '')
+  const n = Number(clean)
+  if (!Number.isFinite(n)) return undefined
+  const isFloat = /[.eE]/.test(clean)
+  return isFloat && Number.isInteger(n) ? { value: n, floatPaths: [''] } : { value: n }
+}
+
+/** `[{\"id\": \"1\"}]`: JSON whose quotes and backslashes were escaped once more. */
+function undoDoubleEscape(text: string): TypedValue | undefined {
+  if (!text.includes('\\')) return undefined
+  let out = ''
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!
+    if (c !== '\\' || i + 1 >= text.length) {
+      out += c
+      continue
+    }
+    const e = text[++i]!
+    out += e === 'n' ? '\n' : e === 't' ? '\t' : e === 'r' ? '\r' : e // \" → ", \\ → \, \/ → /
+  }
+  const j = parseJson(out)
+  return j.ok && typeof j.value === 'object' && j.value !== null ? withPaths(j.value, j.floatPaths) : undefined
+}
+
+function withPaths(value: unknown, floatPaths: string[] | undefined): TypedValue {
+  return floatPaths && floatPaths.length > 0 ? { value, floatPaths } : { value }
+}
+
+function asContainer(text: string): TypedValue | undefined {
+  const j = parseJson(text)
+  if (j.ok && typeof j.value === 'object' && j.value !== null) return withPaths(j.value, j.floatPaths)
+  const c = text.charCodeAt(0)
+  if (c !== 123 && c !== 91 && c !== 40) return undefined // { [ (
+  const py = parsePythonLiteral(text)
+  if (py.ok && typeof py.value === 'object' && py.value !== null) return withPaths(py.value, py.floatPaths)
+  return undoDoubleEscape(text)
+}
+
+function convert(kind: Kind, text: string): TypedValue | undefined {
+  switch (kind) {
+    case 'string':
+      return { value: text }
+    case 'integer':
+      if (INTEGER.test(text)) return { value: Number(text) }
+      return asNumber(text)
+    case 'number':
+      return asNumber(text)
+    case 'boolean': {
+      const l = text.toLowerCase()
+      return l === 'true' ? { value: true } : l === 'false' ? { value: false } : undefined
+    }
+    case 'object':
+    case 'array':
+      return asContainer(text)
+    case 'null':
+      return text === 'null' || text === 'None' ? { value: null } : undefined
+  }
+}
+
+/** The no-schema rule: JSON when the text is valid JSON, else the text. */
+export function untypedValue(text: string): TypedValue {
+  const t = text.trim()
+  const j = parseJson(t)
+  if (j.ok) return withPaths(j.value, j.floatPaths)
+  const c = t.charCodeAt(0)
+  if (c === 123 || c === 91) {
+    const repaired = undoDoubleEscape(t)
+    if (repaired) return repaired
+  }
+  return { value: text }
+}
+
+/**
+ * Type one raw value by its parameter schema (see the module comment). `text` is the value as the format delimits
+ * it, already stripped of the format's own surrounding whitespace; non-string kinds ignore surrounding whitespace.
+ */
+export function typeValue(text: string, schema: JsonSchema | undefined): TypedValue {
+  const kinds = kindsOf(schema)
+  if (!kinds) return untypedValue(text)
+  const trimmed = text.trim()
+  if (kinds.includes('null') && (trimmed === 'null' || trimmed === 'None')) return { value: null }
+  // Non-string kinds first: in a union such as ["integer", "string"] the number is what was meant.
+  for (const k of kinds) {
+    if (k === 'string' || k === 'null') continue
+    const v = convert(k, trimmed)
+    if (v) return v
+  }
+  return { value: text }
+}
+
+/** Strip exactly one leading and one trailing newline (`\n` or `\r\n`), as vLLM and llama.cpp do for Seed-OSS. */
+export function stripOneNewline(text: string): string {
+  let s = 0
+  let e = text.length
+  if (text.startsWith('\r\n')) s = 2
+  else if (text.startsWith('\n')) s = 1
+  if (e - s >= 2 && text.endsWith('\r\n')) e -= 2
+  else if (e - s >= 1 && text.endsWith('\n')) e -= 1
+  return text.slice(s, e)
+}
+
+/**
+ * Collects one call's typed arguments: keys in order (a repeated key keeps its last value), `__proto__` as an own
+ * key, and float paths prefixed by their key.
+ */
+export class ArgumentsBuilder {
+  private readonly args: Record<string, unknown> = {}
+  private readonly floatPaths: string[] = []
+  private readonly schemas: Record<string, JsonSchema> | undefined
+
+  constructor(name: string, options: ParseOptions) {
+    this.schemas = parameterSchemas(options.tools, name)
+  }
+
+  /** The schema of a parameter of this tool, if known. */
+  schemaOf(key: string): JsonSchema | undefined {
+    const s = this.schemas?.[key]
+    return s && typeof s === 'object' ? s : undefined
+  }
+
+  /** Add a raw text value, typed by the parameter's schema. */
+  addText(key: string, text: string): void {
+    this.add(key, typeValue(text, this.schemaOf(key)))
+  }
+
+  /** Add an already typed value. A repeated key keeps its last value. */
+  add(key: string, typed: TypedValue): void {
+    const prefix = toPointer([key])
+    if (Object.prototype.hasOwnProperty.call(this.args, key)) {
+      const kept = this.floatPaths.filter((p) => p !== prefix && !p.startsWith(prefix + '/'))
+      this.floatPaths.length = 0
+      this.floatPaths.push(...kept)
+    }
+    if (key === '__proto__') {
+      Object.defineProperty(this.args, key, { value: typed.value, enumerable: true, writable: true, configurable: true })
+    } else this.args[key] = typed.value
+    for (const p of typed.floatPaths ?? []) this.floatPaths.push(prefix + p)
+  }
+
+  result(): DecodedArguments {
+    return decodeArguments(this.args, this.floatPaths.length > 0 ? this.floatPaths : undefined)
+  }
+}
+
+/** How XML-style formats write a value back: strings verbatim, everything else as JSON. */
+export function renderRawValue(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value) ?? 'null'
+}
+
+/**
+ * Forward-only search for one marker: `next(from)` is the first index of `token` at or after `from`, or -1. While
+ * `from` only grows, each part of the text is searched once, so scanning many unclosed tags stays linear.
+ */
+export class Marker {
+  private found = -2 // last result (-1: none after `searchedFrom`)
+  private searchedFrom = -1
+
+  constructor(
+    private readonly text: string,
+    readonly token: string,
+  ) {}
+
+  next(from: number): number {
+    if (from >= this.searchedFrom && (this.found === -1 || this.found >= from)) {
+      if (this.found !== -2) return this.found
+    }
+    this.searchedFrom = from
+    this.found = this.text.indexOf(this.token, from)
+    return this.found
+  }
+}
+
+/**
+ * Text with a format's own reasoning blocks removed (`<seed:think>…</seed:think>`, Gemma's thought channel), by the
+ * dispatcher's rule for `<think>`: text before a close tag with no open tag before it is reasoning started in the
+ * prompt, and an unclosed open tag runs to the end. One forward pass.
+ */
+export function removeBlocks(text: string, open: string, close: string): string {
+  const firstOpen = text.indexOf(open)
+  const firstClose = text.indexOf(close)
+  if (firstOpen < 0 && firstClose < 0) return text
+  let i = 0
+  if (firstClose >= 0 && (firstOpen < 0 || firstClose < firstOpen)) i = firstClose + close.length
+  let out = ''
+  while (i < text.length) {
+    const o = text.indexOf(open, i)
+    if (o < 0) {
+      out += text.slice(i)
+      break
+    }
+    out += text.slice(i, o)
+    const c = text.indexOf(close, o + open.length)
+    if (c < 0) break
+    i = c + close.length
+  }
+  return out
+}

@@ -1,0 +1,32 @@
+#!/usr/bin/env node
+/**
+ * The `tool-evals` command. Each subcommand is one entry of COMMANDS, implemented in src/cli/<name>.ts; the frame
+ * (option parsing, usage, exit codes) is src/cli/command.ts.
+ */
+import { runCli, type Command } from './cli/command.js'
+import { parseCommand } from './cli/parse.js'
+import { scoreCommand } from './cli/score.js'
+import { bfclCommand } from './cli/bfcl.js'
+// To add a command: import it here (e.g. `import { bfclCommand } from './cli/bfcl.js'`) and list it below.
+
+const COMMANDS: readonly Command[] = [
+  parseCommand,
+  scoreCommand,
+  bfclCommand,
+]
+
+// `tool-evals ... | head` closes our stdout early: stop quietly instead of crashing on EPIPE.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0)
+  throw err
+})
+
+runCli(COMMANDS, process.argv.slice(2), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }).then(
+  (code) => {
+    process.exitCode = code
+  },
+  (err: unknown) => {
+    process.stderr.write(`tool-evals: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`)
+    process.exitCode = 1
+  },
+)

@@ -1,0 +1,158 @@
+/**
+ * `tool-evals bfcl`: scores a model's recorded BFCL results with the leaderboard's AST checker and prints one JSON
+ * line per category; `--score-dir` writes score files in the leaderboard's own layout.
+ */
+import { mkdir, writeFile } from 'node:fs/promises'
+import { basename, join, resolve } from 'node:path'
+import { formatPercent, summarizeBfcl, type CategoryCount } from '../score/bfcl/aggregate.js'
+import { BFCL_CATEGORIES, isBfclCategory, scoreFileName, unsupportedReason } from '../score/bfcl/categories.js'
+import { loadCategoryData, loadCategoryResults, resultCategories } from '../score/bfcl/files.js'
+import { scoreCategory, scoreFileText, type BfclCategoryScore, type BfclScoreOptions } from '../score/bfcl/score.js'
+import { EXIT_BAD_INPUT, EXIT_OK, UsageError, writeLine, type Command, type OptionValues } from './command.js'
+
+const FORMATS = ['auto', 'function-calling', 'prompting'] as const
+const MATCHINGS = ['greedy', 'optimal'] as const
+
+function oneOf<T extends string>(values: OptionValues, name: string, allowed: readonly T[], fallback: T): T {
+  const v = values[name] ?? fallback
+  if (typeof v !== 'string' || !(allowed as readonly string[]).includes(v)) {
+    throw new UsageError(`--${name} must be one of ${allowed.join(', ')}, got '${String(v)}'`)
+  }
+  return v as T
+}
+
+function requiredDir(values: OptionValues, name: string): string {
+  const v = values[name]
+  if (typeof v !== 'string' || v === '') throw new UsageError(`--${name} DIR is required`)
+  return v
+}
+
+/** Verdicts that differ between greedy and optimal parallel matching (optimal can only turn failures into passes). */
+function changedVerdicts(greedy: BfclCategoryScore, optimal: BfclCategoryScore): string[] {
+  const before = new Map(greedy.entries.map((e) => [e.id, e.valid]))
+  return optimal.entries.filter((e) => before.get(e.id) !== e.valid).map((e) => e.id)
+}
+
+export const bfclCommand: Command = {
+  name: 'bfcl',
+  synopsis: '--data DIR --results DIR [--categories a,b] [--score-dir OUT] [options]',
+  description: [
+    "Scores recorded BFCL results with the leaderboard's AST checker and prints one JSON line per category:",
+    '{"category", "accuracy", "correct_count", "total_count"}. Each entry\'s result is decoded as function-calling',
+    'output (a list of {name: "json args"}) or prompting output (Python call syntax), detected per entry.',
+    '',
+    '  --data DIR            BFCL data: BFCL_v4_<category>.json and possible_answer/BFCL_v4_<category>.json',
+    '  --results DIR         recorded results: BFCL_v4_<category>_result.json (or one folder below)',
+    '  --categories a,b      categories to score (default: every category with a results file)',
+    '  --score-dir OUT       write OUT/BFCL_v4_<category>_score.json as the leaderboard does: the accuracy line,',
+    '                        then one line per failing entry with its id, error_type, error and the entry',
+    '  --model NAME          model_name in score files (default: the results folder\'s name)',
+    '  --format F            auto (default), function-calling or prompting: how to decode every result',
+    '  --parallel-matching M greedy (default, the leaderboard\'s) or optimal (finds a valid pairing of calls to',
+    '                        answers whenever one exists); with optimal, each line also reports',
+    '                        greedy_correct_count and verdicts_changed',
+    '  --underscore-to-dot   compare function names with dots as underscores (models whose API forbids dots)',
+    '  --summary             also print {"summary": ...}: the leaderboard\'s non-live, live and hallucination',
+    '                        summaries; a missing category counts 0 and makes its summaries incomplete ("N/A")',
+    '',
+    'Java and JavaScript categories are not supported yet: they are reported as skipped. Problems in the input',
+    '(missing files, bad lines, unknown ids) are reported on stderr with file, line and field; an unusable results',
+    'line counts as an incorrect entry. The exit code is then 1.',
+  ].join('\n'),
+  options: {
+    data: { type: 'string' },
+    results: { type: 'string' },
+    categories: { type: 'string' },
+    'score-dir': { type: 'string' },
+    model: { type: 'string' },
+    format: { type: 'string' },
+    'parallel-matching': { type: 'string' },
+    'underscore-to-dot': { type: 'boolean' },
+    summary: { type: 'boolean' },
+  },
+  async run(values, _positionals, io) {
+    const dataDir = requiredDir(values, 'data')
+    const resultsDir = requiredDir(values, 'results')
+    const format = oneOf(values, 'format', FORMATS, 'auto')
+    const matching = oneOf(values, 'parallel-matching', MATCHINGS, 'greedy')
+    const scoreDir = typeof values['score-dir'] === 'string' ? values['score-dir'] : undefined
+    const modelName = typeof values['model'] === 'string' ? values['model'] : basename(resolve(resultsDir))
+    const options: BfclScoreOptions = { format, parallelMatching: matching }
+    if (values['underscore-to-dot'] === true) options.underscoreToDot = true
+
+    const explicit = typeof values['categories'] === 'string'
+    let categories: string[]
+    if (explicit) {
+      categories = (values['categories'] as string).split(',').map((c) => c.trim()).filter((c) => c !== '')
+      if (categories.length === 0) throw new UsageError('--categories needs at least one category name')
+    } else {
+      const found = new Set(await resultCategories(resultsDir))
+      categories = [...BFCL_CATEGORIES.filter((c) => found.has(c)), ...[...found].filter((c) => !isBfclCategory(c)).sort()]
+      if (categories.length === 0) {
+        io.stderr.write(`tool-evals bfcl: ${resultsDir}: no BFCL_v4_<category>_result.json files found\n`)
+        return EXIT_BAD_INPUT
+      }
+    }
+
+    let failed = false
+    const warn = (message: string): void => {
+      failed = true
+      io.stderr.write(`tool-evals bfcl: ${message}\n`)
+    }
+    if (scoreDir !== undefined) await mkdir(scoreDir, { recursive: true })
+    const scores: Record<string, CategoryCount> = {}
+
+    for (const category of categories) {
+      if (!isBfclCategory(category)) {
+        warn(`unknown category ${category} (known: ${BFCL_CATEGORIES.join(', ')})`)
+        await writeLine(io.stdout, JSON.stringify({ category, error: `unknown category ${category}` }))
+        continue
+      }
+      const unsupported = unsupportedReason(category)
+      if (unsupported !== undefined) {
+        // Requested by name it is an error; found among the results it is only skipped.
+        if (explicit) warn(unsupported)
+        else io.stderr.write(`tool-evals bfcl: skipping ${unsupported}\n`)
+        await writeLine(io.stdout, JSON.stringify({ category, skipped: unsupported }))
+        continue
+      }
+      const data = await loadCategoryData(dataDir, category)
+      const results = await loadCategoryResults(resultsDir, category)
+      for (const e of [...data.errors, ...results.errors]) warn(e)
+      if (data.entries.size === 0 || results.file === undefined) {
+        await writeLine(io.stdout, JSON.stringify({ category, error: [...data.errors, ...results.errors][0] ?? 'no data' }))
+        continue
+      }
+      const input = { category, entries: data.entries, answers: data.answers, results: results.results }
+      const score = scoreCategory(input, options)
+      for (const e of score.entries) if (e.error_type === 'input_error') warn(String(e.error[0]))
+
+      const line: Record<string, unknown> = {
+        category,
+        accuracy: score.accuracy,
+        correct_count: score.correct_count,
+        total_count: score.total_count,
+      }
+      if (matching === 'optimal') {
+        const greedy = scoreCategory(input, { ...options, parallelMatching: 'greedy' })
+        line['greedy_correct_count'] = greedy.correct_count
+        line['verdicts_changed'] = changedVerdicts(greedy, score).length
+      }
+      await writeLine(io.stdout, JSON.stringify(line))
+      scores[category] = { accuracy: score.accuracy, total_count: score.total_count, correct_count: score.correct_count }
+      if (scoreDir !== undefined) {
+        await writeFile(join(scoreDir, scoreFileName(category)), scoreFileText(score, modelName), 'utf8')
+      }
+    }
+
+    if (values['summary'] === true) {
+      const s = summarizeBfcl(scores)
+      const summary: Record<string, unknown> = {}
+      for (const [k, v] of Object.entries(s)) {
+        summary[k] = { accuracy: v.accuracy, complete: v.complete, display: formatPercent(v), total_count: v.total_count }
+      }
+      await writeLine(io.stdout, JSON.stringify({ summary }))
+    }
+    return failed ? EXIT_BAD_INPUT : EXIT_OK
+  },
+}

@@ -1,0 +1,234 @@
+/**
+ * BFCL categories as eval samples: each test entry (question + functions) with its possible answer becomes a Sample
+ * whose `extra.bfcl` carries what the BFCL checker needs (category, ground truth with its float kinds, functions), so
+ * an eval can score it with the leaderboard's rules (`checkBfclAnswer`, `toMatchBfclAnswer`).
+ *
+ * `expected` holds one canonical call per answer (each parameter the answer requires, with its first acceptable
+ * value; optional parameters, those with `""` among their values, left out), so the NeMo-style metrics still mean
+ * something; the BFCL verdict is the checker's, which accepts every listed value.
+ */
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { ToolDefinition } from '../calls/types.js'
+import type { BfclAnswer } from '../score/bfcl/answer.js'
+import { categoryInfo, dataFileName, unsupportedReason } from '../score/bfcl/categories.js'
+import type { BfclFunction } from '../score/bfcl/checker.js'
+import { categoryDataFromText } from '../score/bfcl/files.js'
+import { isPyDict, toJsonWithFloatPaths, toPlain, type PyValue } from '../score/bfcl/pyvalue.js'
+import type { ExpectedCall } from '../score/types.js'
+import type { ChatMessage, Sample } from './types.js'
+
+/** What `sample.extra.bfcl` holds: a BfclAnswer (plain JSON) plus the entry's id. */
+export interface BfclSampleInfo extends BfclAnswer {
+  category: string
+  id: string
+  kind: 'ast' | 'irrelevance' | 'relevance'
+  functions: BfclFunction[]
+}
+
+/** A sample line in the JSONL shape `describeEval({ data })` accepts (`bfcl` ends up in `sample.extra.bfcl`). */
+export interface BfclSampleLine {
+  id: string
+  messages: ChatMessage[]
+  tools: ToolDefinition[]
+  expected: ExpectedCall[]
+  bfcl: BfclSampleInfo
+}
+
+export interface BfclLoadResult {
+  /** The samples, in data order. */
+  samples: Sample[]
+  /** The same samples as data lines, for `describeEval('bfcl', { data: lines, ... })`. */
+  lines: BfclSampleLine[]
+  /** `file:line: field "...": what` for every entry that could not be used (it is left out). */
+  errors: string[]
+}
+
+export interface BfclLoadOptions {
+  /** Only these ids (in data order). */
+  ids?: readonly string[]
+  /** At most this many samples (after `ids`). */
+  limit?: number
+}
+
+// BFCL's type names in JSON Schema terms (the leaderboard's own mapping for function-calling models).
+const TO_JSON_SCHEMA: Record<string, string> = {
+  dict: 'object',
+  float: 'number',
+  tuple: 'array',
+  any: 'string',
+}
+
+function jsonSchemaOf(schema: unknown, depth = 0): unknown {
+  if (depth > 32 || schema === null || typeof schema !== 'object' || Array.isArray(schema)) return schema
+  const out: Record<string, unknown> = { ...(schema as Record<string, unknown>) }
+  if (typeof out['type'] === 'string') out['type'] = TO_JSON_SCHEMA[out['type']] ?? out['type']
+  if (out['items'] !== undefined) out['items'] = jsonSchemaOf(out['items'], depth + 1)
+  if (out['properties'] !== null && typeof out['properties'] === 'object') {
+    const props: Record<string, unknown> = {}
+    for (const [k, v] of Object.entries(out['properties'] as Record<string, unknown>)) props[k] = jsonSchemaOf(v, depth + 1)
+    out['properties'] = props
+  }
+  return out
+}
+
+/** BFCL function descriptions as OpenAI-style tools (`dict` → `object`, `float` → `number`, ...). */
+export function bfclTools(functions: readonly BfclFunction[]): ToolDefinition[] {
+  return functions.map((f) => {
+    const fn: ToolDefinition['function'] = { ...f, name: f.name }
+    if (f.parameters !== undefined) fn.parameters = jsonSchemaOf(f.parameters) as ToolDefinition['function']['parameters']
+    return { type: 'function', function: fn }
+  })
+}
+
+/** BFCL's `question`: a list of turns, each a list of messages; single-turn entries have one. */
+function messagesOf(question: unknown): ChatMessage[] | string {
+  if (!Array.isArray(question)) return 'expected a list of turns'
+  const out: ChatMessage[] = []
+  for (const turn of question) {
+    const messages = Array.isArray(turn) ? turn : [turn]
+    for (const m of messages) {
+      if (m === null || typeof m !== 'object' || typeof (m as ChatMessage).role !== 'string') {
+        return 'expected messages with a string "role"'
+      }
+      out.push(m as ChatMessage)
+    }
+  }
+  return out
+}
+
+/** One canonical call per answer: each required parameter with its first acceptable value. */
+function canonicalCalls(groundTruth: readonly PyValue[]): ExpectedCall[] {
+  const out: ExpectedCall[] = []
+  for (const answer of groundTruth) {
+    if (!isPyDict(answer)) continue
+    for (const [name, params] of answer) {
+      const args: Record<string, unknown> = {}
+      if (isPyDict(params)) {
+        for (const [param, acceptable] of params) {
+          // Optional parameters (`""` acceptable) are left out: the minimal call the checker accepts.
+          if (!Array.isArray(acceptable) || acceptable.includes('')) continue
+          const first = acceptable[0]
+          if (first !== undefined) args[String(param)] = toPlain(first)
+        }
+      }
+      out.push({ name: String(name), arguments: args })
+    }
+  }
+  return out
+}
+
+/** Samples from a category's data and answer texts (what `loadBfclCategory` reads from disk). */
+export function bfclSamplesFromText(
+  category: string,
+  dataText: string,
+  dataFile: string,
+  answersText?: string,
+  answerFile?: string,
+  options: BfclLoadOptions = {},
+): BfclLoadResult {
+  const result: BfclLoadResult = { samples: [], lines: [], errors: [] }
+  const unsupported = unsupportedReason(category)
+  if (unsupported !== undefined) {
+    result.errors.push(unsupported)
+    return result
+  }
+  const info = categoryInfo(category)
+  const data = categoryDataFromText(dataText, dataFile, answersText, answerFile)
+  result.errors.push(...data.errors)
+  if (info.kind === 'ast' && data.answers === undefined) {
+    result.errors.push(`${dataFile}: category ${category} needs its possible answers (possible_answer/${dataFileName(category)})`)
+    return result
+  }
+  const wanted = options.ids ? new Set(options.ids) : undefined
+  for (const entry of data.entries.values()) {
+    if (wanted && !wanted.has(entry.id)) continue
+    if (options.limit !== undefined && result.samples.length >= options.limit) break
+    const where = `${dataFile}:${entry.line ?? '?'}`
+    const json = entry.json as Record<string, unknown> | undefined
+    const messages = messagesOf(json?.['question'])
+    if (typeof messages === 'string') {
+      result.errors.push(`${where}: field "question": ${messages}`)
+      continue
+    }
+    const bfcl: BfclSampleInfo = { category, id: entry.id, kind: info.kind, functions: entry.functions }
+    let expected: ExpectedCall[] = []
+    if (info.kind === 'ast') {
+      const gt = data.answers!.get(entry.id)
+      if (gt === undefined) {
+        result.errors.push(`${where}: no possible answer with id ${JSON.stringify(entry.id)} in ${answerFile}`)
+        continue
+      }
+      const { json: plain, floatPaths } = toJsonWithFloatPaths(gt)
+      bfcl.ground_truth = plain as unknown[]
+      if (floatPaths.length > 0) bfcl.floatPaths = floatPaths
+      expected = canonicalCalls(gt)
+    }
+    const tools = bfclTools(entry.functions)
+    const source = entry.line === undefined ? undefined : { file: dataFile, line: entry.line }
+    const sample: Sample = { id: entry.id, messages, tools, expected, extra: { bfcl } }
+    if (source) sample.source = source
+    result.samples.push(sample)
+    result.lines.push({ id: entry.id, messages, tools, expected, bfcl })
+  }
+  return result
+}
+
+/**
+ * Load a BFCL category from a data directory (`BFCL_v4_<category>.json` and
+ * `possible_answer/BFCL_v4_<category>.json`) as eval samples. Synchronous, so an eval file can call it while Vitest
+ * collects tests. Never throws: unreadable files and bad entries are listed in `errors`.
+ *
+ * Relevance categories (`live_relevance`) have no answers: their samples expect `[]`, which is only right for the
+ * BFCL verdict (`checkBfclAnswer` wants some call there); their NeMo-style metrics are not meaningful.
+ */
+export function loadBfclCategory(dataDir: string, category: string, options: BfclLoadOptions = {}): BfclLoadResult {
+  const dataFile = join(dataDir, dataFileName(category))
+  const answerFile = join(dataDir, 'possible_answer', dataFileName(category))
+  let dataText: string
+  try {
+    dataText = readFileSync(dataFile, 'utf8')
+  } catch (e) {
+    return { samples: [], lines: [], errors: [`${dataFile}: cannot read (${(e as NodeJS.ErrnoException).code ?? String(e)})`] }
+  }
+  let answersText: string | undefined
+  if (categoryInfo(category).kind === 'ast') {
+    try {
+      answersText = readFileSync(answerFile, 'utf8')
+    } catch (e) {
+      return { samples: [], lines: [], errors: [`${answerFile}: cannot read (${(e as NodeJS.ErrnoException).code ?? String(e)})`] }
+    }
+  }
+  return bfclSamplesFromText(category, dataText, dataFile, answersText, answerFile, options)
+}
+
+/**
+ * A category's recorded results as replay lines (`{"id", "tool_calls"}` for function-calling results,
+ * `{"id", "output"}` for prompting ones), so `replay(...)` can stand in for the model.
+ */
+export function bfclReplayLines(resultsText: string): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = []
+  for (const line of resultsText.split('\n')) {
+    if (line.trim() === '') continue
+    let o: unknown
+    try {
+      o = JSON.parse(line)
+    } catch {
+      continue
+    }
+    if (o === null || typeof o !== 'object') continue
+    const { id, result } = o as { id?: unknown; result?: unknown }
+    if (typeof id !== 'string') continue
+    if (typeof result === 'string') out.push({ id, output: result })
+    else if (Array.isArray(result)) {
+      const toolCalls = result.flatMap((item: unknown) => {
+        if (item === null || typeof item !== 'object' || Array.isArray(item)) return []
+        const [name, args] = Object.entries(item as Record<string, unknown>)[0] ?? []
+        if (name === undefined) return []
+        return [{ type: 'function', function: { name, arguments: typeof args === 'string' ? args : JSON.stringify(args) } }]
+      })
+      out.push({ id, tool_calls: toolCalls })
+    }
+  }
+  return out
+}

@@ -1,0 +1,136 @@
+/**
+ * Dataset loaders. Every loader returns entries in data order, each a sample or an error naming where it is and the
+ * field at fault: one bad line never hides the others, and the caller decides how loudly to fail (`describeEval`
+ * turns each error into its own failing test case).
+ */
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { parseJson } from '../calls/json.js'
+import { samplesFromObject } from './sample.js'
+import type { DataEntry, DataSource, Sample, SampleError } from './types.js'
+
+/** A readable name for a data source: the path as given, or `data` for in-memory arrays. */
+export function sourceName(source: DataSource): string {
+  if (typeof source === 'string') return source
+  if (source instanceof URL) return source.protocol === 'file:' ? fileURLToPath(source) : source.href
+  return 'data'
+}
+
+/** Entries of a JSONL text; `file` names it in errors. Blank lines are not samples. */
+export function parseJsonlSamples(text: string, file: string): DataEntry[] {
+  const entries: DataEntry[] = []
+  const wheres: string[] = []
+  let start = text.charCodeAt(0) === 0xfeff ? 1 : 0
+  let line = 0
+  while (start <= text.length) {
+    let end = text.indexOf('\n', start)
+    if (end < 0) end = text.length
+    line++
+    let content = text.slice(start, end)
+    if (content.endsWith('\r')) content = content.slice(0, -1)
+    start = end + 1
+    if (content.trim().length === 0) continue
+    const source = { file, line }
+    const where = `${file}:${line}`
+    const decoded = parseJson(content)
+    if (!decoded.ok) {
+      entries.push({ error: { where, source, field: '', message: `not valid JSON (${decoded.error} at column ${decoded.at + 1})` } })
+      wheres.push(where)
+      continue
+    }
+    pushObjectEntries(entries, wheres, decoded.value, where, source)
+  }
+  return checkUniqueIds(entries, wheres)
+}
+
+/** Entries of a JSONL file. A file that cannot be read is one error entry (the run goes on). */
+export function loadJsonl(path: string | URL): DataEntry[] {
+  const file = sourceName(path)
+  let text: string
+  try {
+    text = readFileSync(path, 'utf8')
+  } catch (err) {
+    return [{ error: { where: file, field: '', message: `cannot read the data file: ${(err as Error).message}` } }]
+  }
+  return parseJsonlSamples(text, file)
+}
+
+/** Entries of an in-memory array of sample objects (the JSONL line shapes, dialogues included). */
+export function loadArray(items: readonly unknown[]): DataEntry[] {
+  const entries: DataEntry[] = []
+  const wheres: string[] = []
+  for (let i = 0; i < items.length; i++) pushObjectEntries(entries, wheres, items[i], `data[${i}]`, undefined)
+  return checkUniqueIds(entries, wheres)
+}
+
+/** Entries of any data source. */
+export function loadData(source: DataSource): DataEntry[] {
+  return typeof source === 'string' || source instanceof URL ? loadJsonl(source) : loadArray(source)
+}
+
+/**
+ * The samples of a data source, throwing on the first invalid entry (for scripts; eval suites use `loadData` and
+ * keep going).
+ */
+export function loadSamples(source: DataSource): Sample[] {
+  const samples: Sample[] = []
+  for (const e of loadData(source)) {
+    if (e.error) throw new Error(formatSampleError(e.error))
+    samples.push(e.sample)
+  }
+  return samples
+}
+
+/** `fixtures/x.jsonl:3: field expected[0].name: must be a non-empty string` */
+export function formatSampleError(e: SampleError): string {
+  return e.field ? `${e.where}: field \`${e.field}\`: ${e.message}` : `${e.where}: ${e.message}`
+}
+
+/** Appends the entries of one data object, and for each the place it came from (`wheres`, parallel). */
+function pushObjectEntries(
+  entries: DataEntry[],
+  wheres: string[],
+  value: unknown,
+  where: string,
+  source: Sample['source'],
+): void {
+  const r = samplesFromObject(value, source)
+  if (r.samples) {
+    for (const sample of r.samples) {
+      entries.push({ sample })
+      wheres.push(where)
+    }
+    return
+  }
+  const error: SampleError = { where, field: r.invalid.field, message: r.invalid.message }
+  if (source) error.source = source
+  if (r.id !== undefined) error.id = r.id
+  if (r.expected !== undefined) error.expected = r.expected
+  entries.push({ error })
+  wheres.push(where)
+}
+
+/** A repeated id would make two test cases and two records indistinguishable: the later one is an error. */
+function checkUniqueIds(entries: DataEntry[], wheres: readonly string[]): DataEntry[] {
+  const seen = new Map<string, string>()
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i] as DataEntry
+    if (!e.sample) continue
+    const where = wheres[i] as string
+    const first = seen.get(e.sample.id)
+    if (first === undefined) {
+      seen.set(e.sample.id, where)
+      continue
+    }
+    const error: SampleError = {
+      where,
+      id: e.sample.id,
+      field: 'id',
+      message: `duplicate id "${e.sample.id}" (first at ${first})`,
+      expected: e.sample.expected,
+    }
+    if (e.sample.source) error.source = e.sample.source
+    entries[i] = { error }
+  }
+  return entries
+}

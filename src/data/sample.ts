@@ -1,0 +1,210 @@
+/**
+ * Turning one decoded data object (a JSONL line or an in-memory array item) into eval samples: a chat sample as it
+ * is, or a dialogue expanded into one sample per tool-calling assistant turn (NeMo's evaluator, REFERENCE.md
+ * section 2). Anything malformed is reported with the path of the field at fault instead of being guessed at.
+ */
+import { parseJson } from '../calls/json.js'
+import { isPlainObject } from '../calls/call-object.js'
+import type { ToolDefinition } from '../calls/types.js'
+import type { ExpectedCall } from '../score/types.js'
+import type { ChatMessage, Sample } from './types.js'
+
+/** A field that is not what it should be; `field` is its path inside the sample object. */
+export class InvalidField extends Error {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+/** Keys a sample line may carry with a meaning; anything else goes to `Sample.extra`. */
+const KNOWN_KEYS = new Set(['id', 'messages', 'tools', 'expected'])
+
+/** The outcome for one data object: its samples, or the first invalid field (with what could still be read). */
+export type ObjectResult =
+  | { samples: Sample[]; invalid?: undefined }
+  | { invalid: InvalidField; id?: string; expected?: ExpectedCall[]; samples?: undefined }
+
+/**
+ * The samples in one decoded data object. `source` is recorded on each sample for error messages. Never throws.
+ */
+export function samplesFromObject(value: unknown, source?: Sample['source']): ObjectResult {
+  if (!isPlainObject(value)) return { invalid: new InvalidField('', 'a sample must be a JSON object') }
+  let id: string | undefined
+  let expected: ExpectedCall[] | undefined
+  try {
+    id = readId(value['id'])
+    const messages = readMessages(value['messages'])
+    const tools = value['tools'] === undefined ? undefined : readTools(value['tools'])
+    const extra = extraFields(value)
+    if (value['expected'] !== undefined) {
+      expected = readExpected(value['expected'], 'expected')
+      return { samples: [buildSample(id, messages, tools, expected, source, extra)] }
+    }
+    const samples = expandDialogue(id, messages, tools, source, extra)
+    if (samples.length === 0) {
+      throw new InvalidField(
+        'expected',
+        'missing: give the expected calls (`[]` when no call is expected), or a dialogue whose assistant turns carry `tool_calls`',
+      )
+    }
+    return { samples }
+  } catch (err) {
+    if (!(err instanceof InvalidField)) throw err
+    const out: ObjectResult = { invalid: err }
+    if (id !== undefined) out.id = id
+    if (expected === undefined && isPlainObject(value) && value['expected'] !== undefined) {
+      try {
+        expected = readExpected(value['expected'], 'expected')
+      } catch {
+        expected = undefined
+      }
+    }
+    if (expected !== undefined) out.expected = expected
+    return out
+  }
+}
+
+function buildSample(
+  id: string,
+  messages: ChatMessage[],
+  tools: ToolDefinition[] | undefined,
+  expected: ExpectedCall[],
+  source: Sample['source'],
+  extra: Record<string, unknown> | undefined,
+): Sample {
+  const sample: Sample = { id, messages, expected }
+  if (tools !== undefined) sample.tools = tools
+  if (source !== undefined) sample.source = source
+  if (extra !== undefined) sample.extra = extra
+  return sample
+}
+
+function readId(value: unknown): string {
+  if (typeof value === 'string' && value.length > 0) return value
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value)
+  throw new InvalidField('id', value === undefined ? 'missing' : 'must be a non-empty string')
+}
+
+function readMessages(value: unknown): ChatMessage[] {
+  if (!Array.isArray(value)) throw new InvalidField('messages', value === undefined ? 'missing' : 'must be an array')
+  for (let i = 0; i < value.length; i++) {
+    const m: unknown = value[i]
+    const field = `messages[${i}]`
+    if (!isPlainObject(m)) throw new InvalidField(field, 'must be an object')
+    if (typeof m['role'] !== 'string' || m['role'].length === 0) {
+      throw new InvalidField(`${field}.role`, 'must be a non-empty string')
+    }
+    if (m['tool_calls'] !== undefined && m['tool_calls'] !== null) readToolCalls(m['tool_calls'], `${field}.tool_calls`)
+  }
+  return value as ChatMessage[]
+}
+
+/** OpenAI-style `tool_calls` as expected calls (arguments kept as given: an object or a JSON string). */
+function readToolCalls(value: unknown, field: string): ExpectedCall[] {
+  if (!Array.isArray(value)) throw new InvalidField(field, 'must be an array')
+  const calls: ExpectedCall[] = []
+  for (let i = 0; i < value.length; i++) {
+    const tc: unknown = value[i]
+    const f = `${field}[${i}]`
+    if (!isPlainObject(tc)) throw new InvalidField(f, 'must be an object')
+    // `{"function": {...}}` (OpenAI) or a bare `{"name", "arguments"}`.
+    const fn = isPlainObject(tc['function']) ? tc['function'] : tc
+    const fnField = isPlainObject(tc['function']) ? `${f}.function` : f
+    calls.push(readCall(fn, fnField))
+  }
+  return calls
+}
+
+function readExpected(value: unknown, field: string): ExpectedCall[] {
+  if (!Array.isArray(value)) throw new InvalidField(field, 'must be an array of calls (`[]` when no call is expected)')
+  const calls: ExpectedCall[] = []
+  for (let i = 0; i < value.length; i++) {
+    const c: unknown = value[i]
+    if (!isPlainObject(c)) throw new InvalidField(`${field}[${i}]`, 'must be an object with `name` and `arguments`')
+    calls.push(readCall(c, `${field}[${i}]`))
+  }
+  return calls
+}
+
+function readCall(c: Record<string, unknown>, field: string): ExpectedCall {
+  const name = c['name']
+  if (typeof name !== 'string' || name.length === 0) throw new InvalidField(`${field}.name`, 'must be a non-empty string')
+  const key = 'arguments' in c ? 'arguments' : 'parameters' in c ? 'parameters' : undefined
+  if (key === undefined) return { name }
+  const args = c[key]
+  if (isPlainObject(args)) return { name, arguments: args }
+  if (typeof args === 'string') {
+    const r = parseJson(args)
+    if (r.ok && isPlainObject(r.value)) return { name, arguments: args }
+    throw new InvalidField(`${field}.${key}`, 'a string here must hold a JSON object')
+  }
+  throw new InvalidField(`${field}.${key}`, 'must be an object (or a JSON string of one)')
+}
+
+function readTools(value: unknown): ToolDefinition[] {
+  if (!Array.isArray(value)) throw new InvalidField('tools', 'must be an array')
+  const tools: ToolDefinition[] = []
+  for (let i = 0; i < value.length; i++) {
+    const t: unknown = value[i]
+    if (!isPlainObject(t)) throw new InvalidField(`tools[${i}]`, 'must be an object')
+    // OpenAI `{"type": "function", "function": {...}}`, or a bare function document (BFCL, NeMo) wrapped as one.
+    const fn = isPlainObject(t['function']) ? t['function'] : t
+    const f = isPlainObject(t['function']) ? `tools[${i}].function` : `tools[${i}]`
+    if (typeof fn['name'] !== 'string' || fn['name'].length === 0) {
+      throw new InvalidField(`${f}.name`, 'must be a non-empty string')
+    }
+    if (fn['parameters'] !== undefined && !isPlainObject(fn['parameters'])) {
+      throw new InvalidField(`${f}.parameters`, 'must be a JSON Schema object')
+    }
+    tools.push(fn === t ? { type: 'function', function: fn as ToolDefinition['function'] } : (t as unknown as ToolDefinition))
+  }
+  return tools
+}
+
+function extraFields(value: Record<string, unknown>): Record<string, unknown> | undefined {
+  let extra: Record<string, unknown> | undefined
+  for (const key of Object.keys(value)) {
+    if (KNOWN_KEYS.has(key)) continue
+    extra ??= {}
+    extra[key] = value[key]
+  }
+  return extra
+}
+
+function hasToolCalls(m: ChatMessage): boolean {
+  return m.role === 'assistant' && Array.isArray(m.tool_calls) && m.tool_calls.length > 0
+}
+
+/**
+ * One sample per tool-calling assistant turn. Consecutive assistant rows with tool calls are one parallel turn
+ * (some datasets write each parallel call as its own row); the prompt is every message before the turn's first row.
+ */
+export function expandDialogue(
+  id: string,
+  messages: ChatMessage[],
+  tools: ToolDefinition[] | undefined,
+  source?: Sample['source'],
+  extra?: Record<string, unknown>,
+): Sample[] {
+  const samples: Sample[] = []
+  let i = 0
+  while (i < messages.length) {
+    const m = messages[i] as ChatMessage
+    if (!hasToolCalls(m)) {
+      i++
+      continue
+    }
+    const start = i
+    const expected: ExpectedCall[] = []
+    while (i < messages.length && hasToolCalls(messages[i] as ChatMessage)) {
+      expected.push(...readToolCalls((messages[i] as ChatMessage).tool_calls, `messages[${i}].tool_calls`))
+      i++
+    }
+    const k = samples.length + 1
+    samples.push(buildSample(`${id}#${k}`, messages.slice(0, start), tools, expected, source, extra))
+  }
+  return samples
+}

@@ -1,0 +1,232 @@
+/**
+ * `describeEval`: a dataset as a Vitest suite. Each sample is one test case named after its id, inside a describe
+ * block named after the eval; each test records its sample's scores in task meta for the reporter.
+ *
+ * By default a test fails only when its sample could not be evaluated (an invalid data line, a provider error, a
+ * missing recorded output): a wrong call is recorded and shown, and the gate is the reporter's thresholds.
+ * `strict: true` or an `assert` callback makes per-sample expectations fail their test.
+ */
+import { afterAll, describe, expect, test } from 'vitest'
+import { parseToolCalls } from '../calls/index.js'
+import type { ToolCall } from '../calls/types.js'
+import { formatSampleError, loadData } from '../data/load.js'
+import type { DataSource, Sample, SampleError } from '../data/types.js'
+import { toolMatchers } from '../matchers/matchers.js'
+import type { ModelOutput, ModelProvider } from '../models/types.js'
+import { scoreSample } from '../score/nemo.js'
+import type { MatchMode, SampleRecord, SampleScore, ScoreOptions } from '../score/types.js'
+import { Generations } from './generations.js'
+import { META_LIMITS, storedCalls, storedExpected, truncate, writeEvalMeta, type EvalMeta } from './meta.js'
+
+/** What a sample's test knows once its sample is scored: handed to `assert`. */
+export interface EvalResult {
+  sample: Sample
+  /** The provider's output (absent when the sample errored). */
+  output?: ModelOutput
+  /** The calls parsed from the output (or given by the provider). */
+  calls: ToolCall[]
+  score: SampleScore
+  record: SampleRecord
+}
+
+export interface EvalOptions {
+  /** JSONL path (relative to the working directory) or URL, or an in-memory array of sample objects. */
+  data: DataSource
+  /** The model under test: `replay(...)`, a local model, an endpoint. */
+  model: ModelProvider
+  /** Generations in flight at once for this suite (default 4). */
+  concurrency?: number
+  /** Per-sample test timeout in ms (default: Vitest's `testTimeout`). Covers waiting for the sample's generation. */
+  timeout?: number
+  /** Fail a sample's test when the sample is not fully right (any failure category), showing the call diff. */
+  strict?: boolean
+  /** Per-sample expectations (matchers, anything that throws): a throw fails that sample's test. */
+  assert?: (result: EvalResult, sample: Sample) => void | Promise<void>
+  /** Call alignment for scoring: 'positional' (NeMo, default) or 'unordered'. */
+  match?: MatchMode
+  /** Exact match without Python's `true == 1` (see ScoreOptions.strictTypes). */
+  strictTypes?: boolean
+  /** Wire-format hint for the parser when the provider gives none. */
+  format?: string
+  /** Whether a sample whose generation failed fails its test (default true). Its record is errored either way. */
+  failOnError?: boolean
+  /** Raw output kept in task meta per sample, in characters (default 2000). */
+  maxOutputChars?: number
+}
+
+const DEFAULT_CONCURRENCY = 4
+/** How far generation may run ahead of the tests, in multiples of the concurrency. */
+const LOOKAHEAD_FACTOR = 4
+
+let matchersRegistered = false
+
+function registerMatchers(): void {
+  if (matchersRegistered) return
+  matchersRegistered = true
+  expect.extend(toolMatchers)
+}
+
+/** Suites per provider that have not finished yet: the provider is closed when the last one ends. */
+const openSuites = new WeakMap<ModelProvider, number>()
+
+/**
+ * One describe block named `name`, one test per sample named after its id (an invalid data line is its own failing
+ * test, named after its location). Run with `vitest run`; `-t` selects samples by name.
+ */
+export function describeEval(name: string, options: EvalOptions): void {
+  // `assert` callbacks use the tool-call matchers: make them available even without the setup entry.
+  registerMatchers()
+  const { model } = options
+  openSuites.set(model, (openSuites.get(model) ?? 0) + 1)
+  const concurrency = Math.max(1, Math.floor(options.concurrency ?? DEFAULT_CONCURRENCY))
+  const abort = new AbortController()
+  const generations = new Generations(model, concurrency, concurrency * LOOKAHEAD_FACTOR, abort.signal)
+  const scoreOptions: ScoreOptions = {}
+  if (options.match !== undefined) scoreOptions.match = options.match
+  if (options.strictTypes !== undefined) scoreOptions.strictTypes = options.strictTypes
+
+  describe(name, () => {
+    const entries = loadData(options.data)
+    const samplesByName = new Map<string, Sample>()
+    const testOptions = options.timeout === undefined ? {} : { timeout: options.timeout }
+    let planned = false
+
+    for (const entry of entries) {
+      if (entry.error) {
+        const error = entry.error
+        test(invalidSampleTestName(error), (ctx) => {
+          failInvalidSample(error, name, ctx.task.meta)
+        })
+        continue
+      }
+      const sample = entry.sample
+      samplesByName.set(sample.id, sample)
+      test(sample.id, testOptions, async (ctx) => {
+        // The first sample to run plans the suite: only the samples that will run (after `-t`, `.only`), in order,
+        // so generation starts ahead of the tests.
+        if (!planned && ctx.task.suite) {
+          planned = true
+          generations.plan(runnableSamples(ctx.task.suite.tasks, samplesByName))
+        }
+        // Provisional record: if the test times out (or anything below throws) the sample still counts, as errored.
+        writeEvalMeta(ctx.task.meta, unfinishedMeta(sample, name, scoreOptions))
+        const generation = await generations.get(sample)
+        const meta = evaluate(sample, generation.output, generation.error, name, options, scoreOptions)
+        writeEvalMeta(ctx.task.meta, meta.stored)
+        if (meta.stored.record.error !== undefined) {
+          if (options.failOnError ?? true) {
+            throw new Error(`sample "${sample.id}" could not be evaluated: ${meta.stored.detail ?? meta.stored.record.error}`)
+          }
+          return
+        }
+        if (meta.stored.record.skipped !== undefined) ctx.skip(meta.stored.record.skipped)
+        if (options.strict) expectSampleRight(meta.result, options.match ?? 'positional')
+        if (options.assert) await options.assert(meta.result, sample)
+      })
+    }
+
+    afterAll(async () => {
+      abort.abort()
+      const left = (openSuites.get(model) ?? 1) - 1
+      openSuites.set(model, left)
+      if (left === 0) await model.close?.()
+    })
+  })
+}
+
+function runnableSamples(tasks: readonly { type: string; mode: string; name: string }[], byName: Map<string, Sample>): Sample[] {
+  const runnable: Sample[] = []
+  for (const task of tasks) {
+    if (task.type !== 'test' || (task.mode !== 'run' && task.mode !== 'only')) continue
+    const sample = byName.get(task.name)
+    if (sample) runnable.push(sample)
+  }
+  return runnable
+}
+
+/** `w3 [invalid sample at data.jsonl:3]`, or `[invalid sample at data.jsonl:3]` when the id is unreadable. */
+export function invalidSampleTestName(error: SampleError): string {
+  return `${error.id ? `${error.id} ` : ''}[invalid sample at ${error.where}]`
+}
+
+/** The short reason an errored record is counted under (no sample id or line: those are in `detail`). */
+function invalidReason(error: SampleError): string {
+  return error.field ? `invalid sample: field \`${error.field}\`: ${error.message}` : `invalid sample: ${error.message}`
+}
+
+function failInvalidSample(error: SampleError, suite: string, taskMeta: object): never {
+  const detail = formatSampleError(error)
+  const record: SampleRecord = { id: error.id ?? error.where, suite, error: invalidReason(error) }
+  if (error.expected) record.score = scoreSample([], error.expected)
+  const meta: EvalMeta = { v: 1, record, detail }
+  if (error.expected) meta.expected = storedExpected(error.expected)
+  writeEvalMeta(taskMeta, meta)
+  throw new Error(`Invalid sample: ${detail}`)
+}
+
+/** A provider error's reason, grouped without per-sample detail when the provider supplies one. */
+function errorReason(error: unknown): { reason: string; detail: string } {
+  if (error instanceof Error) {
+    const own = (error as Error & { reason?: unknown }).reason
+    const reason = typeof own === 'string' ? own : error.message
+    return { reason: truncate(reason, 300), detail: truncate(error.message, META_LIMITS.detailChars) }
+  }
+  const text = String(error)
+  return { reason: truncate(text, 300), detail: truncate(text, META_LIMITS.detailChars) }
+}
+
+/** What a sample's test stores until it has a result: errored, scored as no prediction. */
+function unfinishedMeta(sample: Sample, suite: string, scoreOptions: ScoreOptions): EvalMeta {
+  const record: SampleRecord = { id: sample.id, suite, error: 'the sample did not finish (timed out or interrupted)' }
+  record.score = scoreSample([], sample.expected, scoreOptions)
+  return { v: 1, record, expected: storedExpected(sample.expected) }
+}
+
+/** Score one sample's generation and build what its test stores. */
+export function evaluate(
+  sample: Sample,
+  output: ModelOutput | undefined,
+  error: unknown,
+  suite: string,
+  options: Pick<EvalOptions, 'format' | 'maxOutputChars'>,
+  scoreOptions: ScoreOptions = {},
+): { stored: EvalMeta; result: EvalResult } {
+  const record: SampleRecord = { id: sample.id, suite }
+  const stored: EvalMeta = { v: 1, record, expected: storedExpected(sample.expected) }
+  if (output === undefined) {
+    // A failed generation scores as no prediction, so a failure can never raise a rate.
+    const { reason, detail } = errorReason(error)
+    record.error = reason
+    record.score = scoreSample([], sample.expected, scoreOptions)
+    stored.detail = detail
+    return { stored, result: { sample, calls: [], score: record.score, record } }
+  }
+  if (output.skipped !== undefined) {
+    record.skipped = output.skipped
+    return { stored, result: { sample, output, calls: [], score: scoreSample([], sample.expected, scoreOptions), record } }
+  }
+  const calls = output.calls ?? parseOutput(output, sample, options.format)
+  record.score = scoreSample(calls, sample.expected, scoreOptions)
+  stored.calls = storedCalls(calls)
+  if (output.text !== undefined) stored.output = truncate(output.text, options.maxOutputChars ?? META_LIMITS.outputChars)
+  return { stored, result: { sample, output, calls, score: record.score, record } }
+}
+
+function parseOutput(output: ModelOutput, sample: Sample, format: string | undefined): ToolCall[] {
+  const hint = output.format ?? format
+  const parseOptions: { format?: string; tools?: Sample['tools'] } = {}
+  if (hint !== undefined) parseOptions.format = hint
+  if (sample.tools !== undefined) parseOptions.tools = sample.tools
+  return parseToolCalls(output.text ?? '', parseOptions)
+}
+
+/** strict mode: the sample must be fully right; the failure shows expected against actual calls as a diff. */
+function expectSampleRight(result: EvalResult, match: MatchMode): void {
+  const { score, calls, sample } = result
+  if (score.failures.length === 0) return
+  const message = `sample "${sample.id}": ${score.failures.join(', ')}`
+  // The matcher's message carries the diff in its text (reporters that show only messages still show it).
+  expect(calls, message).toMatchToolCalls(sample.expected, { order: match === 'unordered' ? 'any' : 'strict' })
+  // Same calls by the matcher's comparison but not by the scorer's (a malformed call, Python's `true == 1`): say why.
+  throw new Error(message)
+}

@@ -1,0 +1,109 @@
+/**
+ * Model generations for one eval suite, with bounded concurrency. Generation is decoupled from the test cases:
+ * once the suite knows which samples will run (after `-t` filtering), it starts generating them in test order, at
+ * most `concurrency` at a time and at most `lookahead` ahead of the tests consuming them. The tests themselves run
+ * in order and each awaits its own sample's generation. A test whose sample was not planned (or that runs out of
+ * order, under `sequence.concurrent`) jumps the queue, still within the concurrency limit.
+ */
+import type { Sample } from '../data/types.js'
+import type { ModelOutput, ModelProvider } from '../models/types.js'
+
+export type Generation = { output: ModelOutput; error?: undefined } | { error: unknown; output?: undefined }
+
+export class Generations {
+  /** Generations started and not yet consumed. */
+  private readonly started = new Map<string, Promise<Generation>>()
+  /** Every sample id ever started (a consumed sample must not be generated again when the plan reaches it). */
+  private readonly everStarted = new Set<string>()
+  private planned: readonly Sample[] = []
+  private nextPlanned = 0
+  private readonly urgent: Sample[] = []
+  private readonly waiters = new Map<string, (p: Promise<Generation>) => void>()
+  private inFlight = 0
+  private startedCount = 0
+  private consumedCount = 0
+
+  constructor(
+    private readonly model: ModelProvider,
+    private readonly concurrency: number,
+    private readonly lookahead: number,
+    private readonly signal?: AbortSignal,
+  ) {}
+
+  /** The samples that will run, in test order: generation starts now. */
+  plan(samples: readonly Sample[]): void {
+    this.planned = samples
+    this.nextPlanned = 0
+    this.pump()
+  }
+
+  /** The generation for `sample` (each sample is consumed once). Never rejects: failures are in the result. */
+  get(sample: Sample): Promise<Generation> {
+    this.consumedCount++
+    const running = this.started.get(sample.id)
+    if (running) {
+      this.started.delete(sample.id)
+      this.pump()
+      return running
+    }
+    return new Promise<Generation>((resolve) => {
+      this.waiters.set(sample.id, (p) => {
+        this.started.delete(sample.id)
+        resolve(p)
+      })
+      this.urgent.push(sample)
+      this.pump()
+    })
+  }
+
+  private pump(): void {
+    while (this.inFlight < this.concurrency) {
+      const sample = this.nextToStart()
+      if (!sample) return
+      this.start(sample)
+    }
+  }
+
+  private nextToStart(): Sample | undefined {
+    while (this.urgent.length > 0) {
+      const s = this.urgent.shift() as Sample
+      // Already running (planned meanwhile): hand it over. Otherwise generate it, again if a retried test asks twice.
+      if (!this.started.has(s.id)) return s
+      this.handOver(s.id)
+    }
+    while (this.nextPlanned < this.planned.length && this.startedCount - this.consumedCount < this.lookahead) {
+      const s = this.planned[this.nextPlanned++] as Sample
+      if (!this.everStarted.has(s.id)) return s
+    }
+    return undefined
+  }
+
+  private start(sample: Sample): void {
+    this.inFlight++
+    this.startedCount++
+    this.everStarted.add(sample.id)
+    const p = this.generate(sample).finally(() => {
+      this.inFlight--
+      this.pump()
+    })
+    this.started.set(sample.id, p)
+    this.handOver(sample.id)
+  }
+
+  private handOver(id: string): void {
+    const waiter = this.waiters.get(id)
+    const p = this.started.get(id)
+    if (!waiter || !p) return
+    this.waiters.delete(id)
+    waiter(p)
+  }
+
+  private async generate(sample: Sample): Promise<Generation> {
+    try {
+      const options = this.signal ? { signal: this.signal } : undefined
+      return { output: await this.model.generate(sample, options) }
+    } catch (error) {
+      return { error }
+    }
+  }
+}

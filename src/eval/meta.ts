@@ -1,0 +1,89 @@
+/**
+ * What one eval test case leaves in its Vitest task meta for the reporter: the sample's record (scores, or why it
+ * errored or was skipped) and just enough to show it (expected and parsed calls, a truncated raw output). Task
+ * meta travels to the main process, into blob reports and through `--merge-reports`, so it stays small and plain
+ * JSON. This module has no Vitest runtime dependency: the reporter reads meta with it.
+ */
+import type { ToolCall } from '../calls/types.js'
+import type { ExpectedCall, SampleRecord } from '../score/types.js'
+
+/** The task-meta key under which a test case stores its EvalMeta. */
+export const META_KEY = 'toolEvals'
+
+/** A parsed call as stored in meta: no raw text (the output is stored once), arguments capped in size. */
+export interface StoredCall {
+  name: string
+  arguments: Record<string, unknown>
+  /** Present (false) only when the arguments were malformed. */
+  argumentsValid?: false
+  format?: string
+}
+
+export interface EvalMeta {
+  /** Version of this shape (readers skip what they do not know). */
+  v: 1
+  record: SampleRecord
+  /** Full error message (file, line, field, provider message) when the record is errored. */
+  detail?: string
+  expected?: ExpectedCall[]
+  calls?: StoredCall[]
+  /** The raw output, cut to `maxOutputChars` (the cut is marked). */
+  output?: string
+}
+
+/** Limits that keep one test's meta small however large the model's output was. */
+export const META_LIMITS = {
+  calls: 32,
+  argumentsChars: 2000,
+  outputChars: 2000,
+  detailChars: 2000,
+}
+
+/** `text` cut to `max` characters, the cut marked with how much was left out. */
+export function truncate(text: string, max: number): string {
+  if (text.length <= max) return text
+  return `${text.slice(0, max)}… [${text.length - max} more chars]`
+}
+
+/** Calls in their stored form (see StoredCall). */
+export function storedCalls(calls: readonly ToolCall[]): StoredCall[] {
+  const out: StoredCall[] = []
+  for (const c of calls.slice(0, META_LIMITS.calls)) {
+    const s: StoredCall = { name: c.name, arguments: c.arguments }
+    let size = 0
+    try {
+      size = JSON.stringify(c.arguments).length
+    } catch {
+      size = Infinity
+    }
+    if (size > META_LIMITS.argumentsChars) s.arguments = { '…': `arguments of ${size} chars left out` }
+    if (!c.argumentsValid) s.argumentsValid = false
+    if (c.format) s.format = c.format
+    out.push(s)
+  }
+  return out
+}
+
+/** Expected calls as stored (arguments capped the same way). */
+export function storedExpected(expected: readonly ExpectedCall[]): ExpectedCall[] {
+  return expected.slice(0, META_LIMITS.calls).map((e) => {
+    const size = typeof e.arguments === 'string' ? e.arguments.length : JSON.stringify(e.arguments ?? {}).length
+    return size > META_LIMITS.argumentsChars ? { name: e.name, arguments: { '…': `arguments of ${size} chars left out` } } : e
+  })
+}
+
+/** Write EvalMeta into a task's meta object. */
+export function writeEvalMeta(taskMeta: object, meta: EvalMeta): void {
+  ;(taskMeta as Record<string, unknown>)[META_KEY] = meta
+}
+
+/** The EvalMeta in a task's meta, or undefined when the test is not an eval sample (or ran an unknown version). */
+export function readEvalMeta(taskMeta: unknown): EvalMeta | undefined {
+  if (typeof taskMeta !== 'object' || taskMeta === null) return undefined
+  const m = (taskMeta as Record<string, unknown>)[META_KEY]
+  if (typeof m !== 'object' || m === null) return undefined
+  const meta = m as Partial<EvalMeta>
+  if (meta.v !== 1 || typeof meta.record !== 'object' || meta.record === null) return undefined
+  if (typeof meta.record.id !== 'string') return undefined
+  return meta as EvalMeta
+}

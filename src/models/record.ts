@@ -1,0 +1,100 @@
+/**
+ * Recording: wrap a provider so that every output is also written as a replay line (DESIGN.md's format), letting a
+ * pull-request gate replay the run with `replay(path)` and no model:
+ *
+ *   {"id": "w1", "output": "<raw text>", "format"?: "hermes"}          text to be parsed
+ *   {"id": "w1", "tool_calls": [...], "output"?: "<text>"}             native calls, exactly as the server sent them
+ *   {"id": "w1", "skipped": "<reason>"}                                skipped by policy (maxPromptTokens)
+ *   {"id": "w1", "error": "<reason>"}                                  the generation failed
+ *
+ * Lines are appended as generations finish; replay takes the last line of an id. By default the file is emptied on
+ * the first write of the process (a recording run replaces the recording); `append: true` keeps what is there.
+ */
+import { appendFile, mkdir, writeFile } from 'node:fs/promises'
+import { dirname } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { ToolCall } from '../calls/types.js'
+import type { ModelOutput, ModelProvider } from './types.js'
+
+export interface RecordOptions {
+  /** Keep the file's existing lines instead of starting it afresh. Default false. */
+  append?: boolean
+}
+
+/** Wrap `provider` so each output (or failure) is also written to `path` as a replay line. */
+export function record(provider: ModelProvider, path: string | URL, options: RecordOptions = {}): ModelProvider {
+  const file = typeof path === 'string' ? path : fileURLToPath(path)
+  let started = false
+  // Writes go one after another so lines never interleave.
+  let queue: Promise<void> = Promise.resolve()
+
+  const write = (line: Record<string, unknown>) => {
+    queue = queue.then(async () => {
+      if (!started) {
+        started = true
+        await mkdir(dirname(file), { recursive: true })
+        if (!options.append) await writeFile(file, '')
+      }
+      await appendFile(file, JSON.stringify(line) + '\n')
+    })
+    return queue
+  }
+
+  const wrapper: ModelProvider = {
+    id: provider.id,
+    async generate(sample, opts) {
+      let output: ModelOutput
+      try {
+        output = await provider.generate(sample, opts)
+      } catch (err) {
+        await write({ id: sample.id, error: err instanceof Error ? err.message : String(err) })
+        throw err
+      }
+      await write(replayLine(sample.id, output))
+      return output
+    },
+    async close() {
+      await queue
+      await provider.close?.()
+    },
+  }
+  if (provider.settings !== undefined) Object.assign(wrapper, { settings: provider.settings })
+  if (provider.concurrency !== undefined) Object.assign(wrapper, { concurrency: provider.concurrency })
+  return wrapper
+}
+
+/** The replay line of one output. */
+export function replayLine(id: string, output: ModelOutput): Record<string, unknown> {
+  if (output.skipped !== undefined) return { id, skipped: output.skipped }
+  const line: Record<string, unknown> = { id }
+  if (output.calls !== undefined) {
+    line['tool_calls'] = output.calls.map(wireToolCall)
+    if (output.text) line['output'] = output.text
+  } else {
+    line['output'] = output.text ?? ''
+  }
+  if (output.format !== undefined) line['format'] = output.format
+  return line
+}
+
+/**
+ * A call in OpenAI's wire shape. Calls that came from native `tool_calls` carry their wire object in `raw` and are
+ * written back exactly (broken argument strings included, so replay scores them the same); others are rebuilt.
+ */
+function wireToolCall(call: ToolCall): Record<string, unknown> {
+  if (call.format === 'openai' && call.raw !== undefined) {
+    try {
+      const wire: unknown = JSON.parse(call.raw)
+      if (wire !== null && typeof wire === 'object' && !Array.isArray(wire)) return wire as Record<string, unknown>
+    } catch {
+      // fall through: rebuild it
+    }
+  }
+  const wire: Record<string, unknown> = {
+    type: 'function',
+    // Invalid arguments are written as an empty string, which replay decodes as invalid again.
+    function: { name: call.name, arguments: call.argumentsValid ? JSON.stringify(call.arguments) : '' },
+  }
+  if (call.id !== undefined) wire['id'] = call.id
+  return wire
+}

@@ -1,0 +1,132 @@
+/**
+ * Collecting the run from test cases' task meta: one accumulator for the run and one per suite (sums and counts,
+ * never means, so sharded runs merge exactly), the few worst samples, and the errored ones. Constant work per
+ * sample: the worst list is a small bounded array, the errored list is capped.
+ */
+import { addRecord, createAccumulator, finishAggregate, type Accumulator } from '../score/aggregate.js'
+import type { Aggregate, ExpectedCall, NemoMetric, SampleRecord } from '../score/types.js'
+import { NEMO_METRICS } from '../score/types.js'
+import type { EvalMeta, StoredCall } from '../eval/meta.js'
+
+/** A sample shown in the summary as one of the worst. */
+export interface WorstSample {
+  id: string
+  suite?: string
+  failures: string[]
+  /** 0 (nothing right) to 1; the ranking key. */
+  quality: number
+  expected: ExpectedCall[]
+  calls: StoredCall[]
+  output?: string
+}
+
+export interface ErroredSample {
+  id: string
+  suite?: string
+  reason: string
+  detail?: string
+}
+
+/** Errored samples listed by name in reports; beyond this only their count (by reason) is kept. */
+export const MAX_LISTED_ERRORED = 200
+
+/** Records with no suite (not written by describeEval) are grouped under this name. */
+export const NO_SUITE = '(no suite)'
+
+export class RunCollector {
+  readonly overall: Accumulator = createAccumulator()
+  readonly suites = new Map<string, Accumulator>()
+  readonly worst: WorstSample[] = []
+  readonly errored: ErroredSample[] = []
+  erroredUnlisted = 0
+
+  constructor(private readonly worstCount: number) {}
+
+  add(meta: EvalMeta): void {
+    const record = meta.record
+    addRecord(this.overall, record)
+    const suite = record.suite ?? NO_SUITE
+    let acc = this.suites.get(suite)
+    if (!acc) {
+      acc = createAccumulator()
+      this.suites.set(suite, acc)
+    }
+    addRecord(acc, record)
+    if (record.error !== undefined) this.addErrored(meta)
+    else if (record.skipped === undefined) this.considerWorst(meta)
+  }
+
+  private addErrored(meta: EvalMeta): void {
+    if (this.errored.length >= MAX_LISTED_ERRORED) {
+      this.erroredUnlisted++
+      return
+    }
+    const e: ErroredSample = { id: meta.record.id, reason: meta.record.error as string }
+    if (meta.record.suite !== undefined) e.suite = meta.record.suite
+    if (meta.detail !== undefined) e.detail = meta.detail
+    this.errored.push(e)
+  }
+
+  private considerWorst(meta: EvalMeta): void {
+    const score = meta.record.score
+    if (this.worstCount <= 0 || !score || score.failures.length === 0) return
+    const quality = sampleQuality(meta.record)
+    const list = this.worst
+    const candidate = { quality, suite: meta.record.suite, id: meta.record.id }
+    if (list.length >= this.worstCount && !isWorse(candidate, list[list.length - 1] as WorstSample)) return
+    const w: WorstSample = {
+      id: meta.record.id,
+      failures: [...score.failures],
+      quality,
+      expected: meta.expected ?? [],
+      calls: meta.calls ?? [],
+    }
+    if (meta.record.suite !== undefined) w.suite = meta.record.suite
+    if (meta.output !== undefined) w.output = meta.output
+    // Keep the list ordered worst first (ties by suite and id, so shards merged in any order agree).
+    let i = list.length
+    while (i > 0 && isWorse(w, list[i - 1] as WorstSample)) i--
+    list.splice(i, 0, w)
+    if (list.length > this.worstCount) list.pop()
+  }
+
+  overallAggregate(): Aggregate {
+    return finishAggregate(this.overall)
+  }
+
+  suiteAggregates(): Map<string, Aggregate> {
+    const out = new Map<string, Aggregate>()
+    for (const name of [...this.suites.keys()].sort()) out.set(name, finishAggregate(this.suites.get(name) as Accumulator))
+    return out
+  }
+}
+
+type Ranked = { quality: number; suite?: string | undefined; id: string }
+
+function isWorse(a: Ranked, b: Ranked): boolean {
+  if (a.quality !== b.quality) return a.quality < b.quality
+  const sa = a.suite ?? ''
+  const sb = b.suite ?? ''
+  if (sa !== sb) return sa < sb
+  return a.id < b.id
+}
+
+/** Errored samples in a stable order (suite, then id): reports from merged shards list them alike. */
+export function sortErrored(list: ErroredSample[]): ErroredSample[] {
+  return list.sort((a, b) => {
+    const sa = a.suite ?? ''
+    const sb = b.suite ?? ''
+    if (sa !== sb) return sa < sb ? -1 : 1
+    return a.id < b.id ? -1 : a.id > b.id ? 1 : 0
+  })
+}
+
+/** How right a scored sample is: the mean of NeMo's six for call samples; 0 or 1 for no-call samples. */
+export function sampleQuality(record: SampleRecord): number {
+  const score = record.score
+  if (!score) return 0
+  if (score.expected === 0) return score.failures.length === 0 ? 1 : 0
+  let sum = 0
+  for (const k of NEMO_METRICS as readonly NemoMetric[]) sum += score.metrics[k]
+  return sum / NEMO_METRICS.length
+}

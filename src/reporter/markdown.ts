@@ -1,0 +1,59 @@
+/**
+ * The Markdown summary (GitHub Actions' `$GITHUB_STEP_SUMMARY`): rates and threshold verdicts as tables, the
+ * worst samples folded away.
+ */
+import { callLine } from '../matchers/received.js'
+import { REPORT_METRICS } from '../score/types.js'
+import type { ToolEvalsReport } from './report.js'
+import { describeThreshold, formatRate } from './thresholds.js'
+
+/** Markdown text may come from model output: keep it from breaking a table or opening HTML. */
+function cell(text: string): string {
+  return text.replace(/[|\\`<>]/g, (ch) => `\\${ch}`).replace(/\r?\n/g, ' ')
+}
+
+export function renderMarkdown(report: ToolEvalsReport): string {
+  const lines: string[] = []
+  lines.push(`## Tool evals ${report.pass ? '✅' : '❌'}`, '')
+  const counts = [`${report.samples} samples`]
+  if (report.errored.count > 0) counts.push(`${report.errored.count} errored`)
+  if (report.skipped.count > 0) counts.push(`${report.skipped.count} skipped`)
+  lines.push(counts.join(' · '), '')
+
+  const suites = Object.keys(report.suites)
+  const showSuites = suites.length > 1 ? suites : []
+  lines.push(`| metric | all |${showSuites.map((s) => ` ${cell(s)} |`).join('')}`)
+  lines.push(`| --- | ---: |${showSuites.map(() => ' ---: |').join('')}`)
+  for (const m of REPORT_METRICS) {
+    const suiteCells = showSuites.map((s) => ` ${formatRate(report.suites[s]?.metrics[m] ?? null)} |`).join('')
+    lines.push(`| ${m} | ${formatRate(report.metrics[m])} |${suiteCells}`)
+  }
+
+  if (report.thresholds.length > 0) {
+    lines.push('', '| | threshold |', '| --- | --- |')
+    for (const t of report.thresholds) lines.push(`| ${t.pass ? '✅' : '❌'} | ${cell(describeThreshold(t))} |`)
+  }
+
+  const failures = Object.entries(report.failures).filter(([, n]) => n > 0)
+  if (failures.length > 0) lines.push('', `Failures: ${failures.map(([k, n]) => `${k} ${n}`).join(', ')}`)
+
+  if (report.errored.count > 0) {
+    lines.push('', `<details><summary>Errored samples (${report.errored.count})</summary>`, '')
+    for (const e of report.errored.samples.slice(0, 50)) {
+      lines.push(`- **${cell(e.suite ? `${e.suite} > ${e.id}` : e.id)}**: ${cell(e.detail ?? e.reason)}`)
+    }
+    lines.push('', '</details>')
+  }
+  if (report.worst.length > 0) {
+    lines.push('', '<details><summary>Worst samples</summary>', '')
+    for (const w of report.worst) {
+      lines.push(`- **${cell(w.suite ? `${w.suite} > ${w.id}` : w.id)}** (${w.failures.join(', ')})`)
+      const expected = w.expected.length === 0 ? '(no call)' : w.expected.map((e) => callLine(e, 160)).join('; ')
+      const actual = w.calls.length === 0 ? '(no call)' : w.calls.map((k) => callLine(k, 160)).join('; ')
+      lines.push(`  - expected: ${cell(expected)}`, `  - actual: ${cell(actual)}`)
+    }
+    lines.push('', '</details>')
+  }
+  lines.push('')
+  return lines.join('\n')
+}

@@ -1,0 +1,138 @@
+/**
+ * The terminal summary: a compact table of rates (overall and per suite) coloured against their thresholds, the
+ * per-tool breakdown, the errored samples, the worst samples with expected against actual calls, and the threshold
+ * verdicts.
+ */
+import { Chalk, type ChalkInstance } from 'chalk'
+import { callLine } from '../matchers/received.js'
+import { REPORT_METRICS, type ReportMetric } from '../score/types.js'
+import type { ToolEvalsReport } from './report.js'
+import { describeThreshold, formatRate, thresholdFor, type Thresholds } from './thresholds.js'
+
+/** More suites than this and the table shows the overall column only (the JSON report has them all). */
+const MAX_SUITE_COLUMNS = 5
+const MAX_TOOLS = 12
+const COLUMN = 10
+const NAME_COLUMN = 22
+
+export interface SummaryOptions {
+  thresholds: Thresholds
+  /** Colour level (chalk's: 0 none to 3); default: what chalk detects for stdout. */
+  colorLevel?: 0 | 1 | 2 | 3
+  /** Wall time of the run, shown on the counts line. */
+  elapsedMs?: number
+}
+
+export function renderSummary(report: ToolEvalsReport, options: SummaryOptions): string {
+  const c: ChalkInstance = options.colorLevel === undefined ? new Chalk() : new Chalk({ level: options.colorLevel })
+  const out: string[] = ['']
+  out.push(c.bold(' Tool evals ') + countsLine(report, c, options.elapsedMs))
+  if (report.samples === 0) {
+    out.push(c.dim('  no eval samples ran'))
+  } else {
+    out.push(...metricsTable(report, options.thresholds, c))
+    const failures = Object.entries(report.failures).filter(([, n]) => n > 0)
+    if (failures.length > 0) out.push('', `  ${c.dim('failures')}  ${failures.map(([k, n]) => `${k} ${n}`).join(c.dim(' · '))}`)
+    out.push(...toolsTable(report, options.thresholds, c))
+    out.push(...erroredSection(report, c))
+    out.push(...worstSection(report, c))
+  }
+  out.push(...thresholdSection(report, c))
+  out.push('')
+  return out.join('\n')
+}
+
+function countsLine(report: ToolEvalsReport, c: ChalkInstance, elapsedMs?: number): string {
+  const parts = [`${report.samples} samples`]
+  if (report.errored.count > 0) parts.push(c.red(`${report.errored.count} errored`))
+  if (report.skipped.count > 0) parts.push(c.yellow(`${report.skipped.count} skipped`))
+  if (elapsedMs !== undefined && elapsedMs > 0) parts.push(c.dim(`run took ${(elapsedMs / 1000).toFixed(1)}s`))
+  return parts.join(c.dim(' · '))
+}
+
+function pad(text: string, width: number, right = false): string {
+  const cut = text.length > width ? `${text.slice(0, width - 1)}…` : text
+  return right ? cut.padStart(width) : cut.padEnd(width)
+}
+
+/** A rate cell: green when it meets its threshold, red when under, plain without one. */
+function rateCell(value: number | null, min: number | undefined, c: ChalkInstance): string {
+  const text = pad(formatRate(value), COLUMN, true)
+  if (min === undefined) return value === null ? c.dim(text) : text
+  return value !== null && value >= min - 1e-9 ? c.green(text) : c.red(text)
+}
+
+function metricsTable(report: ToolEvalsReport, thresholds: Thresholds, c: ChalkInstance): string[] {
+  const suites = Object.keys(report.suites)
+  const showSuites = suites.length > 1 && suites.length <= MAX_SUITE_COLUMNS ? suites : []
+  const header = ['  ' + pad('metric', NAME_COLUMN), pad('all', COLUMN, true), ...showSuites.map((s) => pad(s, COLUMN, true))]
+  const hasMins = REPORT_METRICS.some((m) => thresholdFor(thresholds, m) !== undefined)
+  if (hasMins) header.push(pad('min', COLUMN, true))
+  const rows = [c.dim(header.join(' '))]
+  for (const metric of REPORT_METRICS as readonly ReportMetric[]) {
+    const cells = ['  ' + pad(metric, NAME_COLUMN), rateCell(report.metrics[metric], thresholdFor(thresholds, metric), c)]
+    for (const s of showSuites) {
+      cells.push(rateCell(report.suites[s]?.metrics[metric] ?? null, thresholdFor(thresholds, metric, s), c))
+    }
+    if (hasMins) {
+      const min = thresholdFor(thresholds, metric)
+      cells.push(c.dim(pad(min === undefined ? '' : formatRate(min), COLUMN, true)))
+    }
+    rows.push(cells.join(' '))
+  }
+  const denominators = `  ${c.dim(`${report.withExpectedCalls} samples expect calls, ${report.noCallExpected} expect none`)}`
+  if (suites.length > MAX_SUITE_COLUMNS) rows.push(c.dim(`  ${suites.length} suites: per-suite rates are in the JSON report`))
+  return ['', ...rows, denominators]
+}
+
+function toolsTable(report: ToolEvalsReport, thresholds: Thresholds, c: ChalkInstance): string[] {
+  const tools = Object.entries(report.tools).sort((a, b) => b[1].positions - a[1].positions)
+  if (tools.length === 0) return []
+  const rows = [
+    '',
+    c.dim(`  ${pad('tool', NAME_COLUMN)} ${pad('calls', COLUMN, true)} ${pad('name', COLUMN, true)} ${pad('args exact', COLUMN, true)}`),
+  ]
+  for (const [name, t] of tools.slice(0, MAX_TOOLS)) {
+    const mins = thresholds.tools?.[name] ?? {}
+    rows.push(
+      `  ${pad(name, NAME_COLUMN)} ${pad(String(t.positions), COLUMN, true)} ${rateCell(t.name_correct, mins.name_correct, c)} ${rateCell(t.args_exact_match, mins.args_exact_match, c)}`,
+    )
+  }
+  if (tools.length > MAX_TOOLS) rows.push(c.dim(`  … ${tools.length - MAX_TOOLS} more tools in the JSON report`))
+  return rows
+}
+
+function sampleName(s: { suite?: string; id: string }): string {
+  return s.suite === undefined ? s.id : `${s.suite} > ${s.id}`
+}
+
+function erroredSection(report: ToolEvalsReport, c: ChalkInstance): string[] {
+  if (report.errored.count === 0) return []
+  const rows = ['', c.red(`  Errored samples (${report.errored.count})`)]
+  for (const e of report.errored.samples.slice(0, 10)) rows.push(`  ${c.red('!')} ${sampleName(e)}: ${e.detail ?? e.reason}`)
+  const more = report.errored.count - Math.min(10, report.errored.samples.length)
+  if (more > 0) rows.push(c.dim(`  … ${more} more (by reason in the JSON report)`))
+  return rows
+}
+
+function worstSection(report: ToolEvalsReport, c: ChalkInstance): string[] {
+  if (report.worst.length === 0) return []
+  const rows = ['', c.bold('  Worst samples')]
+  for (const w of report.worst) {
+    rows.push(`  ${c.red('✗')} ${sampleName(w)}  ${c.dim(w.failures.join(', '))}`)
+    const expected = w.expected.length === 0 ? ['(no call)'] : w.expected.map((e) => callLine(e, 160))
+    const actual = w.calls.length === 0 ? ['(no call)'] : w.calls.map((k) => callLine(k, 160))
+    expected.forEach((line, i) => rows.push(`      ${c.dim(i === 0 ? 'expected' : '        ')}  ${c.green(line)}`))
+    actual.forEach((line, i) => rows.push(`      ${c.dim(i === 0 ? 'actual  ' : '        ')}  ${c.red(line)}`))
+  }
+  return rows
+}
+
+function thresholdSection(report: ToolEvalsReport, c: ChalkInstance): string[] {
+  if (report.thresholds.length === 0) return []
+  const rows = ['']
+  for (const t of report.thresholds) rows.push(`  ${t.pass ? c.green('✓') : c.red('✗')} ${describeThreshold(t)}`)
+  const failed = report.thresholds.filter((t) => !t.pass).length
+  rows.push(failed === 0 ? c.green('  All thresholds pass') : c.red.bold(`  ${failed} threshold(s) failed: the run fails`))
+  return rows
+}

@@ -1,0 +1,119 @@
+/**
+ * Thresholds: minimum rates a run must reach, overall, per describe block (suite) and per expected tool.
+ *
+ *   thresholds: {
+ *     name_correct: 0.9,                                    // overall
+ *     suites: { weather: { args_exact_match: 0.8 } },       // one describeEval block
+ *     tools: { get_weather: { name_correct: 0.95 } },       // positions expecting that tool
+ *   }
+ *
+ * Overall and suite keys are the report's metrics (NeMo's six and `no_call_accuracy`); tool keys are
+ * `name_correct` and `args_exact_match`. A threshold whose rate cannot be measured (no sample in its scope) fails:
+ * a gate on nothing is most likely a misspelt suite or tool name.
+ */
+import { REPORT_METRICS, type Aggregate, type ReportMetric } from '../score/types.js'
+
+export type MetricThresholds = Partial<Record<ReportMetric, number>>
+export const TOOL_METRICS = ['name_correct', 'args_exact_match'] as const
+export type ToolMetric = (typeof TOOL_METRICS)[number]
+export type ToolThresholds = Partial<Record<ToolMetric, number>>
+
+export type Thresholds = MetricThresholds & {
+  suites?: Record<string, MetricThresholds>
+  tools?: Record<string, ToolThresholds>
+}
+
+/** One threshold's outcome, as the JSON report lists it (`suite` / `tool` only on scoped ones). */
+export interface ThresholdResult {
+  metric: string
+  min: number
+  actual: number | null
+  pass: boolean
+  suite?: string
+  tool?: string
+}
+
+/** Rates computed from exact sums may land a hair under a threshold they meet (0.9 as 0.8999999999999999). */
+const EPSILON = 1e-9
+
+/** Throws a clear error for a thresholds object that is not one (a typo must not silently disable a gate). */
+export function validateThresholds(thresholds: unknown): Thresholds {
+  if (thresholds === undefined) return {}
+  if (!isObject(thresholds)) throw new Error('tool-evals reporter: `thresholds` must be an object')
+  for (const [key, value] of Object.entries(thresholds)) {
+    if (key === 'suites' || key === 'tools') {
+      if (!isObject(value)) throw new Error(`tool-evals reporter: \`thresholds.${key}\` must be an object`)
+      const allowed = key === 'suites' ? REPORT_METRICS : TOOL_METRICS
+      for (const [scope, mins] of Object.entries(value)) {
+        if (!isObject(mins)) throw new Error(`tool-evals reporter: \`thresholds.${key}.${scope}\` must be an object`)
+        for (const [metric, min] of Object.entries(mins)) checkEntry(`thresholds.${key}.${scope}.${metric}`, metric, min, allowed)
+      }
+      continue
+    }
+    checkEntry(`thresholds.${key}`, key, value, REPORT_METRICS)
+  }
+  return thresholds as Thresholds
+}
+
+function checkEntry(path: string, metric: string, min: unknown, allowed: readonly string[]): void {
+  if (!allowed.includes(metric)) {
+    throw new Error(`tool-evals reporter: unknown metric in \`${path}\`; known: ${allowed.join(', ')}`)
+  }
+  if (typeof min !== 'number' || !Number.isFinite(min) || min < 0 || min > 1) {
+    throw new Error(`tool-evals reporter: \`${path}\` must be a number in [0, 1]`)
+  }
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v)
+}
+
+/** Every threshold's outcome: overall ones first, then per suite, then per tool (each in the order given). */
+export function checkThresholds(
+  thresholds: Thresholds,
+  overall: Aggregate,
+  suites: ReadonlyMap<string, Aggregate>,
+): ThresholdResult[] {
+  const results: ThresholdResult[] = []
+  for (const [metric, min] of Object.entries(thresholds)) {
+    if (metric === 'suites' || metric === 'tools' || typeof min !== 'number') continue
+    results.push(outcome(metric, min, overall.metrics[metric as ReportMetric] ?? null))
+  }
+  for (const [suite, mins] of Object.entries(thresholds.suites ?? {})) {
+    const agg = suites.get(suite)
+    for (const [metric, min] of Object.entries(mins)) {
+      if (typeof min !== 'number') continue
+      results.push({ ...outcome(metric, min, agg ? (agg.metrics[metric as ReportMetric] ?? null) : null), suite })
+    }
+  }
+  for (const [tool, mins] of Object.entries(thresholds.tools ?? {})) {
+    const breakdown = overall.tools[tool]
+    for (const [metric, min] of Object.entries(mins)) {
+      if (typeof min !== 'number') continue
+      results.push({ ...outcome(metric, min, breakdown ? breakdown[metric as ToolMetric] : null), tool })
+    }
+  }
+  return results
+}
+
+function outcome(metric: string, min: number, actual: number | null): ThresholdResult {
+  return { metric, min, actual, pass: actual !== null && actual >= min - EPSILON }
+}
+
+/** The minimum set for a metric in a scope (for colouring tables), if any. */
+export function thresholdFor(thresholds: Thresholds, metric: string, suite?: string): number | undefined {
+  const scope: Record<string, unknown> = suite === undefined ? thresholds : (thresholds.suites?.[suite] ?? {})
+  const min = scope[metric]
+  return typeof min === 'number' ? min : undefined
+}
+
+/** `name_correct 0.850 < 0.900 (suite weather)`: one line naming a threshold's outcome. */
+export function describeThreshold(r: ThresholdResult): string {
+  const scope = r.suite !== undefined ? ` (suite ${r.suite})` : r.tool !== undefined ? ` (tool ${r.tool})` : ''
+  if (r.actual === null) return `${r.metric}${scope}: no samples to measure (required ${formatRate(r.min)})`
+  return `${r.metric}${scope}: ${formatRate(r.actual)} ${r.pass ? '>=' : '<'} required ${formatRate(r.min)}`
+}
+
+export function formatRate(x: number | null): string {
+  return x === null ? '—' : x.toFixed(3)
+}

@@ -1,0 +1,106 @@
+// `tool-evals bfcl`: the command in process (output lines, score files, bad input), and once through the built bin.
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { PassThrough } from 'node:stream'
+import { fileURLToPath } from 'node:url'
+import { afterAll, describe, expect, test } from 'vitest'
+import { bfclCommand } from '../src/cli/bfcl.js'
+import { runCli } from '../src/cli/command.js'
+
+const BFCL = fileURLToPath(new URL('../../shared/bfcl/', import.meta.url))
+const GLYPHH = `${BFCL}recorded/glyphh-ada-1.1`
+const available = existsSync(GLYPHH)
+if (!available) console.warn(`[bfcl] ${BFCL} not found: BFCL command tests are skipped`)
+
+const tmp = mkdtempSync(join(tmpdir(), 'bfcl-cli-'))
+afterAll(() => rmSync(tmp, { recursive: true, force: true }))
+
+async function run(args: string[]): Promise<{ code: number; lines: Record<string, unknown>[]; stderr: string }> {
+  const stdout = new PassThrough()
+  const stderr = new PassThrough()
+  let out = ''
+  let err = ''
+  stdout.on('data', (d) => (out += String(d)))
+  stderr.on('data', (d) => (err += String(d)))
+  const code = await runCli([bfclCommand], ['bfcl', ...args], { stdin: new PassThrough(), stdout, stderr })
+  const lines = out
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as Record<string, unknown>)
+  return { code, lines, stderr: err }
+}
+
+describe.skipIf(!available)('tool-evals bfcl', () => {
+  test('one line per category, and score files identical to the leaderboard\'s', async () => {
+    const out = join(tmp, 'scores')
+    const r = await run(['--data', BFCL, '--results', GLYPHH, '--categories', 'live_parallel,live_simple', '--score-dir', out])
+    expect(r.code).toBe(0)
+    expect(r.lines).toEqual([
+      { category: 'live_parallel', accuracy: 0.75, correct_count: 12, total_count: 16 },
+      { category: 'live_simple', accuracy: 217 / 258, correct_count: 217, total_count: 258 },
+    ])
+    for (const c of ['live_parallel', 'live_simple']) {
+      const name = `BFCL_v4_${c}_score.json`
+      expect(readFileSync(join(out, name), 'utf8')).toBe(readFileSync(join(GLYPHH, name), 'utf8'))
+    }
+  })
+
+  test('--summary and --parallel-matching optimal add their fields', async () => {
+    const r = await run(['--data', BFCL, '--results', GLYPHH, '--categories', 'parallel', '--parallel-matching', 'optimal', '--summary'])
+    expect(r.code).toBe(0)
+    expect(r.lines[0]).toMatchObject({ category: 'parallel', correct_count: 183, greedy_correct_count: 183, verdicts_changed: 0 })
+    expect(r.lines[1]).toHaveProperty('summary.live_ast.display', 'N/A')
+  })
+
+  test('bad input: reported with file, line and field, counted as incorrect, exit code 1', async () => {
+    const dir = join(tmp, 'bad')
+    mkdirSync(dir, { recursive: true })
+    const good = readFileSync(join(GLYPHH, 'BFCL_v4_multiple_result.json'), 'utf8').split('\n')[0]!
+    const file = join(dir, 'BFCL_v4_multiple_result.json')
+    writeFileSync(file, [good, '{"id": "multiple_1", "result": [', '{"result": []}', '{"id": "nope_1", "result": []}', ''].join('\n'))
+    const r = await run(['--data', BFCL, '--results', dir, '--score-dir', join(tmp, 'bad-scores')])
+    expect(r.code).toBe(1)
+    expect(r.lines).toEqual([{ category: 'multiple', accuracy: 0.25, correct_count: 1, total_count: 4 }])
+    expect(r.stderr).toContain(`${file}:2: invalid JSON`)
+    expect(r.stderr).toContain(`${file}:3: field "id": expected a string`)
+    expect(r.stderr).toContain('no test entry with id "nope_1"')
+    const scoreLines = readFileSync(join(tmp, 'bad-scores', 'BFCL_v4_multiple_score.json'), 'utf8').trim().split('\n')
+    expect(scoreLines.slice(1).map((l) => (JSON.parse(l) as { error_type: string }).error_type)).toEqual([
+      'input_error',
+      'input_error',
+      'input_error',
+    ])
+  })
+
+  test('Java and JavaScript are skipped as not supported yet (an error when asked for by name)', async () => {
+    const dir = join(tmp, 'java')
+    mkdirSync(dir, { recursive: true })
+    writeFileSync(join(dir, 'BFCL_v4_simple_java_result.json'), '{"id": "simple_java_0", "result": "[]"}\n')
+    const found = await run(['--data', BFCL, '--results', dir])
+    expect(found.code).toBe(0)
+    expect(found.lines[0]).toMatchObject({ category: 'simple_java', skipped: expect.stringContaining('not supported yet') })
+    const asked = await run(['--data', BFCL, '--results', dir, '--categories', 'simple_javascript'])
+    expect(asked.code).toBe(1)
+    expect(asked.lines[0]).toMatchObject({ category: 'simple_javascript', skipped: expect.stringContaining('JavaScript') })
+  })
+
+  test('usage errors exit 2', async () => {
+    expect((await run(['--results', GLYPHH])).code).toBe(2)
+    expect((await run(['--data', BFCL, '--results', GLYPHH, '--format', 'xml'])).code).toBe(2)
+  })
+})
+
+const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url))
+
+describe.skipIf(!available || !existsSync(CLI))('the built bin', () => {
+  test('tool-evals bfcl runs as a subcommand', () => {
+    const r = spawnSync(process.execPath, [CLI, 'bfcl', '--data', BFCL, '--results', GLYPHH, '--categories', 'live_parallel_multiple'], {
+      encoding: 'utf8',
+      timeout: 30_000,
+    })
+    expect(r.status).toBe(0)
+    expect(JSON.parse(r.stdout.trim())).toEqual({ category: 'live_parallel_multiple', accuracy: 0.75, correct_count: 18, total_count: 24 })
+  })
+})

@@ -1,0 +1,75 @@
+/**
+ * Small throwaway eval projects for the integration tests: a temp directory whose node_modules links
+ * `vitest-tool-evals` to this repository (its built dist/, through package.json "exports") and `vitest` to the
+ * repository's copy, so an eval file there imports the package exactly as a user's would. Vitest runs as a real
+ * subprocess (node_modules/vitest/vitest.mjs).
+ */
+import { execFile, execFileSync } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+export const REPO = fileURLToPath(new URL('../..', import.meta.url))
+const VITEST_BIN = join(REPO, 'node_modules/vitest/vitest.mjs')
+
+/** Make sure dist/ exists (`npm test` builds it in `pretest`; a direct run of one test file may not have). */
+export function ensureBuilt(): void {
+  if (existsSync(join(REPO, 'dist/index.js')) && existsSync(join(REPO, 'dist/reporter/index.js'))) return
+  try {
+    execFileSync(process.execPath, [join(REPO, 'node_modules/typescript/bin/tsc'), '-p', join(REPO, 'tsconfig.build.json')], { stdio: 'pipe' })
+  } catch {
+    // Type errors still emit JavaScript; the check below is what matters.
+  }
+  if (!existsSync(join(REPO, 'dist/reporter/index.js'))) throw new Error('dist/ is missing: run `npm run build` first')
+}
+
+export interface EvalProject {
+  dir: string
+  write(path: string, content: string): void
+  run(args: string[], env?: Record<string, string>): Promise<RunResult>
+  remove(): void
+}
+
+export interface RunResult {
+  code: number
+  stdout: string
+  stderr: string
+}
+
+export function createEvalProject(files: Record<string, string>): EvalProject {
+  const dir = mkdtempSync(join(tmpdir(), 'tool-evals-project-'))
+  mkdirSync(join(dir, 'node_modules'))
+  symlinkSync(REPO, join(dir, 'node_modules/vitest-tool-evals'), 'dir')
+  symlinkSync(join(REPO, 'node_modules/vitest'), join(dir, 'node_modules/vitest'), 'dir')
+  const write = (path: string, content: string) => {
+    mkdirSync(dirname(join(dir, path)), { recursive: true })
+    writeFileSync(join(dir, path), content)
+  }
+  for (const [path, content] of Object.entries(files)) write(path, content)
+  return {
+    dir,
+    write,
+    run: (args, env) => runVitest(dir, args, env),
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  }
+}
+
+/** The parent test run's own variables would make the child think it is a worker of ours. */
+function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {}
+  for (const [k, v] of Object.entries(process.env)) {
+    if (k.startsWith('VITEST') || k === 'TEST' || k === 'NODE_ENV' || k === 'GITHUB_STEP_SUMMARY' || k === 'GITHUB_ACTIONS') continue
+    env[k] = v
+  }
+  return { ...env, CI: 'true', NO_COLOR: '1', FORCE_COLOR: '0', ...extra }
+}
+
+export function runVitest(cwd: string, args: string[], env?: Record<string, string>): Promise<RunResult> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [VITEST_BIN, ...args], { cwd, env: childEnv(env), timeout: 90_000, maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
+      const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0
+      resolve({ code, stdout, stderr })
+    })
+  })
+}

@@ -1,0 +1,36 @@
+// The example evals (`npm run evals`): each sample of fixtures/*.jsonl is a test case, scored against recorded
+// outputs; the reporter gates the run on the rates below. In this repository `vitest-tool-evals` resolves to the
+// sources (no build needed); eval files import it exactly as a user's would.
+import { fileURLToPath } from 'node:url'
+import { defineConfig } from 'vitest/config'
+import ToolEvalsReporter from './src/reporter/index.js'
+
+const src = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta.url))
+
+export default defineConfig({
+  resolve: {
+    alias: [
+      { find: /^vitest-tool-evals$/, replacement: src('index.ts') },
+      { find: /^vitest-tool-evals\/setup$/, replacement: src('setup.ts') },
+      { find: /^vitest-tool-evals\/matchers$/, replacement: src('matchers/index.ts') },
+    ],
+  },
+  test: {
+    include: ['evals/**/*.eval.ts'],
+    setupFiles: ['vitest-tool-evals/setup'],
+    reporters: [
+      'default',
+      new ToolEvalsReporter({
+        thresholds: {
+          has_call: 0.9,
+          name_correct: 0.8,
+          args_exact_match: 0.6,
+          no_call_accuracy: 0.6,
+          suites: { weather: { name_correct: 0.75 }, calendar: { args_field_recall: 0.8 } },
+          tools: { cancel_event: { args_exact_match: 0.9 } },
+        },
+        outputFile: 'tool-evals-report.json',
+      }),
+    ],
+  },
+})
