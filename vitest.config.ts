@@ -1,6 +1,7 @@
-// The example evals (`npm run evals`): each sample of fixtures/*.jsonl is a test case, scored against recorded
-// outputs; the reporter gates the run on the rates below. In this repository `vitest-tool-evals` resolves to the
-// sources (no build needed); eval files import it exactly as a user's would.
+// The example evals (`npm run evals`): each sample of fixtures/*.jsonl is a test case, scored against the outputs of
+// the local fixture model (travel) or recorded outputs (weather, calendar, smoke); the reporter gates the run on the
+// rates below. In this repository `vitest-tool-evals` resolves to the sources (no build needed); eval files import
+// it exactly as a user's would.
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 import ToolEvalsReporter from './src/reporter/index.js'
@@ -26,7 +27,11 @@ export default defineConfig({
           name_correct: 0.8,
           args_exact_match: 0.6,
           no_call_accuracy: 0.6,
-          suites: { weather: { name_correct: 0.75 }, calendar: { args_field_recall: 0.8 } },
+          suites: {
+            weather: { name_correct: 0.75 },
+            calendar: { args_field_recall: 0.8 },
+            travel: { has_call: 1, schema_overall: 0.6 },
+          },
           tools: { cancel_event: { args_exact_match: 0.9 } },
         },
         outputFile: 'tool-evals-report.json',

@@ -13,6 +13,10 @@ const NEW_TOKENS = Number(process.env.BENCH_NEW_TOKENS ?? 64)
 const SET_SAMPLES = Number(process.env.BENCH_SAMPLES ?? 40)
 const SET_NEW_TOKENS = Number(process.env.BENCH_SET_NEW_TOKENS ?? 24)
 const TOOLS_TOKENS = Number(process.env.BENCH_TOOLS_TOKENS ?? 1500)
+// onnxruntime intra-op threads for both sides (default: onnxruntime's own choice, the machine's cores).
+const THREADS = process.env.BENCH_THREADS ? Number(process.env.BENCH_THREADS) : undefined
+const REPEATS = Number(process.env.BENCH_REPEATS ?? 3)
+const threadOptions = THREADS ? { threads: THREADS } : {}
 
 const dir = await ensureFixtureModel('random-bench')
 const config = (await import(join(dir, 'config.json'), { with: { type: 'json' } })).default
@@ -41,8 +45,9 @@ const sample = (id, question, tools) => ({ id, messages: [{ role: 'user', conten
 
 const tools = [tool(0), tool(1)]
 const one = sample('one', 'Find record 42 and tell me its status.', tools)
-const model = local(dir, { maxNewTokens: NEW_TOKENS, batchSize: 1, prefixCache: false })
-const prompt = await model.renderPrompt(one)
+const model = local(dir, { maxNewTokens: NEW_TOKENS, batchSize: 1, prefixCache: false, ...threadOptions })
+// The same rendering the provider does (the tokenizer's chat template with the tools and the generation prompt).
+const prompt = tokenizer.apply_chat_template(one.messages, { tools, add_generation_prompt: true, tokenize: false })
 const promptIds = tokenizer.encode(prompt, { add_special_tokens: false })
 const eos = new Set([config.eos_token_id, ...[].concat((await import(join(dir, 'generation_config.json'), { with: { type: 'json' } })).default.eos_token_id)])
 
@@ -75,31 +80,44 @@ async function plainLoop(session) {
   return out
 }
 
-const session = await ort.InferenceSession.create(join(dir, 'onnx', 'model.onnx'))
+// The two sides run one after the other, each alone in the process (two live sessions would share the cores).
+const session = await ort.InferenceSession.create(join(dir, 'onnx', 'model.onnx'), THREADS ? { intraOpNumThreads: THREADS } : {})
 await plainLoop(session) // warm-up
-let t = performance.now()
-const plainTokens = await plainLoop(session)
-const plainMs = performance.now() - t
+const plainRuns = []
+let plainTokens = []
+for (let i = 0; i < REPEATS; i++) {
+  const t = performance.now()
+  plainTokens = await plainLoop(session)
+  plainRuns.push(performance.now() - t)
+}
+await session.release()
 
 await model.generate(one) // warm-up (loads the model)
-t = performance.now()
-const out = await model.generate(one)
-const providerMs = performance.now() - t
+const providerRuns = []
+let out
+for (let i = 0; i < REPEATS; i++) {
+  const t = performance.now()
+  out = await model.generate(one)
+  providerRuns.push(performance.now() - t)
+}
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+const plainMs = median(plainRuns)
+const providerMs = median(providerRuns)
 const generated = out.usage.completionTokens
 const plainText = tokenizer.decode(plainTokens.filter((id) => !eos.has(id)), { skip_special_tokens: false })
 
 const plainRate = (plainTokens.length / plainMs) * 1000
 const providerRate = (generated / providerMs) * 1000
 console.log(`local bench: model ${dir} (hidden ${config.hidden_size}, ${config.num_hidden_layers} layers, vocab ${config.vocab_size})`)
-console.log(`1. one sample, prompt ${promptIds.length} tokens, up to ${NEW_TOKENS} new tokens, greedy`)
+console.log(`1. one sample, prompt ${promptIds.length} tokens, up to ${NEW_TOKENS} new tokens, greedy; median of ${REPEATS} runs; threads ${THREADS ?? 'default'}`)
 console.log(`   plain onnxruntime-node loop : ${plainTokens.length} tokens in ${plainMs.toFixed(0)} ms = ${plainRate.toFixed(1)} tok/s`)
 console.log(`   provider generate path      : ${generated} tokens in ${providerMs.toFixed(0)} ms = ${providerRate.toFixed(1)} tok/s`)
 console.log(`   provider / plain            : ${(providerRate / plainRate).toFixed(3)} (goal >= 0.8); same tokens: ${out.text === plainText ? 'yes' : 'NO'}`)
-await session.release()
 
 // ---------------------------------------------------------------------------------------------------------------
 // 2. A sample set sharing a long tools prompt
 
+if (SET_SAMPLES === 0) process.exit(0)
 let setTools = []
 for (let n = 1; ; n++) {
   setTools = Array.from({ length: n }, (_, i) => tool(i))
@@ -121,10 +139,10 @@ for (const [batchSize, prefixCache] of [
   [4, true],
   [8, true],
 ]) {
-  const m = local(dir, { maxNewTokens: SET_NEW_TOKENS, batchSize, prefixCache })
+  const m = local(dir, { maxNewTokens: SET_NEW_TOKENS, batchSize, prefixCache, ...threadOptions })
   await m.clearPrefixCache()
   const before = await m.stats()
-  t = performance.now()
+  const t = performance.now()
   const outs = await Promise.all(questions.map((q) => m.generate(q)))
   const wall = performance.now() - t
   const after = await m.stats()

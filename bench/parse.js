@@ -66,6 +66,15 @@ function throughput() {
   }
 }
 
+/**
+ * Steady-state time of one parse of `text` (ms): one untimed run first, so that the baseline and every input are
+ * timed with the parsers already compiled (a cold first run of `normal` would flatter every ratio).
+ */
+function timeParse(text, rounds = 5) {
+  parseToolCalls(text)
+  return time(() => parseToolCalls(text), 1, rounds)
+}
+
 function adversarial() {
   const MB = 1 << 20
   const fill = (unit) => unit.repeat(Math.ceil(MB / unit.length)).slice(0, MB)
@@ -84,13 +93,34 @@ function adversarial() {
     xmlParams: fill('<function=f><parameter=a>'),
     mistralMarkers: fill('[TOOL_CALLS]'),
     harmonyHeaders: fill('<|channel|>commentary to=functions.f<|message|>{'),
+    // Each format's marker repeated with its content cut off, and nesting that never closes.
+    functionTagBodies: fill('<function=f>{"a": '),
+    functionaryBlocks: fill('>>>f\n{"a": '),
+    mistralV11Calls: fill('[TOOL_CALLS]f{"a": '),
+    mistralLists: fill('[TOOL_CALLS][{"name": "f", "arguments": {'),
+    hermesWrappers: fill('<tools>{"name": "f", "arguments": {'),
+    emptyObjectsInOpenBrace: fill('{"a": {}'),
+    pythonicNestedLists: fill('[f(a=1), '),
+    pythonicOpenDicts: fill('[f(a={1:'),
+    pythonicOpenStrings: fill("[f(a='"),
+    llama4Blocks: fill('<|python_start|>[f(a='),
+    llama4BareCalls: fill('<|python_start|>f(a='),
+    olmo3Blocks: fill('<function_calls>f(a=[f(a='),
+    gemmaCalls: fill('<|tool_call>call:f{a:<|"|>'),
+    functiongemmaCalls: fill('<start_function_call>call:f{a:'),
+    kimiCalls: fill('<|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{"a": "'),
+    deepseekCalls: fill('<｜tool▁call▁begin｜>function<｜tool▁sep｜>f\n```json\n{"a": '),
+    dsmlParameters: fill('<｜DSML｜parameter name="a" string="false">['),
+    glmArguments: fill('<tool_call>f<arg_key>a</arg_key><arg_value>['),
+    minimaxInvokes: fill('<minimax:tool_call><invoke name="f"><parameter name="a">{'),
+    lessThanSigns: fill('<'),
   }
+  const ms = {}
+  for (const [name, text] of Object.entries(inputs)) ms[name] = timeParse(text)
+  // The baseline is timed first and again at the end; its best time is the least noisy estimate.
+  const base = Math.min(ms.normal, timeParse(inputs.normal))
   const out = {}
-  const base = time(() => parseToolCalls(inputs.normal), 1, 3)
-  for (const [name, text] of Object.entries(inputs)) {
-    const ms = time(() => parseToolCalls(text), 1, 3)
-    out[name] = { ms: +ms.toFixed(1), costPerByteVsNormal: +(ms / base).toFixed(2) }
-  }
+  for (const [name, t] of Object.entries(ms)) out[name] = { ms: +t.toFixed(1), costPerByteVsNormal: +(t / base).toFixed(2) }
   return out
 }
 

@@ -19,3 +19,14 @@ export { checkBfclAnswer, type BfclAnswer } from './score/bfcl/answer.js'
 export * from './data/bfcl.js'
 export * from './score/schema.js'
 export * from './score/judge.js'
+// Run-level sums of the opted-in scorers (BFCL verdicts, schema metrics, judgements), as the reporter makes them.
+export {
+  addScorerRecord,
+  aggregateScorers,
+  createScorerAccumulator,
+  finishScorerMetrics,
+  mergeScorerAccumulators,
+  withScorerMetrics,
+  type ScorerAccumulator,
+  type ScorerSummary,
+} from './score/scorer-metrics.js'

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Sample } from '../src/data/types.js'
-import { openaiCompatible, type OpenAICompatibleOptions } from '../src/models/openai-compatible.js'
+import { Limiter } from '../src/models/concurrency.js'
+import { openaiCompatible, scrub, type OpenAICompatibleOptions } from '../src/models/openai-compatible.js'
 import { completion, startOpenAIServer, type OpenAIServer, type Responder } from './helpers/openai-server.js'
 
 const weatherTool = {
@@ -262,4 +263,34 @@ describe('openaiCompatible: concurrency', () => {
 
 it('completion() builds a chat.completion body', () => {
   expect(completion('hi')).toMatchObject({ choices: [{ message: { role: 'assistant', content: 'hi' } }] })
+})
+
+describe('Limiter and scrub', () => {
+  it('grants slots first come first served, never more than the limit, and drops aborted waiters', async () => {
+    const limiter = new Limiter(2)
+    const order: number[] = []
+    const releases = await Promise.all([limiter.acquire(), limiter.acquire()])
+    const controller = new AbortController()
+    const waiting = [1, 2, 3].map((n) =>
+      limiter.acquire(n === 2 ? controller.signal : undefined).then((release) => {
+        order.push(n)
+        return release
+      }),
+    )
+    controller.abort(new Error('gone'))
+    await expect(waiting[1]).rejects.toThrow('gone')
+    expect(limiter.inFlight).toBe(2)
+    releases.forEach((r) => r())
+    const [r1, , r3] = await Promise.all([waiting[0], waiting[1]?.catch(() => undefined), waiting[2]])
+    expect(order).toEqual([1, 3])
+    expect(limiter.peak).toBe(2)
+    r1?.()
+    r3?.()
+    expect(limiter.inFlight).toBe(0)
+  })
+
+  it('replaces the raw, JSON-escaped and URL-encoded forms of a secret', () => {
+    const secret = 'sk-a/b"c'
+    expect(scrub(`x ${secret} ${JSON.stringify(secret)} ${encodeURIComponent(secret)} y`, secret)).toBe('x *** "***" *** y')
+  })
 })

@@ -19,7 +19,8 @@ import { harmony, recipientFunction } from '../src/calls/formats/harmony.js'
 import { kimiK2, nameFromCallId } from '../src/calls/formats/kimi-k2.js'
 import { longcat } from '../src/calls/formats/longcat.js'
 import { nemotronV2 } from '../src/calls/formats/nemotron-v2.js'
-import { parseJsonItems, TokenFinder, toolCallsTag, withoutBlocks } from '../src/calls/formats/tool-calls-tag.js'
+import { parseJsonItems, TokenFinder, toolCallsTag } from '../src/calls/formats/tool-calls-tag.js'
+import { removeReasoningBlocks } from '../src/calls/reasoning.js'
 import type { FormatParser, ToolCall } from '../src/calls/types.js'
 import { actualCalls, corpusAvailable, expectedCalls, loadCorpus, toolsOf, type ComparedCall, type CorpusCase } from './corpus.js'
 
@@ -306,9 +307,9 @@ describe('shared scanning helpers', () => {
     expect(parseJsonItems(' [ ] ', 0)).toEqual({ items: [], complete: true, end: 4 })
     expect(parseJsonItems('{"a": 1} tail', 0)).toMatchObject({ complete: true, end: 8 })
   })
-  it('withoutBlocks cuts reasoning spans like <think>', () => {
-    expect(withoutBlocks('a<s>b</s>c<s>d', '<s>', '</s>')).toBe('ac')
-    expect(withoutBlocks('x</s>y', '<s>', '</s>')).toBe('y')
+  it('removeReasoningBlocks cuts reasoning spans like <think>', () => {
+    expect(removeReasoningBlocks('a<s>b</s>c<s>d', '<s>', '</s>')).toBe('ac')
+    expect(removeReasoningBlocks('x</s>y', '<s>', '</s>')).toBe('y')
   })
 })
 

@@ -6,6 +6,7 @@ import { parseToolCalls } from '../src/calls/index.js'
 import type { ToolDefinition } from '../src/calls/types.js'
 import type { Sample } from '../src/data/types.js'
 import { local, localModelStats } from '../src/models/local.js'
+import { templateFormat } from '../src/models/local/prompt.js'
 import { buildModel, ensureFixtureModel, FIXTURE_MODELS_DIR, SCRIPTED_SCENARIOS } from '../fixtures/build-models.mjs'
 
 const tools: ToolDefinition[] = [
@@ -232,5 +233,16 @@ describe('local provider on the random-weight fixture model', () => {
       expect(after.largestBatch).toBe(3)
       expect(outs.every((o) => o.usage?.completionTokens === 12)).toBe(true)
     }
+  })
+})
+
+describe('templateFormat', () => {
+  it('reads the wire format from unambiguous template markers, and nothing from others', () => {
+    expect(templateFormat('{{- "<tool_call>\\n{\\"name\\": <function-name>, ...}\\n</tool_call>" }}')).toBe('hermes')
+    expect(templateFormat('<tool_call>\n<function={{ name }}>\n<parameter=x>')).toBe('qwen3_coder')
+    expect(templateFormat('{{ "[TOOL_CALLS]" }}{{ tool_calls | tojson }}')).toBe('mistral')
+    expect(templateFormat('<|start|>assistant<|channel|>commentary to=functions.x')).toBe('harmony')
+    expect(templateFormat('{% for m in messages %}{{ m.content }}{% endfor %}')).toBeUndefined()
+    expect(templateFormat(undefined)).toBeUndefined()
   })
 })

@@ -60,7 +60,10 @@ export function callFromObject(
   if (typeof name !== 'string' || name.length === 0) return undefined
   const key = 'arguments' in obj ? 'arguments' : 'parameters' in obj ? 'parameters' : undefined
   // No arguments at all is a call of a function without parameters (NeMo defaults to `{}`, valid).
-  const args = key === undefined ? { arguments: {}, argumentsValid: true } : decodeArguments(obj[key], subPaths(floatPaths, '/' + key))
+  const args =
+    key === undefined
+      ? { arguments: {}, argumentsValid: true }
+      : decodeArguments(obj[key], floatPaths ? subPaths(floatPaths, '/' + key) : undefined)
   return makeCall(name, args, format, raw, typeof obj['id'] === 'string' ? obj['id'] : undefined)
 }
 

@@ -3,6 +3,8 @@
  * See `formats/index.ts` for the detection order and the rule for which format wins.
  */
 import { FORMATS } from './formats/index.js'
+import { inDetectionRun } from './detection-pass.js'
+import { mayHoldReasoning, probeMask, probesIn } from './markers.js'
 import { stripReasoning } from './reasoning.js'
 import type { FormatParser, ParseOptions, ToolCall } from './types.js'
 
@@ -26,6 +28,9 @@ export function formatNames(): string[] {
   return FORMATS.map((f) => f.name)
 }
 
+/** Per format (same index as FORMATS): the tag openings one of which its markers need (see markers.ts). */
+const PROBE_MASKS = FORMATS.map((f) => probeMask(f.name))
+
 function runFormat(f: FormatParser, text: string, stripped: string, options: ParseOptions): ToolCall[] {
   try {
     return f.parse(f.reasoning === 'keep' ? text : stripped, options)
@@ -41,11 +46,26 @@ function runFormat(f: FormatParser, text: string, stripped: string, options: Par
  */
 export function parseToolCalls(text: string, options: ParseOptions = {}): ToolCall[] {
   if (typeof text !== 'string' || text.length === 0) return []
-  const stripped = stripReasoning(text)
   const hinted = options.format === undefined ? undefined : byName.get(options.format)
-  if (hinted) return runFormat(hinted, text, stripped, options)
-  for (const f of FORMATS) {
-    const input = f.reasoning === 'keep' ? text : stripped
+  if (hinted) return runFormat(hinted, text, stripReasoning(text), options)
+  return inDetectionRun(() => detect(text, options))
+}
+
+/** The calls of the first format, in detection order, that finds any. */
+function detect(text: string, options: ParseOptions): ToolCall[] {
+  // One pre-scan of the text's tags lets most formats, and reasoning removal, skip their own search (markers.ts).
+  const rawProbes = probesIn(text)
+  const stripped = mayHoldReasoning(rawProbes) ? stripReasoning(text) : text
+  let strippedProbes = stripped === text ? rawProbes : -1
+  for (let k = 0; k < FORMATS.length; k++) {
+    const f = FORMATS[k]!
+    const keep = f.reasoning === 'keep'
+    const need = PROBE_MASKS[k]!
+    if (need !== 0) {
+      if (!keep && strippedProbes < 0) strippedProbes = probesIn(stripped)
+      if (((keep ? rawProbes : strippedProbes) & need) === 0) continue
+    }
+    const input = keep ? text : stripped
     if (!f.detect(input)) continue
     const calls = runFormat(f, text, stripped, options)
     if (calls.length > 0) return calls

@@ -7,6 +7,9 @@
  */
 import type { JsonValue } from './types.js'
 
+/** The error of a value that does not close before the limit (callers that read on past it test for this). */
+export const UNTERMINATED = 'unterminated JSON value'
+
 export type JsonResult =
   | { ok: true; value: JsonValue; end: number; floatPaths?: string[] }
   | { ok: false; error: string; at: number }
@@ -36,13 +39,18 @@ export function skipSpace(text: string, i: number, end = text.length): number {
  * End (exclusive) of the string literal whose opening quote is at `start`, or -1 if it is not closed before `limit`.
  */
 export function scanStringEnd(text: string, start: number, limit = text.length): number {
-  let i = start + 1
-  while (i < limit) {
-    const c = text.charCodeAt(i)
-    if (c === QUOTE) return i + 1
-    i += c === BACKSLASH ? 2 : 1
+  // The closing quote is the first one after an even run of backslashes (each backslash escapes the next
+  // character). Jumping from quote to quote with indexOf beats reading every character; each backslash run is
+  // counted once, by the quote that ends it.
+  let from = start + 1
+  for (;;) {
+    const q = text.indexOf('"', from)
+    if (q < 0 || q >= limit) return -1
+    let b = q - 1
+    while (b > start && text.charCodeAt(b) === BACKSLASH) b--
+    if ((q - 1 - b) % 2 === 0) return q + 1
+    from = q + 1
   }
-  return -1
 }
 
 /**
@@ -182,7 +190,7 @@ export function parseJsonAt(text: string, start = 0, limit = text.length): JsonR
   if (c === OPEN_BRACE || c === OPEN_BRACKET) e = scanBracketEnd(text, s, limit)
   else if (c === QUOTE) e = scanStringEnd(text, s, limit)
   else e = scanPrimitiveEnd(text, s, limit)
-  if (e < 0) return { ok: false, error: 'unterminated JSON value', at: s }
+  if (e < 0) return { ok: false, error: UNTERMINATED, at: s }
   if (e === s) return { ok: false, error: `unexpected character ${JSON.stringify(text[s])}`, at: s }
   const slice = text.slice(s, e)
   let value: JsonValue
@@ -232,6 +240,9 @@ const MAX_FLOAT_PATH_DEPTH = 32
  * value is an integer.
  */
 export function collectFloatPaths(json: string): string[] {
+  // Most texts that get here hold only non-integral floats (2.5) or digits and dots inside strings: a cheap scan
+  // for an integral float comes first, and the paths are built only when there is one.
+  if (!hasIntegralFloat(json)) return []
   const out: string[] = []
   // One frame per open container: whether it is an array, and the current key (object) or index (array).
   const frames: { array: boolean; key: string | number }[] = []
@@ -260,13 +271,35 @@ export function collectFloatPaths(json: string): string[] {
     } else if (c === 45 /* - */ || (c >= 48 && c <= 57)) {
       const e = scanPrimitiveEnd(json, i, n)
       const tok = json.slice(i, e)
-      if (/[.eE]/.test(tok) && Number.isInteger(Number(tok)) && frames.length <= MAX_FLOAT_PATH_DEPTH) {
+      if (isIntegralFloat(tok) && frames.length <= MAX_FLOAT_PATH_DEPTH) {
         out.push(toPointer(frames.map((f) => f.key)))
       }
       i = e
     } else i++
   }
   return out
+}
+
+/** Whether a JSON text known to be valid holds, outside strings, a number in float form with an integral value. */
+function hasIntegralFloat(json: string): boolean {
+  const n = json.length
+  let i = 0
+  while (i < n) {
+    const c = json.charCodeAt(i)
+    if (c === QUOTE) {
+      i = scanStringEnd(json, i)
+      if (i < 0) return true // not valid JSON after all: let the full walk decide
+    } else if (c === 45 /* - */ || isDigit(c)) {
+      const e = scanPrimitiveEnd(json, i, n)
+      if (isIntegralFloat(json.slice(i, e))) return true
+      i = e
+    } else i++
+  }
+  return false
+}
+
+function isIntegralFloat(token: string): boolean {
+  return /[.eE]/.test(token) && Number.isInteger(Number(token))
 }
 
 /** RFC 6901 JSON Pointer from path segments. */

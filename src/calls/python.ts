@@ -129,15 +129,19 @@ export function parsePythonCalls(text: string, options: PyParseOptions = {}): Py
   return guarded(text, (p) => {
     p.skip()
     let nodes: PyCallNode[]
-    if (p.peek() === C.LBRACKET) nodes = p.callList()
-    else {
+    if (p.peek() === C.LBRACKET) {
+      nodes = p.callList()
+      if (p.failed) return []
+    } else {
       nodes = [p.callExpr()]
+      if (p.failed) return []
       p.skip()
       while (p.peek() === C.COMMA) {
         p.pos++
         p.skip()
         if (p.pos >= p.end) break // trailing comma
         nodes.push(p.callExpr())
+        if (p.failed) return []
         p.skip()
       }
     }
@@ -152,7 +156,10 @@ export function parsePythonCallListAt(text: string, start = 0, options: PyParseO
   return guarded(text, (p) => {
     p.pos = start
     p.skip()
-    if (p.peek() !== C.LBRACKET) p.fail("expected '['")
+    if (p.peek() !== C.LBRACKET) {
+      p.fail("expected '['")
+      return []
+    }
     return p.callList()
   }, options)
 }
@@ -175,8 +182,11 @@ export function parsePythonExpression(
   try {
     p.skip()
     const node = p.expr(0)
-    p.skip()
-    if (p.pos < p.end) p.fail('unexpected text after the expression')
+    if (!p.failed) {
+      p.skip()
+      if (p.pos < p.end) p.fail('unexpected text after the expression')
+    }
+    if (p.failed) return { ok: false, error: p.error, at: p.errorAt }
     return { ok: true, node }
   } catch (e) {
     const f = asFailure(e, p)
@@ -210,6 +220,7 @@ function guarded(text: string, run: (p: Parser) => PyCallNode[], options: PyPars
   const p = new Parser(text, options)
   try {
     const nodes = run(p)
+    if (p.failed) return { ok: false, error: p.error, at: p.errorAt, scanned: p.scanned }
     const end = p.pos
     const calls = nodes.map((n) => toPyCall(n, text, options))
     return { ok: true, calls, end }
@@ -218,6 +229,7 @@ function guarded(text: string, run: (p: Parser) => PyCallNode[], options: PyPars
   }
 }
 
+/** A failure of the conversion to plain values (the parser itself records failures instead of throwing). */
 class PyError {
   constructor(
     readonly error: string,
@@ -286,11 +298,54 @@ function isDigit(c: number): boolean {
   return c >= C.ZERO && c <= C.NINE
 }
 
+/**
+ * The keywords of one call so far. Calls have a handful, which a look along the list checks faster than a hash set
+ * is built; past `KEYWORD_SET_FROM` of them a set takes over, so a call with thousands of keywords stays linear.
+ */
+class KeywordSet {
+  private set: Set<string> | undefined
+
+  has(keywords: readonly { key: string }[], key: string): boolean {
+    if (this.set) return this.set.has(key)
+    for (const kw of keywords) if (kw.key === key) return true
+    return false
+  }
+
+  /** Note `key`, about to be appended to `keywords`. */
+  add(keywords: readonly { key: string }[], key: string): void {
+    if (this.set) this.set.add(key)
+    else if (keywords.length + 1 >= KEYWORD_SET_FROM) this.set = new Set([...keywords.map((kw) => kw.key), key])
+  }
+}
+
+const KEYWORD_SET_FROM = 8
+
+/** BigInt of a safe integer; the most common ones (0 to 1023) come from a table. */
+function smallBigInt(n: number): bigint {
+  return n < SMALL_BIGINTS.length ? SMALL_BIGINTS[n]! : BigInt(n)
+}
+
+const SMALL_BIGINTS: bigint[] = Array.from({ length: 1024 }, (_, k) => BigInt(k))
+
+/** What a failing parser method returns. Callers test `Parser.failed`, never this node. */
+const FAILED: PyNode = { kind: 'none', start: 0, end: 0, depth: 0 }
+const FAILED_CALL: PyCallNode = { kind: 'call', name: '', positional: [], keywords: [], start: 0, end: 0, depth: 0 }
+
 class Parser {
   pos = 0
   /** Furthest index read, for `scanned`. */
   furthest = 0
   readonly end: number
+  /**
+   * The first failure. Failing does not throw: every method returns as soon as `failed` is set, and the callers up
+   * the chain do the same. (A throw from deep in the recursion costs time per frame it unwinds, which made text
+   * full of unclosed calls slow to reject.)
+   */
+  failed = false
+  error = ''
+  errorAt = 0
+  /** How far the parser had read when it failed. */
+  scanned = 0
 
   constructor(
     readonly text: string,
@@ -299,9 +354,22 @@ class Parser {
     this.end = text.length
   }
 
-  fail(message: string, at = this.pos): never {
-    if (at > this.furthest) this.furthest = at
-    throw new PyError(message, at)
+  /** Record the first failure; returns the placeholder node that failing methods return. */
+  fail(message: string, at = this.pos): PyNode {
+    if (!this.failed) {
+      if (at > this.furthest) this.furthest = at
+      this.failed = true
+      this.error = message
+      this.errorAt = at
+      this.scanned = Math.max(this.furthest, this.pos)
+    }
+    return FAILED
+  }
+
+  /** `fail` for the string-reading methods. */
+  failText(message: string, at: number): string {
+    this.fail(message, at)
+    return ''
   }
 
   peek(offset = 0): number {
@@ -309,8 +377,26 @@ class Parser {
     return i < this.end ? this.text.charCodeAt(i) : -1
   }
 
-  /** Skip whitespace, newlines, comments and backslash line continuations. */
+  /**
+   * Skip whitespace, newlines, comments and backslash line continuations. Each level of the expression grammar
+   * skips before looking for its operator, so the same position is skipped from several times in a row: the last
+   * answer is kept (`furthest` was updated when it was first computed).
+   */
   skip(): void {
+    if (this.pos === this.skippedFrom) {
+      this.pos = this.skippedTo
+      return
+    }
+    const from = this.pos
+    this.skipSpace()
+    this.skippedFrom = from
+    this.skippedTo = this.pos
+  }
+
+  private skippedFrom = -1
+  private skippedTo = -1
+
+  private skipSpace(): void {
     const t = this.text
     while (this.pos < this.end) {
       const c = t.charCodeAt(this.pos)
@@ -326,8 +412,11 @@ class Parser {
     if (this.pos > this.furthest) this.furthest = this.pos
   }
 
-  checkDepth(depth: number): void {
-    if (depth > MAX_PY_DEPTH) this.fail(`nesting deeper than ${MAX_PY_DEPTH} levels`)
+  /** False (after failing) when `depth` is past the limit. */
+  checkDepth(depth: number): boolean {
+    if (depth <= MAX_PY_DEPTH) return true
+    this.fail(`nesting deeper than ${MAX_PY_DEPTH} levels`)
+    return false
   }
 
   // -- calls ------------------------------------------------------------------------------------------------
@@ -338,13 +427,18 @@ class Parser {
     const calls: PyCallNode[] = []
     this.skip()
     while (this.peek() !== C.RBRACKET) {
-      calls.push(this.callExpr())
+      const call = this.callExpr()
+      if (this.failed) return []
+      calls.push(call)
       this.skip()
       const c = this.peek()
       if (c === C.COMMA) {
         this.pos++
         this.skip()
-      } else if (c !== C.RBRACKET) this.fail(c < 0 ? "expected ']', found end of text" : "expected ',' or ']'")
+      } else if (c !== C.RBRACKET) {
+        this.fail(c < 0 ? "expected ']', found end of text" : "expected ',' or ']'")
+        return []
+      }
     }
     this.pos++ // ]
     return calls
@@ -355,16 +449,21 @@ class Parser {
     this.skip()
     const at = this.pos
     const node = this.expr(1)
-    if (node.kind !== 'call') this.fail('expected a function call', at)
+    if (this.failed) return FAILED_CALL
+    if (node.kind !== 'call') {
+      this.fail('expected a function call', at)
+      return FAILED_CALL
+    }
     return node
   }
 
   // -- expressions (Python's grammar, arithmetic subset) -------------------------------------------------------
 
   expr(depth: number): PyNode {
-    this.checkDepth(depth)
+    if (!this.checkDepth(depth)) return FAILED
     this.skip()
     let left = this.term(depth)
+    if (this.failed) return FAILED
     for (;;) {
       const save = this.pos
       this.skip()
@@ -375,12 +474,15 @@ class Parser {
       }
       this.pos++
       const right = this.term(depth)
+      if (this.failed) return FAILED
       left = this.binary(c === C.PLUS ? '+' : '-', left, right)
+      if (this.failed) return FAILED
     }
   }
 
   term(depth: number): PyNode {
     let left = this.factor(depth)
+    if (this.failed) return FAILED
     for (;;) {
       const save = this.pos
       this.skip()
@@ -395,18 +497,21 @@ class Parser {
       }
       this.pos += op.length
       const right = this.factor(depth)
+      if (this.failed) return FAILED
       left = this.binary(op, left, right)
+      if (this.failed) return FAILED
     }
   }
 
   factor(depth: number): PyNode {
-    this.checkDepth(depth)
+    if (!this.checkDepth(depth)) return FAILED
     this.skip()
     const c = this.peek()
     if (c === C.MINUS || c === C.PLUS || c === C.TILDE) {
       const start = this.pos
       this.pos++
       const operand = this.factor(depth + 1)
+      if (this.failed) return FAILED
       const op: PyUnaryOperator = c === C.MINUS ? '-' : c === C.PLUS ? '+' : '~'
       return this.node({ kind: 'unary', op, operand, start, end: operand.end, depth: operand.depth + 1 })
     }
@@ -415,11 +520,13 @@ class Parser {
 
   power(depth: number): PyNode {
     const base = this.primary(depth)
+    if (this.failed) return FAILED
     const save = this.pos
     this.skip()
     if (this.peek() === C.STAR && this.peek(1) === C.STAR) {
       this.pos += 2
       const exponent = this.factor(depth + 1) // right-associative, and `2 ** -1` is valid
+      if (this.failed) return FAILED
       return this.binary('**', base, exponent)
     }
     this.pos = save
@@ -438,8 +545,9 @@ class Parser {
     })
   }
 
-  node<T extends PyNode>(n: T): T {
-    if (n.depth > MAX_PY_DEPTH) this.fail(`expression nested deeper than ${MAX_PY_DEPTH} levels`, n.start)
+  /** `n`, or (after failing) the placeholder when it is nested too deep. */
+  node<T extends PyNode>(n: T): T | typeof FAILED {
+    if (n.depth > MAX_PY_DEPTH) return this.fail(`expression nested deeper than ${MAX_PY_DEPTH} levels`, n.start)
     return n
   }
 
@@ -448,7 +556,7 @@ class Parser {
     this.skip()
     const start = this.pos
     const c = this.peek()
-    if (c < 0) this.fail('expected a value, found end of text')
+    if (c < 0) return this.fail('expected a value, found end of text')
     if (c === C.LBRACKET) return this.sequence(depth, C.RBRACKET, 'list')
     if (c === C.LPAREN) return this.parenthesized(depth)
     if (c === C.LBRACE) return this.dictionary(depth)
@@ -459,7 +567,7 @@ class Parser {
       return { kind: 'ellipsis', start, end: this.pos, depth: 1 }
     }
     const idEnd = this.identifierEnd(this.pos)
-    if (idEnd === this.pos) this.fail(`unexpected character ${JSON.stringify(String.fromCodePoint(this.text.codePointAt(this.pos)!))}`)
+    if (idEnd === this.pos) return this.fail(`unexpected character ${JSON.stringify(String.fromCodePoint(this.text.codePointAt(this.pos)!))}`)
     const word = this.text.slice(this.pos, idEnd)
     const next = idEnd < this.end ? this.text.charCodeAt(idEnd) : -1
     if ((next === C.SQUOTE || next === C.DQUOTE) && STRING_PREFIXES.has(word.toLowerCase())) return this.strings()
@@ -480,7 +588,7 @@ class Parser {
       this.pos++
       this.skip()
       const e = this.identifierEnd(this.pos)
-      if (e === this.pos) this.fail('expected a name after "."')
+      if (e === this.pos) return this.fail('expected a name after "."')
       name += '.' + this.text.slice(this.pos, e)
       this.pos = e
     }
@@ -490,53 +598,61 @@ class Parser {
     if (c === C.LPAREN) {
       // Callee words are read leniently: `in(...)` is not Python, but a call is still what the model meant.
       const call = this.callArguments(depth, name, start)
+      if (this.failed) return FAILED
       // `f()(x)`, `f()[0]`, `f().g` are not calls of names. Only the same line is looked at: a call that ends a
       // line may be followed by another statement (OLMo writes one call a line).
       let j = this.pos
       while (j < this.end && (this.text.charCodeAt(j) === C.SPACE || this.text.charCodeAt(j) === C.TAB)) j++
       const t = j < this.end ? this.text.charCodeAt(j) : -1
-      if (t === C.LPAREN || t === C.LBRACKET || t === C.DOT) this.fail('only calls of plain or dotted names are supported', j)
+      if (t === C.LPAREN || t === C.LBRACKET || t === C.DOT) return this.fail('only calls of plain or dotted names are supported', j)
       return call
     }
-    if (c === C.LBRACKET) this.fail('subscripts are not supported')
+    if (c === C.LBRACKET) return this.fail('subscripts are not supported')
     this.pos = save
     if (name === 'True' || name === 'False') return { kind: 'bool', value: name === 'True', start, end: this.pos, depth: 1 }
     if (name === 'None') return { kind: 'none', start, end: this.pos, depth: 1 }
-    if (RESERVED.has(first)) this.fail(`unsupported Python expression (${first})`, start)
+    if (RESERVED.has(first)) return this.fail(`unsupported Python expression (${first})`, start)
     return { kind: 'name', id: name, start, end: this.pos, depth: 1 }
   }
 
   /** `(args)` after a callee; `pos` at `(`. */
   callArguments(depth: number, name: string, start: number): PyCallNode {
-    this.checkDepth(depth + 1)
+    if (!this.checkDepth(depth + 1)) return FAILED_CALL
     this.pos++ // (
     const positional: PyNode[] = []
     const keywords: { key: string; value: PyNode }[] = []
-    const seen = new Set<string>()
+    const seen = new KeywordSet()
     let maxDepth = 0
-    const addKeyword = (key: string, value: PyNode, at: number): void => {
-      if (seen.has(key) && !this.options.repeatedKeywords) this.fail(`keyword argument repeated: ${key}`, at)
-      seen.add(key)
-      keywords.push({ key, value })
-      maxDepth = Math.max(maxDepth, value.depth)
-    }
     this.skip()
     while (this.peek() !== C.RPAREN) {
       const at = this.pos
       const c = this.peek()
-      if (c < 0) this.fail("expected ')', found end of text")
+      if (c < 0) {
+        this.fail("expected ')', found end of text")
+        return FAILED_CALL
+      }
       if (c === C.STAR && this.peek(1) === C.STAR) {
         // `**{'key': value}`: how keys that are not identifiers can be passed as keywords.
         this.pos += 2
         const d = this.expr(depth + 1)
-        if (d.kind !== 'dict') this.fail('only a literal dict can be unpacked with **', at)
+        if (this.failed) return FAILED_CALL
+        if (d.kind !== 'dict') {
+          this.fail('only a literal dict can be unpacked with **', at)
+          return FAILED_CALL
+        }
         for (let k = 0; k < d.keys.length; k++) {
           const key = d.keys[k]!
-          if (key.kind !== 'str') this.fail('keywords must be strings', key.start)
-          addKeyword(key.value, d.values[k]!, key.start)
+          if (key.kind !== 'str') {
+            this.fail('keywords must be strings', key.start)
+            return FAILED_CALL
+          }
+          if (!this.addKeyword(keywords, seen, key.value, d.values[k]!, key.start)) return FAILED_CALL
+          maxDepth = Math.max(maxDepth, d.values[k]!.depth)
         }
-      } else if (c === C.STAR) this.fail('*args is not supported')
-      else {
+      } else if (c === C.STAR) {
+        this.fail('*args is not supported')
+        return FAILED_CALL
+      } else {
         const idEnd = this.identifierEnd(this.pos)
         let keyword: string | undefined
         if (idEnd > this.pos) {
@@ -549,9 +665,15 @@ class Parser {
           } else this.pos = save
         }
         const value = this.expr(depth + 1)
-        if (keyword !== undefined) addKeyword(keyword, value, at)
-        else {
-          if (keywords.length > 0) this.fail('positional argument follows keyword argument', at)
+        if (this.failed) return FAILED_CALL
+        if (keyword !== undefined) {
+          if (!this.addKeyword(keywords, seen, keyword, value, at)) return FAILED_CALL
+          maxDepth = Math.max(maxDepth, value.depth)
+        } else {
+          if (keywords.length > 0) {
+            this.fail('positional argument follows keyword argument', at)
+            return FAILED_CALL
+          }
           positional.push(value)
           maxDepth = Math.max(maxDepth, value.depth)
         }
@@ -561,15 +683,40 @@ class Parser {
       if (t === C.COMMA) {
         this.pos++
         this.skip()
-      } else if (t !== C.RPAREN) this.fail(t < 0 ? "expected ')', found end of text" : "expected ',' or ')'")
+      } else if (t !== C.RPAREN) {
+        this.fail(t < 0 ? "expected ')', found end of text" : "expected ',' or ')'")
+        return FAILED_CALL
+      }
     }
     this.pos++ // )
-    return this.node({ kind: 'call', name, positional, keywords, start, end: this.pos, depth: maxDepth + 1 })
+    const depthOfCall = maxDepth + 1
+    if (depthOfCall > MAX_PY_DEPTH) {
+      this.fail(`expression nested deeper than ${MAX_PY_DEPTH} levels`, start)
+      return FAILED_CALL
+    }
+    return { kind: 'call', name, positional, keywords, start, end: this.pos, depth: depthOfCall }
+  }
+
+  /** Append a keyword argument; false (after failing) when it repeats one and that is not allowed. */
+  addKeyword(
+    keywords: { key: string; value: PyNode }[],
+    seen: KeywordSet,
+    key: string,
+    value: PyNode,
+    at: number,
+  ): boolean {
+    if (!this.options.repeatedKeywords && seen.has(keywords, key)) {
+      this.fail(`keyword argument repeated: ${key}`, at)
+      return false
+    }
+    seen.add(keywords, key)
+    keywords.push({ key, value })
+    return true
   }
 
   /** `[a, b]` (or a tuple), `pos` at the opening bracket. */
   sequence(depth: number, close: number, kind: 'list' | 'tuple'): PyNode {
-    this.checkDepth(depth + 1)
+    if (!this.checkDepth(depth + 1)) return FAILED
     const start = this.pos
     this.pos++
     return this.sequenceItems(depth, close, kind, start, [])
@@ -582,6 +729,7 @@ class Parser {
     this.skip()
     while (this.peek() !== close) {
       const item = this.expr(depth + 1)
+      if (this.failed) return FAILED
       items.push(item)
       maxDepth = Math.max(maxDepth, item.depth)
       this.skip()
@@ -591,7 +739,7 @@ class Parser {
         this.skip()
       } else if (t !== close) {
         const want = close === C.RBRACKET ? "']'" : "')'"
-        this.fail(t < 0 ? `expected ${want}, found end of text` : `expected ',' or ${want}`)
+        return this.fail(t < 0 ? `expected ${want}, found end of text` : `expected ',' or ${want}`)
       }
     }
     this.pos++
@@ -600,7 +748,7 @@ class Parser {
 
   /** `(expr)` grouping or a tuple `()`, `(a,)`, `(a, b)`. */
   parenthesized(depth: number): PyNode {
-    this.checkDepth(depth + 1)
+    if (!this.checkDepth(depth + 1)) return FAILED
     const start = this.pos
     this.pos++
     this.skip()
@@ -609,18 +757,19 @@ class Parser {
       return { kind: 'tuple', items: [], start, end: this.pos, depth: 1 }
     }
     const first = this.expr(depth + 1)
+    if (this.failed) return FAILED
     this.skip()
     if (this.peek() === C.RPAREN) {
       this.pos++
       return first // grouping: precedence is already in the tree
     }
-    if (this.peek() !== C.COMMA) this.fail(this.peek() < 0 ? "expected ')', found end of text" : "expected ',' or ')'")
+    if (this.peek() !== C.COMMA) return this.fail(this.peek() < 0 ? "expected ')', found end of text" : "expected ',' or ')'")
     this.pos++ // a tuple: `(a, ...)`
     return this.sequenceItems(depth, C.RPAREN, 'tuple', start, [first])
   }
 
   dictionary(depth: number): PyNode {
-    this.checkDepth(depth + 1)
+    if (!this.checkDepth(depth + 1)) return FAILED
     const start = this.pos
     this.pos++
     const keys: PyNode[] = []
@@ -628,16 +777,18 @@ class Parser {
     let maxDepth = 0
     this.skip()
     while (this.peek() !== C.RBRACE) {
-      if (this.peek() === C.STAR) this.fail('** unpacking in a dict is not supported')
+      if (this.peek() === C.STAR) return this.fail('** unpacking in a dict is not supported')
       const key = this.expr(depth + 1)
+      if (this.failed) return FAILED
       this.skip()
       if (this.peek() !== C.COLON) {
         const t = this.peek()
-        if (t === C.COMMA || t === C.RBRACE) this.fail('set literals are not supported', start)
-        this.fail(t < 0 ? "expected ':', found end of text" : "expected ':'")
+        if (t === C.COMMA || t === C.RBRACE) return this.fail('set literals are not supported', start)
+        return this.fail(t < 0 ? "expected ':', found end of text" : "expected ':'")
       }
       this.pos++
       const value = this.expr(depth + 1)
+      if (this.failed) return FAILED
       keys.push(key)
       values.push(value)
       maxDepth = Math.max(maxDepth, key.depth, value.depth)
@@ -646,7 +797,7 @@ class Parser {
       if (t === C.COMMA) {
         this.pos++
         this.skip()
-      } else if (t !== C.RBRACE) this.fail(t < 0 ? "expected '}', found end of text" : "expected ',' or '}'")
+      } else if (t !== C.RBRACE) return this.fail(t < 0 ? "expected '}', found end of text" : "expected ',' or '}'")
     }
     this.pos++
     return this.node({ kind: 'dict', keys, values, start, end: this.pos, depth: maxDepth + 1 })
@@ -686,6 +837,7 @@ class Parser {
     let value = ''
     for (;;) {
       value += this.stringLiteral()
+      if (this.failed) return FAILED
       const save = this.pos
       this.skip()
       const c = this.peek()
@@ -712,8 +864,8 @@ class Parser {
     let prefixEnd = this.pos
     while (prefixEnd < this.end && t.charCodeAt(prefixEnd) !== C.SQUOTE && t.charCodeAt(prefixEnd) !== C.DQUOTE) prefixEnd++
     const prefix = t.slice(this.pos, prefixEnd).toLowerCase()
-    if (prefix.includes('f') || prefix.includes('t')) this.fail('f-strings are not supported', start)
-    if (prefix.includes('b')) this.fail('bytes literals are not supported', start)
+    if (prefix.includes('f') || prefix.includes('t')) return this.failText('f-strings are not supported', start)
+    if (prefix.includes('b')) return this.failText('bytes literals are not supported', start)
     const raw = prefix.includes('r')
     const q = t.charCodeAt(prefixEnd)
     const triple = t.charCodeAt(prefixEnd + 1) === q && t.charCodeAt(prefixEnd + 2) === q
@@ -723,7 +875,7 @@ class Parser {
     for (;;) {
       if (i >= this.end) {
         this.furthest = Math.max(this.furthest, i)
-        this.fail('unterminated string', start)
+        return this.failText('unterminated string', start)
       }
       const c = t.charCodeAt(i)
       if (c === q && (!triple || (t.charCodeAt(i + 1) === q && t.charCodeAt(i + 2) === q))) {
@@ -734,7 +886,7 @@ class Parser {
       }
       if ((c === C.LF || c === C.CR) && !triple) {
         this.furthest = Math.max(this.furthest, i)
-        this.fail('unterminated string (a quoted string cannot span lines)', start)
+        return this.failText('unterminated string (a quoted string cannot span lines)', start)
       }
       if (c !== C.BACKSLASH) {
         i++
@@ -750,6 +902,7 @@ class Parser {
       }
       out += t.slice(chunk, i)
       const r = this.escape(i)
+      if (this.failed) return ''
       out += r.text
       i = r.next
       chunk = i
@@ -790,7 +943,8 @@ class Parser {
       case 'U':
         return this.hexEscape(i, 8)
       case 'N':
-        return this.fail('\\N{...} escapes are not supported', i)
+        this.fail('\\N{...} escapes are not supported', i)
+        return { text: '', next: i }
       default:
         if (e >= '0' && e <= '7') {
           let j = i + 1
@@ -805,9 +959,15 @@ class Parser {
 
   hexEscape(i: number, digits: number): { text: string; next: number } {
     const hex = this.text.slice(i + 2, i + 2 + digits)
-    if (hex.length !== digits || !/^[0-9a-fA-F]+$/.test(hex)) this.fail(`truncated \\${this.text[i + 1]} escape`, i)
+    if (hex.length !== digits || !/^[0-9a-fA-F]+$/.test(hex)) {
+      this.fail(`truncated \\${this.text[i + 1]} escape`, i)
+      return { text: '', next: i }
+    }
     const cp = parseInt(hex, 16)
-    if (cp > 0x10ffff) this.fail('illegal Unicode character in escape', i)
+    if (cp > 0x10ffff) {
+      this.fail('illegal Unicode character in escape', i)
+      return { text: '', next: i }
+    }
     return { text: String.fromCodePoint(cp), next: i + 2 + digits }
   }
 
@@ -824,23 +984,19 @@ class Parser {
       const bodyStart = i
       while (i < this.end && digitRe.test(t[i]!)) i++
       const body = t.slice(bodyStart, i)
-      if (!this.validUnderscores(body, true)) this.fail('invalid number literal', start)
+      if (!this.validUnderscores(body, true)) return this.fail('invalid number literal', start)
       const clean = body.replace(/_/g, '')
-      if (clean.length * Math.log2(base) > MAX_INT_BITS) this.fail('integer literal too large', start)
+      if (clean.length * Math.log2(base) > MAX_INT_BITS) return this.fail('integer literal too large', start)
       this.pos = i
-      this.noTrailingName(start)
+      if (!this.noTrailingName(start)) return FAILED
       const prefix = base === 16 ? '0x' : base === 8 ? '0o' : '0b'
       return { kind: 'int', value: BigInt(prefix + clean), start, end: i, depth: 1 }
     }
-    const digits = (): void => {
-      while (i < this.end && (isDigit(t.charCodeAt(i)) || t.charCodeAt(i) === C.UNDERSCORE)) i++
-    }
-    digits()
+    i = this.digitsEnd(i)
     let isFloat = false
     if (t.charCodeAt(i) === C.DOT && !(t.charCodeAt(i + 1) === C.DOT && t.charCodeAt(i + 2) === C.DOT)) {
       isFloat = true
-      i++
-      digits()
+      i = this.digitsEnd(i + 1)
     }
     const e = t.charCodeAt(i) | 0x20
     if (e === 0x65) {
@@ -849,27 +1005,37 @@ class Parser {
       if (sign === C.PLUS || sign === C.MINUS) j++
       if (isDigit(t.charCodeAt(j))) {
         isFloat = true
-        i = j
-        digits()
+        i = this.digitsEnd(j)
       }
     }
     const literal = t.slice(start, i)
     this.pos = i
-    if ((t.charCodeAt(i) | 0x20) === 0x6a) this.fail('complex numbers are not supported', start)
-    this.noTrailingName(start)
-    if (!this.validDecimalUnderscores(literal)) this.fail('invalid number literal', start)
-    const clean = literal.replace(/_/g, '')
+    if ((t.charCodeAt(i) | 0x20) === 0x6a) return this.fail('complex numbers are not supported', start)
+    if (!this.noTrailingName(start)) return FAILED
+    if (!this.validDecimalUnderscores(literal)) return this.fail('invalid number literal', start)
+    const clean = literal.includes('_') ? literal.replace(/_/g, '') : literal
     if (isFloat) return { kind: 'float', value: Number(clean), start, end: i, depth: 1 }
     if (clean.length > 1 && clean[0] === '0' && /[1-9]/.test(clean)) {
-      this.fail('leading zeros in decimal integer literals are not permitted', start)
+      return this.fail('leading zeros in decimal integer literals are not permitted', start)
     }
-    if (clean.length > MAX_INT_DIGITS) this.fail(`integer literal longer than ${MAX_INT_DIGITS} digits`, start)
-    return { kind: 'int', value: BigInt(clean), start, end: i, depth: 1 }
+    if (clean.length > MAX_INT_DIGITS) return this.fail(`integer literal longer than ${MAX_INT_DIGITS} digits`, start)
+    // Up to 15 digits the double is exact, and converting it is much cheaper than parsing the digits as a BigInt.
+    const value = clean.length <= 15 ? smallBigInt(Number(clean)) : BigInt(clean)
+    return { kind: 'int', value, start, end: i, depth: 1 }
   }
 
-  /** `12abc` is not a number followed by a name. */
-  noTrailingName(start: number): void {
-    if (this.identifierEnd(this.pos) > this.pos) this.fail('invalid number literal', start)
+  /** Index after the run of digits and underscores at `i`. */
+  digitsEnd(i: number): number {
+    const t = this.text
+    while (i < this.end && (isDigit(t.charCodeAt(i)) || t.charCodeAt(i) === C.UNDERSCORE)) i++
+    return i
+  }
+
+  /** `12abc` is not a number followed by a name: false (after failing) when a name follows. */
+  noTrailingName(start: number): boolean {
+    if (this.identifierEnd(this.pos) === this.pos) return true
+    this.fail('invalid number literal', start)
+    return false
   }
 
   /** Underscores only between digits. */

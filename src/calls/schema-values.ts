@@ -156,12 +156,23 @@ function convert(kind: Kind, text: string): TypedValue | undefined {
   }
 }
 
+/**
+ * Whether the trimmed text `t` (first character `c`) can be JSON at all: it starts a container, a string or a
+ * number, or it is one of the three words. Most raw values are plain words, which are not worth decoding.
+ */
+function mayBeJson(t: string, c: number): boolean {
+  if (c === 123 || c === 91 || c === 34 || c === 45 || (c >= 48 && c <= 57)) return true // { [ " - digit
+  return t === 'true' || t === 'false' || t === 'null'
+}
+
 /** The no-schema rule: JSON when the text is valid JSON, else the text. */
 export function untypedValue(text: string): TypedValue {
   const t = text.trim()
-  const j = parseJson(t)
-  if (j.ok) return withPaths(j.value, j.floatPaths)
   const c = t.charCodeAt(0)
+  if (mayBeJson(t, c)) {
+    const j = parseJson(t)
+    if (j.ok) return withPaths(j.value, j.floatPaths)
+  }
   if (c === 123 || c === 91) {
     const repaired = undoDoubleEscape(t)
     if (repaired) return repaired
@@ -224,8 +235,9 @@ export class ArgumentsBuilder {
 
   /** Add an already typed value. A repeated key keeps its last value. */
   add(key: string, typed: TypedValue): void {
-    const prefix = toPointer([key])
-    if (Object.prototype.hasOwnProperty.call(this.args, key)) {
+    // The key's pointer is needed only where float paths are (most values have none).
+    if (this.floatPaths.length > 0 && Object.prototype.hasOwnProperty.call(this.args, key)) {
+      const prefix = toPointer([key])
       const kept = this.floatPaths.filter((p) => p !== prefix && !p.startsWith(prefix + '/'))
       this.floatPaths.length = 0
       this.floatPaths.push(...kept)
@@ -233,7 +245,10 @@ export class ArgumentsBuilder {
     if (key === '__proto__') {
       Object.defineProperty(this.args, key, { value: typed.value, enumerable: true, writable: true, configurable: true })
     } else this.args[key] = typed.value
-    for (const p of typed.floatPaths ?? []) this.floatPaths.push(prefix + p)
+    if (typed.floatPaths && typed.floatPaths.length > 0) {
+      const prefix = toPointer([key])
+      for (const p of typed.floatPaths) this.floatPaths.push(prefix + p)
+    }
   }
 
   result(): DecodedArguments {
@@ -269,28 +284,3 @@ export class Marker {
   }
 }
 
-/**
- * Text with a format's own reasoning blocks removed (`<seed:think>…</seed:think>`, Gemma's thought channel), by the
- * dispatcher's rule for `<think>`: text before a close tag with no open tag before it is reasoning started in the
- * prompt, and an unclosed open tag runs to the end. One forward pass.
- */
-export function removeBlocks(text: string, open: string, close: string): string {
-  const firstOpen = text.indexOf(open)
-  const firstClose = text.indexOf(close)
-  if (firstOpen < 0 && firstClose < 0) return text
-  let i = 0
-  if (firstClose >= 0 && (firstOpen < 0 || firstClose < firstOpen)) i = firstClose + close.length
-  let out = ''
-  while (i < text.length) {
-    const o = text.indexOf(open, i)
-    if (o < 0) {
-      out += text.slice(i)
-      break
-    }
-    out += text.slice(i, o)
-    const c = text.indexOf(close, o + open.length)
-    if (c < 0) break
-    i = c + close.length
-  }
-  return out
-}

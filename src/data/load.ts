@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { parseJson } from '../calls/json.js'
+import type { JsonValue } from '../calls/types.js'
 import { samplesFromObject } from './sample.js'
 import type { DataEntry, DataSource, Sample, SampleError } from './types.js'
 
@@ -14,6 +15,20 @@ export function sourceName(source: DataSource): string {
   if (typeof source === 'string') return source
   if (source instanceof URL) return source.protocol === 'file:' ? fileURLToPath(source) : source.href
   return 'data'
+}
+
+/**
+ * One JSONL line decoded. A line that the native `JSON.parse` accepts is decoded by it directly: `parseJson` would
+ * give the same value (it hands bracketed values to `JSON.parse` too), after a scan of its own that costs as much
+ * again on large lines. Anything else goes to `parseJson`, which accepts a little more (Unicode spaces around the
+ * value) and words its errors as the loaders report them. Integral-float paths are not needed at line level.
+ */
+export function decodeJsonLine(content: string): { ok: true; value: JsonValue } | { ok: false; error: string; at: number } {
+  try {
+    return { ok: true, value: JSON.parse(content) as JsonValue }
+  } catch {
+    return parseJson(content)
+  }
 }
 
 /** Entries of a JSONL text; `file` names it in errors. Blank lines are not samples. */
@@ -32,7 +47,7 @@ export function parseJsonlSamples(text: string, file: string): DataEntry[] {
     if (content.trim().length === 0) continue
     const source = { file, line }
     const where = `${file}:${line}`
-    const decoded = parseJson(content)
+    const decoded = decodeJsonLine(content)
     if (!decoded.ok) {
       entries.push({ error: { where, source, field: '', message: `not valid JSON (${decoded.error} at column ${decoded.at + 1})` } })
       wheres.push(where)

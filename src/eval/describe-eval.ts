@@ -7,7 +7,6 @@
  * `strict: true` or an `assert` callback makes per-sample expectations fail their test.
  */
 import { afterAll, describe, expect, test } from 'vitest'
-import { parseToolCalls } from '../calls/index.js'
 import type { ToolCall } from '../calls/types.js'
 import { formatSampleError, loadData } from '../data/load.js'
 import type { DataSource, Sample, SampleError } from '../data/types.js'
@@ -16,10 +15,11 @@ import type { ModelOutput, ModelProvider } from '../models/types.js'
 import { scoreSample } from '../score/nemo.js'
 import type { MatchMode, SampleRecord, SampleScore, ScoreOptions } from '../score/types.js'
 import { Generations } from './generations.js'
+import { applyErroredScorers, applyScorers, callsOf, describeBfclVerdict, judgementsOf, withJudges, type ScorerOptions, type ScorerResults } from './scorers.js'
 import { META_LIMITS, storedCalls, storedExpected, truncate, writeEvalMeta, type EvalMeta } from './meta.js'
 
-/** What a sample's test knows once its sample is scored: handed to `assert`. */
-export interface EvalResult {
+/** What a sample's test knows once its sample is scored: handed to `assert` (with the opted-in scorers' results). */
+export interface EvalResult extends ScorerResults {
   sample: Sample
   /** The provider's output (absent when the sample errored). */
   output?: ModelOutput
@@ -29,16 +29,21 @@ export interface EvalResult {
   record: SampleRecord
 }
 
-export interface EvalOptions {
+/** describeEval's options; the scorer options (`bfcl`, `schema`, `judge`) are documented on ScorerOptions. */
+export interface EvalOptions extends ScorerOptions {
   /** JSONL path (relative to the working directory) or URL, or an in-memory array of sample objects. */
   data: DataSource
   /** The model under test: `replay(...)`, a local model, an endpoint. */
   model: ModelProvider
-  /** Generations in flight at once for this suite (default 4). */
+  /** Generations in flight at once for this suite (default: the provider's `concurrency` hint, else 4). */
   concurrency?: number
   /** Per-sample test timeout in ms (default: Vitest's `testTimeout`). Covers waiting for the sample's generation. */
   timeout?: number
-  /** Fail a sample's test when the sample is not fully right (any failure category), showing the call diff. */
+  /**
+   * Fail a sample's test when the sample is not fully right (any failure category), showing the call diff. A sample
+   * with a BFCL verdict (`bfcl` option) must pass the BFCL checker instead: its `expected` is one acceptable answer
+   * of several.
+   */
   strict?: boolean
   /** Per-sample expectations (matchers, anything that throws): a throw fails that sample's test. */
   assert?: (result: EvalResult, sample: Sample) => void | Promise<void>
@@ -77,10 +82,14 @@ export function describeEval(name: string, options: EvalOptions): void {
   // `assert` callbacks use the tool-call matchers: make them available even without the setup entry.
   registerMatchers()
   const { model } = options
-  openSuites.set(model, (openSuites.get(model) ?? 0) + 1)
-  const concurrency = Math.max(1, Math.floor(options.concurrency ?? DEFAULT_CONCURRENCY))
+  // The judge is closed with the model, when the last suite using it ends.
+  const providers = options.judge && options.judge.model !== model ? [model, options.judge.model] : [model]
+  for (const p of providers) openSuites.set(p, (openSuites.get(p) ?? 0) + 1)
+  // Default: what the provider says it can use (an endpoint's concurrency, a local model's batch size).
+  const concurrency = Math.max(1, Math.floor(options.concurrency ?? model.concurrency ?? DEFAULT_CONCURRENCY))
   const abort = new AbortController()
-  const generations = new Generations(model, concurrency, concurrency * LOOKAHEAD_FACTOR, abort.signal)
+  const generator = options.judge ? withJudges(model, options.judge, options.format) : model
+  const generations = new Generations(generator, concurrency, concurrency * LOOKAHEAD_FACTOR, abort.signal)
   const scoreOptions: ScoreOptions = {}
   if (options.match !== undefined) scoreOptions.match = options.match
   if (options.strictTypes !== undefined) scoreOptions.strictTypes = options.strictTypes
@@ -95,7 +104,7 @@ export function describeEval(name: string, options: EvalOptions): void {
       if (entry.error) {
         const error = entry.error
         test(invalidSampleTestName(error), (ctx) => {
-          failInvalidSample(error, name, ctx.task.meta)
+          failInvalidSample(error, name, ctx.task.meta, options)
         })
         continue
       }
@@ -109,7 +118,7 @@ export function describeEval(name: string, options: EvalOptions): void {
           generations.plan(runnableSamples(ctx.task.suite.tasks, samplesByName))
         }
         // Provisional record: if the test times out (or anything below throws) the sample still counts, as errored.
-        writeEvalMeta(ctx.task.meta, unfinishedMeta(sample, name, scoreOptions))
+        writeEvalMeta(ctx.task.meta, unfinishedMeta(sample, name, scoreOptions, options))
         const generation = await generations.get(sample)
         const meta = evaluate(sample, generation.output, generation.error, name, options, scoreOptions)
         writeEvalMeta(ctx.task.meta, meta.stored)
@@ -127,9 +136,11 @@ export function describeEval(name: string, options: EvalOptions): void {
 
     afterAll(async () => {
       abort.abort()
-      const left = (openSuites.get(model) ?? 1) - 1
-      openSuites.set(model, left)
-      if (left === 0) await model.close?.()
+      for (const p of providers) {
+        const left = (openSuites.get(p) ?? 1) - 1
+        openSuites.set(p, left)
+        if (left === 0) await p.close?.()
+      }
     })
   })
 }
@@ -154,10 +165,11 @@ function invalidReason(error: SampleError): string {
   return error.field ? `invalid sample: field \`${error.field}\`: ${error.message}` : `invalid sample: ${error.message}`
 }
 
-function failInvalidSample(error: SampleError, suite: string, taskMeta: object): never {
+function failInvalidSample(error: SampleError, suite: string, taskMeta: object, scorers: ScorerOptions): never {
   const detail = formatSampleError(error)
   const record: SampleRecord = { id: error.id ?? error.where, suite, error: invalidReason(error) }
   if (error.expected) record.score = scoreSample([], error.expected)
+  applyErroredScorers(record, undefined, scorers)
   const meta: EvalMeta = { v: 1, record, detail }
   if (error.expected) meta.expected = storedExpected(error.expected)
   writeEvalMeta(taskMeta, meta)
@@ -176,9 +188,10 @@ function errorReason(error: unknown): { reason: string; detail: string } {
 }
 
 /** What a sample's test stores until it has a result: errored, scored as no prediction. */
-function unfinishedMeta(sample: Sample, suite: string, scoreOptions: ScoreOptions): EvalMeta {
+function unfinishedMeta(sample: Sample, suite: string, scoreOptions: ScoreOptions, scorers: ScorerOptions): EvalMeta {
   const record: SampleRecord = { id: sample.id, suite, error: 'the sample did not finish (timed out or interrupted)' }
   record.score = scoreSample([], sample.expected, scoreOptions)
+  applyErroredScorers(record, sample, scorers)
   return { v: 1, record, expected: storedExpected(sample.expected) }
 }
 
@@ -188,7 +201,7 @@ export function evaluate(
   output: ModelOutput | undefined,
   error: unknown,
   suite: string,
-  options: Pick<EvalOptions, 'format' | 'maxOutputChars'>,
+  options: Pick<EvalOptions, 'format' | 'maxOutputChars' | 'bfcl' | 'schema' | 'judge'>,
   scoreOptions: ScoreOptions = {},
 ): { stored: EvalMeta; result: EvalResult } {
   const record: SampleRecord = { id: sample.id, suite }
@@ -198,6 +211,7 @@ export function evaluate(
     const { reason, detail } = errorReason(error)
     record.error = reason
     record.score = scoreSample([], sample.expected, scoreOptions)
+    applyErroredScorers(record, sample, options)
     stored.detail = detail
     return { stored, result: { sample, calls: [], score: record.score, record } }
   }
@@ -205,24 +219,21 @@ export function evaluate(
     record.skipped = output.skipped
     return { stored, result: { sample, output, calls: [], score: scoreSample([], sample.expected, scoreOptions), record } }
   }
-  const calls = output.calls ?? parseOutput(output, sample, options.format)
+  const calls = callsOf(output, sample, options.format)
   record.score = scoreSample(calls, sample.expected, scoreOptions)
+  const scorers = applyScorers(record, sample, calls, options, judgementsOf(output))
   stored.calls = storedCalls(calls)
   if (output.text !== undefined) stored.output = truncate(output.text, options.maxOutputChars ?? META_LIMITS.outputChars)
-  return { stored, result: { sample, output, calls, score: record.score, record } }
-}
-
-function parseOutput(output: ModelOutput, sample: Sample, format: string | undefined): ToolCall[] {
-  const hint = output.format ?? format
-  const parseOptions: { format?: string; tools?: Sample['tools'] } = {}
-  if (hint !== undefined) parseOptions.format = hint
-  if (sample.tools !== undefined) parseOptions.tools = sample.tools
-  return parseToolCalls(output.text ?? '', parseOptions)
+  return { stored, result: { ...scorers, sample, output, calls, score: record.score, record } }
 }
 
 /** strict mode: the sample must be fully right; the failure shows expected against actual calls as a diff. */
 function expectSampleRight(result: EvalResult, match: MatchMode): void {
   const { score, calls, sample } = result
+  if (result.bfcl) {
+    if (!result.bfcl.valid) throw new Error(`sample "${sample.id}": ${describeBfclVerdict(result.bfcl)}`)
+    return
+  }
   if (score.failures.length === 0) return
   const message = `sample "${sample.id}": ${score.failures.join(', ')}`
   // The matcher's message carries the diff in its text (reporters that show only messages still show it).

@@ -37,6 +37,8 @@ export const META_LIMITS = {
   argumentsChars: 2000,
   outputChars: 2000,
   detailChars: 2000,
+  /** A judge's explanation (or error), per judgement. */
+  judgeChars: 300,
 }
 
 /** `text` cut to `max` characters, the cut marked with how much was left out. */

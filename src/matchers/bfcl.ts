@@ -51,8 +51,9 @@ function answerOf(possibleAnswer: unknown, functions: readonly unknown[] | undef
   return answer
 }
 
-function describeVerdict(v: BfclVerdict): string[] {
-  const lines = [`error_type: ${v.error_type ?? ''}`]
+/** The checker's errors of a verdict, one indented line each (nested per model call for parallel checks). */
+export function bfclErrorLines(v: BfclVerdict): string[] {
+  const lines: string[] = []
   for (const e of v.error) {
     if (typeof e === 'string') lines.push(`  ${e}`)
     else {
@@ -81,7 +82,7 @@ export function toMatchBfclAnswer(
       const shown = Array.isArray(subject) && subject.every(isToolCall) ? callList(subject as ToolCall[]) : this.utils.printReceived(subject)
       const lines = [hint, '']
       if (this.isNot) lines.push('Expected the calls to fail the BFCL checker; they pass it.')
-      else lines.push('Expected the calls to pass the BFCL checker:', ...describeVerdict(verdict))
+      else lines.push('Expected the calls to pass the BFCL checker:', `error_type: ${verdict.error_type ?? ''}`, ...bfclErrorLines(verdict))
       if (verdict.decoded !== undefined) lines.push('', `Decoded: ${pyRepr(verdict.decoded)}`)
       lines.push('', 'Received:', shown)
       return lines.join('\n')

@@ -13,8 +13,8 @@
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { decodeArguments, isPlainObject, makeCall } from '../calls/call-object.js'
-import { parseJson } from '../calls/json.js'
 import type { ToolCall } from '../calls/types.js'
+import { decodeJsonLine } from '../data/load.js'
 import type { Sample } from '../data/types.js'
 import type { ModelOutput, ModelProvider } from './types.js'
 
@@ -89,7 +89,7 @@ export function parseRecording(text: string, file: string): Recording {
     start = end + 1
     if (content.length === 0) continue
     const where = `${file}:${line}`
-    const decoded = parseJson(content)
+    const decoded = decodeJsonLine(content)
     if (!decoded.ok) {
       unreadable.push(`${where}: not valid JSON (${decoded.error})`)
       continue

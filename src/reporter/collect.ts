@@ -4,6 +4,13 @@
  * sample: the worst list is a small bounded array, the errored list is capped.
  */
 import { addRecord, createAccumulator, finishAggregate, type Accumulator } from '../score/aggregate.js'
+import {
+  addScorerRecord,
+  createScorerAccumulator,
+  finishScorerMetrics,
+  withScorerMetrics,
+  type ScorerAccumulator,
+} from '../score/scorer-metrics.js'
 import type { Aggregate, ExpectedCall, NemoMetric, SampleRecord } from '../score/types.js'
 import { NEMO_METRICS } from '../score/types.js'
 import type { EvalMeta, StoredCall } from '../eval/meta.js'
@@ -36,6 +43,9 @@ export const NO_SUITE = '(no suite)'
 export class RunCollector {
   readonly overall: Accumulator = createAccumulator()
   readonly suites = new Map<string, Accumulator>()
+  /** BFCL, schema and judge metrics (the scorers an eval opts into), summed the same way. */
+  readonly overallScorers: ScorerAccumulator = createScorerAccumulator()
+  readonly suiteScorers = new Map<string, ScorerAccumulator>()
   readonly worst: WorstSample[] = []
   readonly errored: ErroredSample[] = []
   erroredUnlisted = 0
@@ -52,6 +62,15 @@ export class RunCollector {
       this.suites.set(suite, acc)
     }
     addRecord(acc, record)
+    if (record.bfcl !== undefined || record.schema !== undefined || record.judge !== undefined) {
+      addScorerRecord(this.overallScorers, record)
+      let sacc = this.suiteScorers.get(suite)
+      if (!sacc) {
+        sacc = createScorerAccumulator()
+        this.suiteScorers.set(suite, sacc)
+      }
+      addScorerRecord(sacc, record)
+    }
     if (record.error !== undefined) this.addErrored(meta)
     else if (record.skipped === undefined) this.considerWorst(meta)
   }
@@ -91,12 +110,16 @@ export class RunCollector {
   }
 
   overallAggregate(): Aggregate {
-    return finishAggregate(this.overall)
+    return withScorerMetrics(finishAggregate(this.overall), finishScorerMetrics(this.overallScorers))
   }
 
   suiteAggregates(): Map<string, Aggregate> {
     const out = new Map<string, Aggregate>()
-    for (const name of [...this.suites.keys()].sort()) out.set(name, finishAggregate(this.suites.get(name) as Accumulator))
+    for (const name of [...this.suites.keys()].sort()) {
+      const agg = finishAggregate(this.suites.get(name) as Accumulator)
+      const scorers = this.suiteScorers.get(name)
+      out.set(name, scorers ? withScorerMetrics(agg, finishScorerMetrics(scorers)) : agg)
+    }
     return out
   }
 }

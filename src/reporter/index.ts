@@ -130,7 +130,7 @@ export default class ToolEvalsReporter implements Reporter {
 
 export { ToolEvalsReporter }
 export type { Thresholds, MetricThresholds, ToolThresholds, ThresholdResult } from './thresholds.js'
-export type { ToolEvalsReport, SuiteReport } from './report.js'
+export type { ToolEvalsReport, SuiteReport, ScorerDetails } from './report.js'
 export type { WorstSample, ErroredSample } from './collect.js'
 export { renderSummary } from './terminal.js'
 export { renderMarkdown } from './markdown.js'

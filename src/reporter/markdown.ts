@@ -3,8 +3,7 @@
  * worst samples folded away.
  */
 import { callLine } from '../matchers/received.js'
-import { REPORT_METRICS } from '../score/types.js'
-import type { ToolEvalsReport } from './report.js'
+import { reportedMetrics, type ToolEvalsReport } from './report.js'
 import { describeThreshold, formatRate } from './thresholds.js'
 
 /** Markdown text may come from model output: keep it from breaking a table or opening HTML. */
@@ -24,9 +23,13 @@ export function renderMarkdown(report: ToolEvalsReport): string {
   const showSuites = suites.length > 1 ? suites : []
   lines.push(`| metric | all |${showSuites.map((s) => ` ${cell(s)} |`).join('')}`)
   lines.push(`| --- | ---: |${showSuites.map(() => ' ---: |').join('')}`)
-  for (const m of REPORT_METRICS) {
+  for (const m of reportedMetrics(report)) {
     const suiteCells = showSuites.map((s) => ` ${formatRate(report.suites[s]?.metrics[m] ?? null)} |`).join('')
-    lines.push(`| ${m} | ${formatRate(report.metrics[m])} |${suiteCells}`)
+    lines.push(`| ${m} | ${formatRate(report.metrics[m] ?? null)} |${suiteCells}`)
+  }
+  if (report.bfcl) {
+    const cats = Object.entries(report.bfcl.categories).map(([k, v]) => `${cell(k)} ${v.correct}/${v.total}`)
+    lines.push('', `BFCL checker: ${report.bfcl.correct}/${report.bfcl.total} pass${cats.length > 1 ? ` (${cats.join(', ')})` : ''}`)
   }
 
   if (report.thresholds.length > 0) {

@@ -3,7 +3,17 @@
  * thresholds: [{metric, min, actual, pass}], pass}`, extended with counts, failure categories, the per-tool
  * breakdown, the errored samples by name and the worst samples.
  */
-import type { Aggregate, FailureCategory, ReportMetric, ToolBreakdown } from '../score/types.js'
+import { REPORT_METRICS, SCORER_METRICS } from '../score/types.js'
+import type {
+  Aggregate,
+  BfclAggregate,
+  FailureCategory,
+  JudgeAggregate,
+  RunMetric,
+  RunMetrics,
+  SchemaAggregate,
+  ToolBreakdown,
+} from '../score/types.js'
 import { sortErrored, type ErroredSample, type RunCollector, type WorstSample } from './collect.js'
 import type { ThresholdResult } from './thresholds.js'
 
@@ -12,9 +22,20 @@ export interface CountByReason {
   byReason: Record<string, number>
 }
 
-export interface SuiteReport {
+/** Counts behind the opted-in scorers' metrics; each present only when some sample in scope had that scorer. */
+export interface ScorerDetails {
+  /** BFCL verdicts: `{total, correct, categories: {<category>: {total, correct, accuracy}}, errorTypes}`. */
+  bfcl?: BfclAggregate
+  /** Schema metrics: samples and how many scored 1 on each of the three. */
+  schema?: SchemaAggregate
+  /** Judgements per kind: `{judged, correct, errors}` (errors: no label, left out of the rate). */
+  judge?: JudgeAggregate
+}
+
+export interface SuiteReport extends ScorerDetails {
   samples: number
-  metrics: Record<ReportMetric, number | null>
+  /** NeMo's rates, then the opted-in scorers' (`bfcl_accuracy`, `schema_*`, `judge_*`) when measured. */
+  metrics: RunMetrics
   scored: number
   withExpectedCalls: number
   noCallExpected: number
@@ -24,11 +45,14 @@ export interface SuiteReport {
   tools: Record<string, ToolBreakdown>
 }
 
-export interface ToolEvalsReport {
+export interface ToolEvalsReport extends ScorerDetails {
   /** Every sample the run evaluated (errored and skipped included). */
   samples: number
-  /** Run-level rates (NeMo's aggregation); `null` when no sample is in a metric's denominator. */
-  metrics: Record<ReportMetric, number | null>
+  /**
+   * Run-level rates (NeMo's aggregation), then the opted-in scorers' (`bfcl_accuracy`, `schema_*`, `judge_*`) when
+   * some sample had them; `null` when no sample is in a metric's denominator.
+   */
+  metrics: RunMetrics
   suites: Record<string, SuiteReport>
   thresholds: ThresholdResult[]
   /** The run passes its gate: every threshold passes and no test failed (the process exit status agrees). */
@@ -45,6 +69,22 @@ export interface ToolEvalsReport {
   worst: WorstSample[]
 }
 
+/** The metrics a report carries, in table order: NeMo's, then the scorers' that were measured in the run. */
+export function reportedMetrics(report: Pick<ToolEvalsReport, 'metrics'>): RunMetric[] {
+  const out: RunMetric[] = [...REPORT_METRICS]
+  for (const m of SCORER_METRICS) if (m in report.metrics) out.push(m)
+  return out
+}
+
+/** The scorer details of an aggregate, only those present (the JSON report leaves the others out). */
+function scorerDetails(agg: Aggregate): ScorerDetails {
+  const out: ScorerDetails = {}
+  if (agg.bfcl) out.bfcl = agg.bfcl
+  if (agg.schema) out.schema = agg.schema
+  if (agg.judge) out.judge = agg.judge
+  return out
+}
+
 export function suiteReport(agg: Aggregate): SuiteReport {
   return {
     samples: agg.samples,
@@ -56,6 +96,7 @@ export function suiteReport(agg: Aggregate): SuiteReport {
     skipped: agg.skipped,
     failures: agg.failures,
     tools: agg.tools,
+    ...scorerDetails(agg),
   }
 }
 
@@ -84,6 +125,7 @@ export function buildReport(
     skipped: overall.skipped,
     failures: overall.failures,
     tools: overall.tools,
+    ...scorerDetails(overall),
     worst: collector.worst,
   }
 }

@@ -5,15 +5,15 @@
  */
 import { Chalk, type ChalkInstance } from 'chalk'
 import { callLine } from '../matchers/received.js'
-import { REPORT_METRICS, type ReportMetric } from '../score/types.js'
-import type { ToolEvalsReport } from './report.js'
+import { reportedMetrics, type ToolEvalsReport } from './report.js'
 import { describeThreshold, formatRate, thresholdFor, type Thresholds } from './thresholds.js'
 
 /** More suites than this and the table shows the overall column only (the JSON report has them all). */
 const MAX_SUITE_COLUMNS = 5
 const MAX_TOOLS = 12
 const COLUMN = 10
-const NAME_COLUMN = 22
+// Wide enough for the longest metric name (`schema_parameter_accuracy`): users copy them into thresholds.
+const NAME_COLUMN = 25
 
 export interface SummaryOptions {
   thresholds: Thresholds
@@ -66,11 +66,12 @@ function metricsTable(report: ToolEvalsReport, thresholds: Thresholds, c: ChalkI
   const suites = Object.keys(report.suites)
   const showSuites = suites.length > 1 && suites.length <= MAX_SUITE_COLUMNS ? suites : []
   const header = ['  ' + pad('metric', NAME_COLUMN), pad('all', COLUMN, true), ...showSuites.map((s) => pad(s, COLUMN, true))]
-  const hasMins = REPORT_METRICS.some((m) => thresholdFor(thresholds, m) !== undefined)
+  const metrics = reportedMetrics(report)
+  const hasMins = metrics.some((m) => thresholdFor(thresholds, m) !== undefined)
   if (hasMins) header.push(pad('min', COLUMN, true))
   const rows = [c.dim(header.join(' '))]
-  for (const metric of REPORT_METRICS as readonly ReportMetric[]) {
-    const cells = ['  ' + pad(metric, NAME_COLUMN), rateCell(report.metrics[metric], thresholdFor(thresholds, metric), c)]
+  for (const metric of metrics) {
+    const cells = ['  ' + pad(metric, NAME_COLUMN), rateCell(report.metrics[metric] ?? null, thresholdFor(thresholds, metric), c)]
     for (const s of showSuites) {
       cells.push(rateCell(report.suites[s]?.metrics[metric] ?? null, thresholdFor(thresholds, metric, s), c))
     }
@@ -82,7 +83,20 @@ function metricsTable(report: ToolEvalsReport, thresholds: Thresholds, c: ChalkI
   }
   const denominators = `  ${c.dim(`${report.withExpectedCalls} samples expect calls, ${report.noCallExpected} expect none`)}`
   if (suites.length > MAX_SUITE_COLUMNS) rows.push(c.dim(`  ${suites.length} suites: per-suite rates are in the JSON report`))
-  return ['', ...rows, denominators]
+  return ['', ...rows, denominators, ...scorerLines(report, c)]
+}
+
+/** Counts behind the scorer metrics: BFCL verdicts per category, judgements left without a label. */
+function scorerLines(report: ToolEvalsReport, c: ChalkInstance): string[] {
+  const rows: string[] = []
+  if (report.bfcl) {
+    const cats = Object.entries(report.bfcl.categories)
+    const shown = cats.length > 1 && cats.length <= 8 ? ` (${cats.map(([k, v]) => `${k} ${v.correct}/${v.total}`).join(', ')})` : ''
+    rows.push(`  ${c.dim(`bfcl: ${report.bfcl.correct}/${report.bfcl.total} pass the BFCL checker${shown}`)}`)
+  }
+  const unlabelled = Object.values(report.judge ?? {}).reduce((n, j) => n + (j?.errors ?? 0), 0)
+  if (unlabelled > 0) rows.push(`  ${c.yellow(`judge: ${unlabelled} judgement(s) without a label (judge failed or unreadable), left out of the rates`)}`)
+  return rows
 }
 
 function toolsTable(report: ToolEvalsReport, thresholds: Thresholds, c: ChalkInstance): string[] {

@@ -7,13 +7,15 @@
  *     tools: { get_weather: { name_correct: 0.95 } },       // positions expecting that tool
  *   }
  *
- * Overall and suite keys are the report's metrics (NeMo's six and `no_call_accuracy`); tool keys are
+ * Overall and suite keys are the report's metrics: NeMo's six and `no_call_accuracy`, and the opted-in scorers'
+ * (`bfcl_accuracy`; `schema_tool_selection`, `schema_parameter_accuracy`, `schema_execution_success`,
+ * `schema_overall`; `judge_tool_selection`, `judge_tool_invocation`: see SCORER_METRICS); tool keys are
  * `name_correct` and `args_exact_match`. A threshold whose rate cannot be measured (no sample in its scope) fails:
  * a gate on nothing is most likely a misspelt suite or tool name.
  */
-import { REPORT_METRICS, type Aggregate, type ReportMetric } from '../score/types.js'
+import { RUN_METRICS, type Aggregate, type RunMetric } from '../score/types.js'
 
-export type MetricThresholds = Partial<Record<ReportMetric, number>>
+export type MetricThresholds = Partial<Record<RunMetric, number>>
 export const TOOL_METRICS = ['name_correct', 'args_exact_match'] as const
 export type ToolMetric = (typeof TOOL_METRICS)[number]
 export type ToolThresholds = Partial<Record<ToolMetric, number>>
@@ -43,14 +45,14 @@ export function validateThresholds(thresholds: unknown): Thresholds {
   for (const [key, value] of Object.entries(thresholds)) {
     if (key === 'suites' || key === 'tools') {
       if (!isObject(value)) throw new Error(`tool-evals reporter: \`thresholds.${key}\` must be an object`)
-      const allowed = key === 'suites' ? REPORT_METRICS : TOOL_METRICS
+      const allowed = key === 'suites' ? RUN_METRICS : TOOL_METRICS
       for (const [scope, mins] of Object.entries(value)) {
         if (!isObject(mins)) throw new Error(`tool-evals reporter: \`thresholds.${key}.${scope}\` must be an object`)
         for (const [metric, min] of Object.entries(mins)) checkEntry(`thresholds.${key}.${scope}.${metric}`, metric, min, allowed)
       }
       continue
     }
-    checkEntry(`thresholds.${key}`, key, value, REPORT_METRICS)
+    checkEntry(`thresholds.${key}`, key, value, RUN_METRICS)
   }
   return thresholds as Thresholds
 }
@@ -77,13 +79,13 @@ export function checkThresholds(
   const results: ThresholdResult[] = []
   for (const [metric, min] of Object.entries(thresholds)) {
     if (metric === 'suites' || metric === 'tools' || typeof min !== 'number') continue
-    results.push(outcome(metric, min, overall.metrics[metric as ReportMetric] ?? null))
+    results.push(outcome(metric, min, overall.metrics[metric as RunMetric] ?? null))
   }
   for (const [suite, mins] of Object.entries(thresholds.suites ?? {})) {
     const agg = suites.get(suite)
     for (const [metric, min] of Object.entries(mins)) {
       if (typeof min !== 'number') continue
-      results.push({ ...outcome(metric, min, agg ? (agg.metrics[metric as ReportMetric] ?? null) : null), suite })
+      results.push({ ...outcome(metric, min, agg ? (agg.metrics[metric as RunMetric] ?? null) : null), suite })
     }
   }
   for (const [tool, mins] of Object.entries(thresholds.tools ?? {})) {

@@ -23,7 +23,7 @@ import {
 // ---- exact summation ----
 
 /** Add `x` to a list of non-overlapping partial sums, keeping their total exact. */
-function addExact(partials: number[], x: number): void {
+export function addExact(partials: number[], x: number): void {
   let n = 0
   for (let y of partials) {
     if (Math.abs(x) < Math.abs(y)) [x, y] = [y, x]
@@ -37,7 +37,7 @@ function addExact(partials: number[], x: number): void {
 }
 
 /** The exact total of the partials, correctly rounded to a double. */
-function exactTotal(partials: readonly number[]): number {
+export function exactTotal(partials: readonly number[]): number {
   let n = partials.length
   if (n === 0) return 0
   let hi = partials[--n]!

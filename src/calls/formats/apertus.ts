@@ -6,7 +6,8 @@
 import { callFromObject, decodeArguments, isPlainObject, makeCall, subPaths } from '../call-object.js'
 import { toPointer } from '../json.js'
 import type { FormatParser, ToolCall } from '../types.js'
-import { callsInBlocks, withoutBlocks, type JsonItem } from './tool-calls-tag.js'
+import { callsInBlocks, type JsonItem } from './tool-calls-tag.js'
+import { removeReasoningBlocks } from '../reasoning.js'
 
 const OPEN = '<|tools_prefix|>'
 const CLOSE = '<|tools_suffix|>'
@@ -32,6 +33,6 @@ function nameKeyCall(name: string, it: JsonItem): ToolCall {
 export const apertus: FormatParser = {
   name: FORMAT,
   detect: (text) => text.includes(OPEN),
-  parse: (text) => callsInBlocks(withoutBlocks(text, '<|inner_prefix|>', '<|inner_suffix|>'), OPEN, CLOSE, FORMAT, apertusCall),
+  parse: (text) => callsInBlocks(removeReasoningBlocks(text, '<|inner_prefix|>', '<|inner_suffix|>'), OPEN, CLOSE, FORMAT, apertusCall),
   render: (calls) => `${OPEN}${JSON.stringify(calls.map((c) => ({ [c.name]: c.arguments })))}${CLOSE}`,
 }

@@ -9,7 +9,8 @@
  */
 import { decodeArguments, isPlainObject, makeCall, subPaths } from '../call-object.js'
 import type { FormatParser, ToolCall } from '../types.js'
-import { callsInBlocks, withoutBlocks, type JsonItem } from './tool-calls-tag.js'
+import { callsInBlocks, type JsonItem } from './tool-calls-tag.js'
+import { removeReasoningBlocks } from '../reasoning.js'
 
 const OPEN = '<|START_ACTION|>'
 const CLOSE = '<|END_ACTION|>'
@@ -32,7 +33,7 @@ export const commandR7b: FormatParser = {
   name: 'command_r7b',
   detect: (text) => text.includes(OPEN),
   parse: (text) =>
-    callsInBlocks(withoutBlocks(text, '<|START_THINKING|>', '<|END_THINKING|>'), OPEN, CLOSE, 'command_r7b', (it) =>
+    callsInBlocks(removeReasoningBlocks(text, '<|START_THINKING|>', '<|END_THINKING|>'), OPEN, CLOSE, 'command_r7b', (it) =>
       cohereCall(it, 'command_r7b'),
     ),
   render: (calls) =>

@@ -18,6 +18,7 @@
  * it); tool tokens mentioned there are not calls.
  */
 import { decodeArguments, makeCall } from '../call-object.js'
+import { NoCallMemo } from '../detection-pass.js'
 import { parseJsonAt, skipSpace } from '../json.js'
 import type { FormatParser, ToolCall } from '../types.js'
 import { skipFenceOpen, TokenFinder } from './tool-calls-tag.js'
@@ -44,12 +45,33 @@ const CLOSE = '｜>'
 /** Longest token inside the bars, with room for odd spellings: bounds the look-ahead at each `<｜`. */
 const MAX_TOKEN = 40
 
+/** The tokens as DeepSeek writes them (after `<｜`): recognised without building the normalised spelling. */
+const CANONICAL: readonly (readonly [string, Kind])[] = [
+  ['tool▁call▁begin｜>', 'callBegin'],
+  ['tool▁sep｜>', 'sep'],
+  ['tool▁call▁end｜>', 'callEnd'],
+  ['tool▁calls▁begin｜>', 'callsBegin'],
+  ['tool▁calls▁end｜>', 'callsEnd'],
+]
+
+function canonicalAt(text: string, at: number): readonly [string, Kind] | undefined {
+  for (const c of CANONICAL) if (text.startsWith(c[0], at)) return c
+  return undefined
+}
+
 /** The DeepSeek tool tokens in `text`, in order. Each `<｜` is looked at once, with a bounded look-ahead. */
 function scanTokens(text: string): Token[] {
   const tokens: Token[] = []
   const opens = new TokenFinder(text, OPEN)
   let p = opens.next(0)
   while (p >= 0) {
+    const canonical = canonicalAt(text, p + OPEN.length)
+    if (canonical) {
+      const end = p + OPEN.length + canonical[0].length
+      tokens.push({ kind: canonical[1], start: p, end })
+      p = opens.next(end)
+      continue
+    }
     const window = text.slice(p + OPEN.length, p + OPEN.length + MAX_TOKEN)
     const close = window.indexOf(CLOSE)
     let next = p + OPEN.length
@@ -119,6 +141,16 @@ function readCall(text: string, headStart: number, sep: Token, nextToken: number
 
 /** Calls in either DeepSeek shape; every call carries the shape of the first one as its format. */
 export function parseDeepSeek(text: string): ToolCall[] {
+  // Detection tries DeepSeek V3 and then V3.1 on the same text, with this same reader: no need to read it twice.
+  if (noCalls.has(text)) return []
+  const calls = readDeepSeek(text)
+  if (calls.length === 0) noCalls.record(text)
+  return calls
+}
+
+const noCalls = new NoCallMemo()
+
+function readDeepSeek(text: string): ToolCall[] {
   const tokens = scanTokens(text)
   const found: ShapedCall[] = []
   let k = 0

@@ -35,8 +35,12 @@ const MAX_TAG_NAME = 32
 /** Attributes are short (a name and a flag); bounds the look-ahead for `>` at each tag. */
 const MAX_ATTRS = 512
 
-function isBar(ch: string | undefined): boolean {
-  return ch === '｜' || ch === '|'
+function isBar(c: number): boolean {
+  return c === 0xff5c /* ｜ */ || c === 124 /* | */
+}
+
+function isTagNameChar(c: number): boolean {
+  return (c >= 97 && c <= 122) || c === 95 // a-z _
 }
 
 /** The DSML tags in `text`, in order; each `DSML` occurrence is looked at once with a bounded look-ahead. */
@@ -57,19 +61,19 @@ function scanTags(text: string): Tag[] {
 }
 
 function tagAt(text: string, p: number): Tag | undefined {
-  if (!isBar(text[p - 1]) || !isBar(text[p + 4])) return undefined
+  if (!isBar(text.charCodeAt(p - 1)) || !isBar(text.charCodeAt(p + 4))) return undefined
   let start: number
   let closing: boolean
-  if (text[p - 2] === '<') {
+  if (text.charCodeAt(p - 2) === 60 /* < */) {
     start = p - 2
     closing = false
-  } else if (text[p - 2] === '/' && text[p - 3] === '<') {
+  } else if (text.charCodeAt(p - 2) === 47 /* / */ && text.charCodeAt(p - 3) === 60 /* < */) {
     start = p - 3
     closing = true
   } else return undefined
   let i = p + 5
   const nameStart = i
-  while (i < text.length && i - nameStart < MAX_TAG_NAME && /[a-z_]/.test(text[i]!)) i++
+  while (i < text.length && i - nameStart < MAX_TAG_NAME && isTagNameChar(text.charCodeAt(i))) i++
   const tag = text.slice(nameStart, i)
   if (tag !== 'function_calls' && tag !== 'invoke' && tag !== 'parameter') return undefined
   const window = text.slice(i, i + MAX_ATTRS)

@@ -6,6 +6,7 @@
  * JSON that does not decode gives no call. llama.cpp's Hermes-2-Pro parser also accepts `<function name="NAME">`,
  * read by `functionTagCalls` for the Hermes format.
  */
+import { NoCallMemo } from '../detection-pass.js'
 import { skipSpace } from '../json.js'
 import type { FormatParser, ToolCall } from '../types.js'
 import { namedCall, parseJsonPast, pastMarkerBudget } from './generic-json.js'
@@ -14,7 +15,12 @@ const EQ_TAG = '<function='
 const NAME_TAG = '<function name="'
 /** Names are short; reading one never looks further than this (keeps every tag's work bounded). */
 const MAX_NAME = 256
-const NAME_ENDS = /[\s<>{}"]/
+/** Where a name ends: whitespace (as `\s` has it) or one of `<>{}"`. */
+function isNameEnd(c: number): boolean {
+  if (c === 60 || c === 62 || c === 123 || c === 125 || c === 34) return true
+  if (c <= 32) return c === 32 || (c >= 9 && c <= 13)
+  return c >= 0x80 && /\s/.test(String.fromCharCode(c))
+}
 
 /**
  * Every `<function=NAME>{...}` (and, with `nameAttribute`, `<function name="NAME">{...}`) call in `text`. Each tag's
@@ -22,6 +28,17 @@ const NAME_ENDS = /[\s<>{}"]/
  * string value and is skipped), so the total work is linear.
  */
 export function functionTagCalls(text: string, format: string, nameAttribute = false): ToolCall[] {
+  // Functionary v3.1 and then Hermes read the same text in detection: the second need not search again for nothing.
+  const sameTags = !nameAttribute || !text.includes(NAME_TAG)
+  if (sameTags && noCalls.has(text)) return []
+  const out = readFunctionTags(text, format, nameAttribute)
+  if (sameTags && out.length === 0) noCalls.record(text)
+  return out
+}
+
+const noCalls = new NoCallMemo()
+
+function readFunctionTags(text: string, format: string, nameAttribute: boolean): ToolCall[] {
   const tags: { at: number; nameStart: number; quoted: boolean }[] = []
   for (let i = text.indexOf(EQ_TAG); i >= 0; i = text.indexOf(EQ_TAG, i + EQ_TAG.length)) {
     tags.push({ at: i, nameStart: i + EQ_TAG.length, quoted: false })
@@ -60,7 +77,7 @@ export function functionTagCalls(text: string, format: string, nameAttribute = f
 /** End of a function name starting at `start` (exclusive), or -1 when empty or not ended before `limit`. */
 function readName(text: string, start: number, limit: number): number {
   let i = start
-  while (i < limit && !NAME_ENDS.test(text[i]!)) i++
+  while (i < limit && !isNameEnd(text.charCodeAt(i))) i++
   return i > start && i < limit ? i : -1
 }
 

@@ -11,8 +11,9 @@
  */
 import { makeCall } from '../call-object.js'
 import { parseJson, toPointer } from '../json.js'
-import { ArgumentsBuilder, Marker, removeBlocks, typeValue, type TypedValue } from '../schema-values.js'
+import { ArgumentsBuilder, Marker, typeValue, type TypedValue } from '../schema-values.js'
 import type { FormatParser, ParseOptions, ToolCall } from '../types.js'
+import { removeReasoningBlocks } from '../reasoning.js'
 
 const FORMAT = 'gemma4'
 const OPEN = '<|tool_call>'
@@ -30,15 +31,19 @@ export interface CallSyntax {
   typeQuotedStrings: boolean
 }
 
-class Failure {
-  constructor(readonly message: string) {}
-}
-
 type Read = { value: unknown; quoted: boolean; raw: string }
 
-/** Reads `{key:value,...}` in a block's text. Never reads past the block. */
+/** What a reading method returns once the reader has failed (callers test `failed`, never this). */
+const FAILED: Read = { value: undefined, quoted: false, raw: '' }
+
+/**
+ * Reads `{key:value,...}` in a block's text. Never reads past the block. A malformed value sets `failed` (the
+ * reason is not kept: the call's arguments are then invalid), and every method returns as soon as it is set;
+ * nothing is thrown, since a throw costs microseconds and a text can hold thousands of malformed blocks.
+ */
 class ValueReader {
   pos = 0
+  failed = false
   readonly floatPaths: string[] = []
 
   constructor(
@@ -46,8 +51,9 @@ class ValueReader {
     readonly quote: string,
   ) {}
 
-  fail(message: string): never {
-    throw new Failure(message)
+  /** Mark the read as failed (`_why` documents the reason at the call site). */
+  fail(_why: string): void {
+    this.failed = true
   }
 
   skipSpace(): void {
@@ -60,12 +66,12 @@ class ValueReader {
 
   /** Members of an object whose `{` is at `pos`; calls `each` per member with its raw read. */
   members(depth: number, path: string, each: (key: string, read: Read) => void): void {
-    if (depth > MAX_DEPTH) this.fail('nested too deeply')
+    if (depth > MAX_DEPTH) return this.fail('nested too deeply')
     this.pos++ // {
     for (;;) {
       this.skipSpace()
       const c = this.text.charCodeAt(this.pos)
-      if (this.pos >= this.text.length) this.fail('unterminated object')
+      if (this.pos >= this.text.length) return this.fail('unterminated object')
       if (c === 125 /* } */) {
         this.pos++
         return
@@ -75,7 +81,9 @@ class ValueReader {
         continue
       }
       const key = this.key()
+      if (this.failed) return
       const read = this.value(depth + 1, path + toPointer([key]))
+      if (this.failed) return
       each(key, read)
       // A comma is optional between members (streamed FunctionGemma output omits it).
     }
@@ -84,15 +92,25 @@ class ValueReader {
   key(): string {
     if (this.text.startsWith(this.quote, this.pos)) {
       const k = this.quoted()
+      if (this.failed) return ''
       this.skipSpace()
-      if (this.text.charCodeAt(this.pos) !== 58 /* : */) this.fail('expected ":"')
+      if (this.text.charCodeAt(this.pos) !== 58 /* : */) {
+        this.fail('expected ":"')
+        return ''
+      }
       this.pos++
       return k
     }
     const colon = this.text.indexOf(':', this.pos)
-    if (colon < 0) this.fail('expected ":"')
+    if (colon < 0) {
+      this.fail('expected ":"')
+      return ''
+    }
     const key = this.text.slice(this.pos, colon).trim()
-    if (key.length === 0 || /[{}[\],]/.test(key)) this.fail('bad key')
+    if (key.length === 0 || /[{}[\],]/.test(key)) {
+      this.fail('bad key')
+      return ''
+    }
     this.pos = colon + 1
     return key
   }
@@ -100,7 +118,10 @@ class ValueReader {
   quoted(): string {
     const start = this.pos + this.quote.length
     const end = this.text.indexOf(this.quote, start)
-    if (end < 0) this.fail('unterminated string')
+    if (end < 0) {
+      this.fail('unterminated string')
+      return ''
+    }
     this.pos = end + this.quote.length
     return this.text.slice(start, end)
   }
@@ -110,22 +131,30 @@ class ValueReader {
     const start = this.pos
     if (this.text.startsWith(this.quote, this.pos)) {
       const s = this.quoted()
+      if (this.failed) return FAILED
       return { value: s, quoted: true, raw: s }
     }
     const c = this.text.charCodeAt(this.pos)
     if (c === 123 /* { */) {
       const obj: Record<string, unknown> = {}
       this.members(depth, path, (k, r) => setOwn(obj, k, r.value))
+      if (this.failed) return FAILED
       return { value: obj, quoted: false, raw: this.text.slice(start, this.pos) }
     }
     if (c === 91 /* [ */) {
-      if (depth > MAX_DEPTH) this.fail('nested too deeply')
+      if (depth > MAX_DEPTH) {
+        this.fail('nested too deeply')
+        return FAILED
+      }
       this.pos++
       const items: unknown[] = []
       for (;;) {
         this.skipSpace()
         const d = this.text.charCodeAt(this.pos)
-        if (this.pos >= this.text.length) this.fail('unterminated array')
+        if (this.pos >= this.text.length) {
+          this.fail('unterminated array')
+          return FAILED
+        }
         if (d === 93 /* ] */) {
           this.pos++
           break
@@ -134,7 +163,9 @@ class ValueReader {
           this.pos++
           continue
         }
-        items.push(this.value(depth + 1, path + '/' + items.length).value)
+        const item = this.value(depth + 1, path + '/' + items.length)
+        if (this.failed) return FAILED
+        items.push(item.value)
       }
       return { value: items, quoted: false, raw: this.text.slice(start, this.pos) }
     }
@@ -151,7 +182,10 @@ class ValueReader {
       this.pos++
     }
     const raw = this.text.slice(start, this.pos).trim()
-    if (raw.length === 0) this.fail('missing value')
+    if (raw.length === 0) {
+      this.fail('missing value')
+      return FAILED
+    }
     const j = parseJson(raw)
     if (j.ok && (typeof j.value === 'number' || typeof j.value === 'boolean' || j.value === null)) {
       if (j.floatPaths) this.floatPaths.push(path)
@@ -226,12 +260,8 @@ function blockCall(block: string, options: ParseOptions, format: string, syntax:
   reader.pos = brace
   const args = new ArgumentsBuilder(name, options)
   const reads: [string, Read][] = []
-  try {
-    reader.members(1, '', (k, r) => reads.push([k, r]))
-  } catch (e) {
-    if (e instanceof Failure) return makeCall(name, { arguments: {}, argumentsValid: false }, format, block)
-    throw e
-  }
+  reader.members(1, '', (k, r) => reads.push([k, r]))
+  if (reader.failed) return makeCall(name, { arguments: {}, argumentsValid: false }, format, block)
   for (const [k, r] of reads) args.add(k, typed(r, args, k, syntax, reader.floatPaths))
   return makeCall(name, args.result(), format, block)
 }
@@ -256,6 +286,6 @@ export const gemma4: FormatParser = {
   name: FORMAT,
   aliases: ['gemma', 'gemma-4'],
   detect: (text) => text.includes(OPEN),
-  parse: (text, options) => callBlocks(removeBlocks(text, '<|channel>', '<channel|>'), options, FORMAT, OPEN, CLOSE, SYNTAX),
+  parse: (text, options) => callBlocks(removeReasoningBlocks(text, '<|channel>', '<channel|>'), options, FORMAT, OPEN, CLOSE, SYNTAX),
   render: (calls) => calls.map((c) => OPEN + renderCall(c, QUOTE) + CLOSE).join(''),
 }

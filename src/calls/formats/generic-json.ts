@@ -19,7 +19,8 @@
  * - The helpers here are shared by the other JSON formats of this folder (Hermes, Llama 3, Mistral, Granite, ...).
  */
 import { callFromObject, decodeArguments, isPlainObject, makeCall, subPaths } from '../call-object.js'
-import { parseJsonAt, scanBracketEnd, skipSpace, type JsonResult } from '../json.js'
+import { parseJsonAt, skipSpace, UNTERMINATED, type JsonResult } from '../json.js'
+import { NoCallMemo } from '../detection-pass.js'
 import type { FormatParser, JsonValue, ParseOptions, ToolCall } from '../types.js'
 
 const QUOTE = 34 // "
@@ -88,24 +89,11 @@ export function callsFromValue(
   options: ParseOptions,
   rules: CallRules = MARKED,
 ): ToolCall[] {
-  const out: ToolCall[] = []
-  const each = (list: JsonValue[], prefix: string, r: CallRules): void => {
-    list.forEach((el, k) => {
-      const call = callFromElement(el, format, subPaths(floatPaths, `${prefix}/${k}`), raw, options, r)
-      if (call) out.push(call)
-    })
-  }
-  if (Array.isArray(value)) {
-    each(value, '', rules)
-    return out
-  }
-  if (!isPlainObject(value)) return out
+  if (Array.isArray(value)) return callsOfElements(value, '', format, floatPaths, raw, options, rules)
+  if (!isPlainObject(value)) return []
   const list = value['tool_calls']
-  if (Array.isArray(list)) {
-    // The `tool_calls` key is the marker: its elements follow the marked rules.
-    each(list, '/tool_calls', MARKED)
-    return out
-  }
+  // The `tool_calls` key is the marker: its elements follow the marked rules.
+  if (Array.isArray(list)) return callsOfElements(list, '/tool_calls', format, floatPaths, raw, options, MARKED)
   const one = value['tool_call']
   if (isPlainObject(one)) {
     const call = callFromElement(one, format, subPaths(floatPaths, '/tool_call'), raw, options, MARKED)
@@ -113,6 +101,25 @@ export function callsFromValue(
   }
   const call = callFromElement(value, format, floatPaths, raw, options, rules)
   return call ? [call] : []
+}
+
+/** The calls among the elements of `list`, a JSON array at `prefix` in a value whose float paths are `floatPaths`. */
+function callsOfElements(
+  list: JsonValue[],
+  prefix: string,
+  format: string,
+  floatPaths: string[] | undefined,
+  raw: string | undefined,
+  options: ParseOptions,
+  rules: CallRules,
+): ToolCall[] {
+  const out: ToolCall[] = []
+  for (let k = 0; k < list.length; k++) {
+    const paths = floatPaths ? subPaths(floatPaths, prefix + '/' + k) : undefined
+    const call = callFromElement(list[k], format, paths, raw, options, rules)
+    if (call) out.push(call)
+  }
+  return out
 }
 
 /** Work allowance for reading JSON values past the next marker of a format (see `parseJsonPast`). */
@@ -135,7 +142,8 @@ export function parseJsonPast(text: string, at: number, limit: number, budget: B
   if (r.ok || limit >= text.length || budget.left <= 0) return r
   const s = skipSpace(text, at, limit)
   const c = text.charCodeAt(s)
-  if ((c !== OPEN_BRACE && c !== OPEN_BRACKET) || scanBracketEnd(text, s, limit) >= 0) return r
+  // Only a bracketed value still open at `limit` is read on (parseJsonAt has already scanned it up to `limit`).
+  if ((c !== OPEN_BRACE && c !== OPEN_BRACKET) || (s < limit && r.error !== UNTERMINATED)) return r
   const again = parseJsonAt(text, s, text.length)
   budget.left -= (again.ok ? again.end : text.length) - s
   return again.ok ? again : r
@@ -217,38 +225,26 @@ interface ScanResult {
  * One left-to-right pass over [from, to) that finds the balanced `{...}` / `[...]` spans and how they nest. Quotes
  * count only inside brackets; a string ends at its closing quote or at a raw newline. A closer of the wrong kind
  * closes the nearest open bracket of its kind (the ones above it never closed, and their spans move to the bracket
- * below them); a closer with none open is prose. The open brackets live in parallel arrays (no object per bracket).
+ * below them); a closer with none open is prose.
+ *
+ * The open brackets live in typed arrays indexed by level (no object per bracket, nothing for the collector to
+ * trace: a megabyte of `{` is a million levels). Level 0 is the top level; level k > 0 is the k-th open bracket:
+ * where it opened (its closer follows from the opener) and its child spans, a linked list given by the indices in
+ * `spans` of its first and last element (-1: none).
  */
 function scanSpans(text: string, from: number, to: number): ScanResult {
-  // Level 0 is the top level; level k > 0 is the k-th open bracket: where it opened, its closer, its child spans.
-  const starts: number[] = [-1]
-  const closers: number[] = [-1]
-  const firsts: (Span | undefined)[] = [undefined]
-  const lasts: (Span | undefined)[] = [undefined]
+  let starts: Int32Array = new Int32Array(16)
+  let firsts: Int32Array = new Int32Array(16)
+  let lasts: Int32Array = new Int32Array(16)
+  starts[0] = -1
+  firsts[0] = -1
+  lasts[0] = -1
+  const spans: Span[] = []
   let top = 0
   let openBraces = 0
   let openBrackets = 0
   let unclosedAt = -1
   let brokenString = false
-  const append = (level: number, first: Span | undefined, last: Span | undefined): void => {
-    if (!first) return
-    const tail = lasts[level]
-    if (tail) tail.next = first
-    else firsts[level] = first
-    lasts[level] = last
-  }
-  const pop = (): void => {
-    if (closers[top] === CLOSE_BRACE) openBraces--
-    else openBrackets--
-    top--
-  }
-  const popUnclosed = (): void => {
-    unclosedAt = unclosedAt < 0 ? starts[top]! : Math.min(unclosedAt, starts[top]!)
-    const first = firsts[top]
-    const last = lasts[top]
-    pop()
-    append(top, first, last)
-  }
   let i = from
   while (i < to) {
     const c = text.charCodeAt(i)
@@ -269,28 +265,67 @@ function scanSpans(text: string, from: number, to: number): ScanResult {
     }
     if (c === OPEN_BRACE || c === OPEN_BRACKET) {
       top++
+      if (top === starts.length) {
+        starts = grown(starts)
+        firsts = grown(firsts)
+        lasts = grown(lasts)
+      }
       starts[top] = i
-      closers[top] = c === OPEN_BRACE ? CLOSE_BRACE : CLOSE_BRACKET
-      firsts[top] = undefined
-      lasts[top] = undefined
+      firsts[top] = -1
+      lasts[top] = -1
       if (c === OPEN_BRACE) openBraces++
       else openBrackets++
     } else if ((c === CLOSE_BRACE && openBraces > 0) || (c === CLOSE_BRACKET && openBrackets > 0)) {
-      while (closers[top] !== c) popUnclosed()
-      const span: Span = { start: starts[top]!, end: i + 1 }
-      if (firsts[top]) {
-        span.first = firsts[top]
-        span.last = lasts[top]
+      const opener = c === CLOSE_BRACE ? OPEN_BRACE : OPEN_BRACKET
+      for (;;) {
+        const level = top
+        const start = starts[level]!
+        const isBrace = text.charCodeAt(start) === OPEN_BRACE
+        if (isBrace) openBraces--
+        else openBrackets--
+        top--
+        if (text.charCodeAt(start) === opener) {
+          // Closes here: a span, with the open bracket's child spans inside it, becomes a child of the level below.
+          // A span that cannot be JSON and holds no span would give nothing to decode: it is not kept.
+          if (firsts[level]! < 0 && !plausibleJson(text, start, i + 1)) break
+          const span: Span = { start, end: i + 1, first: undefined, last: undefined, next: undefined }
+          if (firsts[level]! >= 0) {
+            span.first = spans[firsts[level]!]
+            span.last = spans[lasts[level]!]
+          }
+          spans.push(span)
+          appendSpans(spans, firsts, lasts, top, spans.length - 1, spans.length - 1)
+          break
+        }
+        // Never closed: its child spans move to the level below.
+        unclosedAt = unclosedAt < 0 ? start : Math.min(unclosedAt, start)
+        appendSpans(spans, firsts, lasts, top, firsts[level]!, lasts[level]!)
       }
-      pop()
-      append(top, span, span)
     }
     i++
   }
-  while (top > 0) popUnclosed()
+  // Brackets still open never closed: their child spans move down, level by level, to the top level.
+  if (top > 0) unclosedAt = unclosedAt < 0 ? starts[1]! : Math.min(unclosedAt, starts[1]!)
+  for (; top > 0; top--) appendSpans(spans, firsts, lasts, top - 1, firsts[top]!, lasts[top]!)
   const roots: Span[] = []
-  for (let s = firsts[0]; s; s = s.next) roots.push(s)
+  for (let s = firsts[0]! >= 0 ? spans[firsts[0]!] : undefined; s; s = s.next) roots.push(s)
   return { roots, unclosedAt, brokenString }
+}
+
+/** A copy of `a` with twice the room. */
+function grown(a: Int32Array): Int32Array {
+  const b = new Int32Array(a.length * 2)
+  b.set(a)
+  return b
+}
+
+/** Append the list of spans `first`..`last` (indices in `spans`; -1: empty) to the child list of `level`. */
+function appendSpans(spans: Span[], firsts: Int32Array, lasts: Int32Array, level: number, first: number, last: number): void {
+  if (first < 0) return
+  const tail = lasts[level]!
+  if (tail >= 0) spans[tail]!.next = spans[first]
+  else firsts[level] = first
+  lasts[level] = last
 }
 
 /**
@@ -303,10 +338,10 @@ const RETRY_BUDGET_FACTOR = 3
 const RETRY_BUDGET_BASE = 200_000
 
 /** Whether a span could be a JSON value worth decoding: `{` then `"` or `}`, or `[` then a value. Cheap. */
-function plausibleJson(text: string, s: Span): boolean {
-  const i = skipSpace(text, s.start + 1, s.end)
+function plausibleJson(text: string, start: number, end: number): boolean {
+  const i = skipSpace(text, start + 1, end)
   const c = text.charCodeAt(i)
-  if (text.charCodeAt(s.start) === OPEN_BRACE) return c === QUOTE || c === CLOSE_BRACE
+  if (text.charCodeAt(start) === OPEN_BRACE) return c === QUOTE || c === CLOSE_BRACE
   return c === OPEN_BRACE || c === OPEN_BRACKET || c === CLOSE_BRACKET
 }
 
@@ -315,6 +350,16 @@ function plausibleJson(text: string, s: Span): boolean {
  * throws; linear in the text's length.
  */
 export function jsonCallsIn(text: string, format: string, options: ParseOptions): ToolCall[] {
+  // Hermes (without tags) and then the JSON format read the same text this way; the format only labels the calls.
+  if (noBareCalls.has(text)) return []
+  const calls = readJsonCalls(text, format, options)
+  if (calls.length === 0) noBareCalls.record(text)
+  return calls
+}
+
+const noBareCalls = new NoCallMemo()
+
+function readJsonCalls(text: string, format: string, options: ParseOptions): ToolCall[] {
   const to = text.length
   let budget = RETRY_BUDGET_BASE + RETRY_BUDGET_FACTOR * to
   let start = 0
@@ -327,7 +372,13 @@ export function jsonCallsIn(text: string, format: string, options: ParseOptions)
     while (pending.length > 0) {
       const { span: s, free } = pending.pop()!
       const size = s.end - s.start
-      if (plausibleJson(text, s) && (free || size <= budget)) {
+      if (skipSpace(text, s.start + 1, s.end) === s.end - 1) {
+        // `{}` or `[]`: no call, whether it decodes or not, and no span inside. Only its budget is spent, as a
+        // decode would spend it.
+        if (!free && size <= budget) budget -= size
+        continue
+      }
+      if (plausibleJson(text, s.start, s.end) && (free || size <= budget)) {
         if (!free) budget -= size
         const r = parseJsonAt(text, s.start, s.end)
         if (r.ok) {

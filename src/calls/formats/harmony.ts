@@ -101,7 +101,8 @@ function renderCall(c: { name: string; arguments: Record<string, unknown> }): st
 export const harmony: FormatParser = {
   name: 'harmony',
   aliases: ['gpt-oss', 'gpt_oss'],
-  detect: (text) => text.includes(RECIPIENT + FUNCTIONS),
+  // `=` is rarer than `t` in prose: the first search rules most outputs out quickly.
+  detect: (text) => text.includes('=' + FUNCTIONS) && text.includes(RECIPIENT + FUNCTIONS),
   reasoning: 'keep',
   parse: (text) => parseHarmony(text),
   render: (calls) => calls.map(renderCall).join(''),

@@ -35,7 +35,8 @@ const FORMAT = 'hermes'
 /** llama.cpp Hermes-2-Pro wrappers that are worth detecting as this format (the JSON inside is found anyway). */
 const WRAPPERS = ['<function', '<tool>', '<tools>', '<response>', '<json>', '<xml>', '<JSON>']
 
-type Value = { value: JsonValue; floatPaths?: string[]; raw: string }
+/** A decoded value and where it was written (`text.slice(start, end)`). */
+type Value = { value: JsonValue; floatPaths?: string[]; start: number; end: number }
 
 /**
  * The values written one after another (comma-separated) starting at `at`. Read up to `limit` (the next
@@ -50,7 +51,7 @@ function valuesAt(text: string, at: number, limit: number, budget: Budget): { va
     if (c !== 123 /* { */ && c !== 91 /* [ */) break
     const r = parseJsonPast(text, i, Math.max(limit, end), budget)
     if (!r.ok) break
-    values.push({ value: r.value, floatPaths: r.floatPaths, raw: text.slice(i, r.end) })
+    values.push({ value: r.value, floatPaths: r.floatPaths, start: i, end: r.end })
     end = r.end
     const next = skipSpace(text, r.end, Math.max(limit, end))
     if (text.charCodeAt(next) !== 44 /* , */) break
@@ -88,10 +89,16 @@ function toolCallBlocks(text: string, options: ParseOptions): ToolCall[] {
     const from = Math.max(end, start)
     if (close === -2 || (close >= 0 && close < from)) close = text.indexOf(CLOSE, from)
     const closed = close >= 0 && close < regionEnd
-    const raw = text.slice(open, closed ? close + CLOSE.length : from)
-    const calls = values.flatMap((v) => callsFromValue(v.value, FORMAT, v.floatPaths, values.length === 1 ? raw : v.raw, options))
-    if (calls.length > 0) out.push(...calls)
-    else if (closed && attemptsJson(text, start, regionEnd)) out.push(unknownCall(FORMAT, raw))
+    const rawEnd = closed ? close + CLOSE.length : from // the block's raw text, sliced only when a call needs it
+    let found = 0
+    for (const v of values) {
+      const valueRaw = text.slice(values.length === 1 ? open : v.start, values.length === 1 ? rawEnd : v.end)
+      for (const call of callsFromValue(v.value, FORMAT, v.floatPaths, valueRaw, options)) {
+        out.push(call)
+        found++
+      }
+    }
+    if (found === 0 && closed && attemptsJson(text, start, regionEnd)) out.push(unknownCall(FORMAT, text.slice(open, rawEnd)))
     open = nextOpen
   }
   return out

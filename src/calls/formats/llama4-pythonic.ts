@@ -6,6 +6,7 @@
 import { parsePythonCalls } from '../python.js'
 import type { FormatParser, ToolCall } from '../types.js'
 import { pythonicListsIn, renderPythonicList, toolCallFromPython } from './pythonic.js'
+import { TokenFinder } from './tool-calls-tag.js'
 
 const FORMAT = 'llama4_pythonic'
 const START = '<|python_start|>'
@@ -15,6 +16,7 @@ function parse(text: string): ToolCall[] {
   let start = text.indexOf(START)
   if (start < 0) return pythonicListsIn(text, FORMAT)
   const out: ToolCall[] = []
+  const brackets = new TokenFinder(text, '[')
   let end = -2 // the next END at or after the current block (-1: none left); searched forward only
   while (start >= 0) {
     const from = start + START.length
@@ -22,7 +24,7 @@ function parse(text: string): ToolCall[] {
     if (end !== -1 && end < from) end = text.indexOf(END, from)
     const to = end >= 0 && (next < 0 || end < next) ? end : next >= 0 ? next : text.length
     const inner = text.slice(from, to)
-    const lists = pythonicListsIn(text, FORMAT, from, to)
+    const lists = pythonicListsIn(text, FORMAT, from, to, brackets)
     if (lists.length > 0) out.push(...lists)
     else {
       const r = parsePythonCalls(inner, { jsonLiterals: true })

@@ -22,6 +22,7 @@
  */
 import { skipSpace } from '../json.js'
 import type { FormatParser, ParseOptions, ToolCall } from '../types.js'
+import { removeReasoningBlocks } from '../reasoning.js'
 import { callsFromList, callsFromValue, namedCall, parseJsonPast, pastMarkerBudget, type Budget } from './generic-json.js'
 
 const MARKER = '[TOOL_CALLS]'
@@ -31,26 +32,9 @@ const THINK_OPEN = '[THINK]'
 const THINK_CLOSE = '[/THINK]'
 const FORMAT = 'mistral'
 
-/** Text outside `[THINK]...[/THINK]`. One left-to-right pass of indexOf calls. */
+/** Text outside `[THINK]...[/THINK]` (Magistral's reasoning). */
 export function stripMistralThinking(text: string): string {
-  if (!text.includes(THINK_OPEN) && !text.includes(THINK_CLOSE)) return text
-  let i = 0
-  const firstOpen = text.indexOf(THINK_OPEN)
-  const firstClose = text.indexOf(THINK_CLOSE)
-  if (firstClose >= 0 && (firstOpen < 0 || firstClose < firstOpen)) i = firstClose + THINK_CLOSE.length
-  let out = ''
-  while (i < text.length) {
-    const open = text.indexOf(THINK_OPEN, i)
-    if (open < 0) {
-      out += text.slice(i)
-      break
-    }
-    out += text.slice(i, open)
-    const close = text.indexOf(THINK_CLOSE, open + THINK_OPEN.length)
-    if (close < 0) break
-    i = close + THINK_CLOSE.length
-  }
-  return out
+  return removeReasoningBlocks(text, THINK_OPEN, THINK_CLOSE)
 }
 
 function isSpace(c: number): boolean {

@@ -16,6 +16,7 @@
 import { makeCall } from '../call-object.js'
 import { parsePythonCallListAt, renderPythonCall, type PyCall } from '../python.js'
 import type { FormatParser, ToolCall } from '../types.js'
+import { TokenFinder } from './tool-calls-tag.js'
 
 const FORMAT = 'pythonic'
 
@@ -50,12 +51,21 @@ function startsCallList(text: string, i: number, end: number): boolean {
   return text.charCodeAt(j) === 40 /* ( */
 }
 
-/** The calls of every complete call list in `text[from, to)`. */
-export function pythonicListsIn(text: string, format: string, from = 0, to = text.length): ToolCall[] {
+/**
+ * The calls of every complete call list in `text[from, to)`. Callers that read several ranges of one text in order
+ * pass one `brackets` finder for all of them, so that no search for `[` runs over the same text twice.
+ */
+export function pythonicListsIn(
+  text: string,
+  format: string,
+  from = 0,
+  to = text.length,
+  brackets = new TokenFinder(text, '['),
+): ToolCall[] {
   const out: ToolCall[] = []
   let i = from
   while (i < to) {
-    const b = text.indexOf('[', i)
+    const b = brackets.next(i)
     if (b < 0 || b >= to) break
     if (!startsCallList(text, b, to)) {
       i = b + 1

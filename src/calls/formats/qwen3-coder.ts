@@ -62,7 +62,8 @@ export function functionBlockCalls(
     const nameEnd = gt.next(nameStart)
     if (nameEnd < 0) break
     const next = fnOpen.next(nameStart)
-    const end = nearest(...ends.map((m) => m.next(nameEnd)))
+    let end = -1
+    for (const m of ends) end = nearest(end, m.next(nameEnd))
     // Unterminated (the end of the output or another function comes first): not a call.
     if (end < 0 || (next >= 0 && next < end) || (next >= 0 && next < nameEnd)) {
       at = next

@@ -7,9 +7,10 @@
  * by the schema as for Qwen3-Coder. `<seed:cot_budget_reflect>` is content and ignored. Contested
  * `llamacpp-seed_oss-6` (a call cut off inside a parameter) gives no call: the function block is not closed.
  */
-import { removeBlocks, stripOneNewline } from '../schema-values.js'
+import { stripOneNewline } from '../schema-values.js'
 import type { FormatParser } from '../types.js'
 import { functionBlockCalls, renderFunctionBlock } from './qwen3-coder.js'
+import { removeReasoningBlocks } from '../reasoning.js'
 
 const FORMAT = 'seed_oss'
 const OPEN = '<seed:tool_call>'
@@ -20,6 +21,6 @@ export const seedOss: FormatParser = {
   aliases: ['seed', 'seed-oss'],
   detect: (text) => text.includes(OPEN),
   parse: (text, options) =>
-    functionBlockCalls(removeBlocks(text, '<seed:think>', '</seed:think>'), options, FORMAT, ['</function>', CLOSE], stripOneNewline),
+    functionBlockCalls(removeReasoningBlocks(text, '<seed:think>', '</seed:think>'), options, FORMAT, ['</function>', CLOSE], stripOneNewline),
   render: (calls) => calls.map((c) => `${OPEN}\n${renderFunctionBlock(c, false)}\n${CLOSE}`).join('\n'),
 }

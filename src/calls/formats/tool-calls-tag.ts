@@ -98,30 +98,6 @@ export function skipFenceOpen(text: string, i: number, limit = text.length): num
   return j
 }
 
-/**
- * `text` without the spans between `open` and `close` (reasoning). Like `<think>` handling: text before a lone
- * `close` was reasoning opened in the prompt, and an unclosed `open` runs to the end. One left-to-right pass.
- */
-export function withoutBlocks(text: string, open: string, close: string): string {
-  const firstOpen = text.indexOf(open)
-  const firstClose = text.indexOf(close)
-  if (firstOpen < 0 && firstClose < 0) return text
-  let i = 0
-  if (firstClose >= 0 && (firstOpen < 0 || firstClose < firstOpen)) i = firstClose + close.length
-  let out = ''
-  while (i < text.length) {
-    const o = text.indexOf(open, i)
-    if (o < 0) {
-      out += text.slice(i)
-      break
-    }
-    out += text.slice(i, o)
-    const c = text.indexOf(close, o + open.length)
-    if (c < 0) break
-    i = c + close.length
-  }
-  return out
-}
 
 /**
  * Calls from every `open`…`close` block whose content is a JSON list of call objects (or one object), converted by

@@ -1,0 +1,11 @@
+// The embedded default: a model run in this process with transformers.js on onnxruntime-node, no server. Here it is
+// the project's scripted fixture model (`npm run fixtures` builds it: a tiny ONNX decoder with Qwen3's real tokenizer
+// and chat template, whose replies are scripted by the city in the question), so the real template, tokenizer,
+// generate loop and parser all run offline. Point `local(...)` at a real model id or folder to evaluate a real model.
+import { describeEval, local } from 'vitest-tool-evals'
+
+describeEval('travel', {
+  data: 'fixtures/travel.jsonl',
+  model: local('./fixtures/models/scripted'),
+  schema: true,
+})
