@@ -178,7 +178,8 @@ export function mergeAccumulators(into: Accumulator, from: Accumulator): Accumul
   return into
 }
 
-function rate(num: number, den: number): number | null {
+/** A share, or null when nothing was counted (never NaN). */
+export function rate(num: number, den: number): number | null {
   return den === 0 ? null : num / den
 }
 

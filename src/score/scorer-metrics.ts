@@ -7,7 +7,7 @@
  * records for it (a failure never raises a rate). A judgement without a label (the judge failed or answered
  * something unreadable) is counted under `errors` and left out of its rate.
  */
-import { addExact, exactTotal } from './aggregate.js'
+import { addExact, exactTotal, rate } from './aggregate.js'
 import type {
   Aggregate,
   BfclAggregate,
@@ -116,10 +116,6 @@ export function mergeScorerAccumulators(into: ScorerAccumulator, from: ScorerAcc
     u.errors += c.errors
   }
   return into
-}
-
-function rate(num: number, den: number): number | null {
-  return den === 0 ? null : num / den
 }
 
 function sortedKeys<V>(map: Map<string, V>): string[] {

@@ -16,6 +16,7 @@ import { parseJson, skipSpace } from '../json.js'
 import { parsePythonCalls } from '../python.js'
 import type { FormatParser, ToolCall } from '../types.js'
 import { renderPythonicList, toolCallFromPython } from './pythonic.js'
+import { forEachBlock } from '../blocks.js'
 
 const FORMAT = 'lfm2'
 const START = '<|tool_call_start|>'
@@ -46,16 +47,7 @@ function callsInBlock(block: string, out: ToolCall[]): void {
 
 function parse(text: string): ToolCall[] {
   const out: ToolCall[] = []
-  let end = -2 // the next END at or after the current block (-1: none left); searched forward only
-  let start = text.indexOf(START)
-  while (start >= 0) {
-    const from = start + START.length
-    if (end !== -1 && end < from) end = text.indexOf(END, from)
-    const next = text.indexOf(START, from)
-    const to = end >= 0 && (next < 0 || end < next) ? end : next >= 0 ? next : text.length
-    callsInBlock(text.slice(from, to), out)
-    start = next
-  }
+  forEachBlock(text, START, END, (body) => callsInBlock(body, out))
   return out
 }
 

@@ -7,6 +7,7 @@
 import { parsePythonCallAt, parsePythonCallListAt, renderPythonCall } from '../python.js'
 import type { FormatParser, ToolCall } from '../types.js'
 import { toolCallFromPython } from './pythonic.js'
+import { forEachBlock } from '../blocks.js'
 
 const FORMAT = 'olmo3'
 const OPEN = '<function_calls>'
@@ -36,16 +37,7 @@ function callsInBlock(block: string, out: ToolCall[]): void {
 
 function parse(text: string): ToolCall[] {
   const out: ToolCall[] = []
-  let close = -2 // the next CLOSE at or after the current block (-1: none left); searched forward only
-  let open = text.indexOf(OPEN)
-  while (open >= 0) {
-    const from = open + OPEN.length
-    if (close !== -1 && close < from) close = text.indexOf(CLOSE, from)
-    const next = text.indexOf(OPEN, from)
-    const to = close >= 0 && (next < 0 || close < next) ? close : next >= 0 ? next : text.length
-    callsInBlock(text.slice(from, to), out)
-    open = next
-  }
+  forEachBlock(text, OPEN, CLOSE, (body) => callsInBlock(body, out))
   return out
 }
 
