@@ -15,3 +15,16 @@ export function forEachBlock(text: string, open: string, close: string, visit: (
     start = next
   }
 }
+
+/**
+ * The regions after each `marker`: from the end of the marker to the next occurrence of it (or the end of the
+ * text). Formats whose calls follow a marker with no closing token read each region once, so the pass is linear.
+ */
+export function forEachMarkerRegion(text: string, marker: string, visit: (start: number, limit: number) => void): void {
+  let at = text.indexOf(marker)
+  while (at >= 0) {
+    const next = text.indexOf(marker, at + marker.length)
+    visit(at + marker.length, next < 0 ? text.length : next)
+    at = next
+  }
+}

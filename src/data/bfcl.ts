@@ -17,6 +17,7 @@ import { categoryDataFromText } from '../score/bfcl/files.js'
 import { isPyDict, toJsonWithFloatPaths, toPlain, type PyValue } from '../score/bfcl/pyvalue.js'
 import type { ExpectedCall } from '../score/types.js'
 import type { ChatMessage, Sample } from './types.js'
+import { decodeJsonLine, forEachJsonlLine } from './jsonl.js'
 
 /** What `sample.extra.bfcl` holds: a BfclAnswer (plain JSON) plus the entry's id. */
 export interface BfclSampleInfo extends BfclAnswer {
@@ -208,17 +209,11 @@ export function loadBfclCategory(dataDir: string, category: string, options: Bfc
  */
 export function bfclReplayLines(resultsText: string): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = []
-  for (const line of resultsText.split('\n')) {
-    if (line.trim() === '') continue
-    let o: unknown
-    try {
-      o = JSON.parse(line)
-    } catch {
-      continue
-    }
-    if (o === null || typeof o !== 'object') continue
-    const { id, result } = o as { id?: unknown; result?: unknown }
-    if (typeof id !== 'string') continue
+  forEachJsonlLine(resultsText, (content) => {
+    const decoded = decodeJsonLine(content)
+    if (!decoded.ok || decoded.value === null || typeof decoded.value !== 'object') return
+    const { id, result } = decoded.value as { id?: unknown; result?: unknown }
+    if (typeof id !== 'string') return
     if (typeof result === 'string') out.push({ id, output: result })
     else if (Array.isArray(result)) {
       const toolCalls = result.flatMap((item: unknown) => {
@@ -229,6 +224,6 @@ export function bfclReplayLines(resultsText: string): Record<string, unknown>[] 
       })
       out.push({ id, tool_calls: toolCalls })
     }
-  }
+  })
   return out
 }

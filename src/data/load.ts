@@ -5,8 +5,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { parseJson } from '../calls/json.js'
-import type { JsonValue } from '../calls/types.js'
+import { decodeJsonLine, forEachJsonlLine } from './jsonl.js'
 import { samplesFromObject } from './sample.js'
 import type { DataEntry, DataSource, Sample, SampleError } from './types.js'
 
@@ -17,44 +16,21 @@ export function sourceName(source: DataSource): string {
   return 'data'
 }
 
-/**
- * One JSONL line decoded. A line that the native `JSON.parse` accepts is decoded by it directly: `parseJson` would
- * give the same value (it hands bracketed values to `JSON.parse` too), after a scan of its own that costs as much
- * again on large lines. Anything else goes to `parseJson`, which accepts a little more (Unicode spaces around the
- * value) and words its errors as the loaders report them. Integral-float paths are not needed at line level.
- */
-export function decodeJsonLine(content: string): { ok: true; value: JsonValue } | { ok: false; error: string; at: number } {
-  try {
-    return { ok: true, value: JSON.parse(content) as JsonValue }
-  } catch {
-    return parseJson(content)
-  }
-}
-
 /** Entries of a JSONL text; `file` names it in errors. Blank lines are not samples. */
 export function parseJsonlSamples(text: string, file: string): DataEntry[] {
   const entries: DataEntry[] = []
   const wheres: string[] = []
-  let start = text.charCodeAt(0) === 0xfeff ? 1 : 0
-  let line = 0
-  while (start <= text.length) {
-    let end = text.indexOf('\n', start)
-    if (end < 0) end = text.length
-    line++
-    let content = text.slice(start, end)
-    if (content.endsWith('\r')) content = content.slice(0, -1)
-    start = end + 1
-    if (content.trim().length === 0) continue
+  forEachJsonlLine(text, (content, line) => {
     const source = { file, line }
     const where = `${file}:${line}`
     const decoded = decodeJsonLine(content)
     if (!decoded.ok) {
       entries.push({ error: { where, source, field: '', message: `not valid JSON (${decoded.error} at column ${decoded.at + 1})` } })
       wheres.push(where)
-      continue
+      return
     }
     pushObjectEntries(entries, wheres, decoded.value, where, source)
-  }
+  })
   return checkUniqueIds(entries, wheres)
 }
 

@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { decodeArguments, isPlainObject, makeCall } from '../calls/call-object.js'
 import type { ToolCall } from '../calls/types.js'
-import { decodeJsonLine } from '../data/load.js'
+import { decodeJsonLine, forEachJsonlLine } from '../data/jsonl.js'
 import type { Sample } from '../data/types.js'
 import type { ModelOutput, ModelProvider } from './types.js'
 
@@ -79,29 +79,21 @@ export function readRecording(path: string | URL, file: string): Recording {
 export function parseRecording(text: string, file: string): Recording {
   const byId = new Map<string, Recorded>()
   const unreadable: string[] = []
-  let start = text.charCodeAt(0) === 0xfeff ? 1 : 0
-  let line = 0
-  while (start <= text.length) {
-    let end = text.indexOf('\n', start)
-    if (end < 0) end = text.length
-    line++
-    const content = text.slice(start, end).trim()
-    start = end + 1
-    if (content.length === 0) continue
+  forEachJsonlLine(text, (content, line) => {
     const where = `${file}:${line}`
-    const decoded = decodeJsonLine(content)
+    const decoded = decodeJsonLine(content.trim())
     if (!decoded.ok) {
       unreadable.push(`${where}: not valid JSON (${decoded.error})`)
-      continue
+      return
     }
     const obj = decoded.value
     const id = isPlainObject(obj) ? obj['id'] : undefined
     if (!isPlainObject(obj) || !(typeof id === 'string' || typeof id === 'number')) {
       unreadable.push(`${where}: field \`id\`: missing (a recorded line needs the sample id)`)
-      continue
+      return
     }
     byId.set(String(id), recordedFromObject(obj, where))
-  }
+  })
   return { byId, unreadable }
 }
 

@@ -11,19 +11,17 @@
  */
 import type { FormatParser, ParseOptions, ToolCall } from '../types.js'
 import { callsFromList } from './generic-json.js'
+import { forEachMarkerRegion } from '../blocks.js'
 
 const MARKER = 'functools['
 const FORMAT = 'functools'
 
 function parseFunctools(text: string, options: ParseOptions): ToolCall[] {
   const out: ToolCall[] = []
-  let at = text.indexOf(MARKER)
-  while (at >= 0) {
-    const next = text.indexOf(MARKER, at + MARKER.length)
-    const limit = next < 0 ? text.length : next
-    out.push(...callsFromList(text, at + MARKER.length - 1, limit, FORMAT, options).calls)
-    at = next
-  }
+  forEachMarkerRegion(text, MARKER, (start, limit) => {
+    // The list opens with the marker's own `[`.
+    out.push(...callsFromList(text, start - 1, limit, FORMAT, options).calls)
+  })
   return out
 }
 

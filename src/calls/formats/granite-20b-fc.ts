@@ -10,24 +10,20 @@
 import { parseJsonAt, skipSpace } from '../json.js'
 import type { FormatParser, ParseOptions, ToolCall } from '../types.js'
 import { callsFromValue } from './generic-json.js'
+import { forEachMarkerRegion } from '../blocks.js'
 
 const MARKER = '<function_call>'
 const FORMAT = 'granite_20b_fc'
 
 function parseGranite20bFc(text: string, options: ParseOptions): ToolCall[] {
   const out: ToolCall[] = []
-  let at = text.indexOf(MARKER)
-  while (at >= 0) {
-    const next = text.indexOf(MARKER, at + MARKER.length)
-    const limit = next < 0 ? text.length : next
-    const i = skipSpace(text, at + MARKER.length, limit)
+  forEachMarkerRegion(text, MARKER, (start, limit) => {
+    const i = skipSpace(text, start, limit)
     const c = text.charCodeAt(i)
-    if (c === 123 /* { */ || c === 91 /* [ */) {
-      const r = parseJsonAt(text, i, limit)
-      if (r.ok) out.push(...callsFromValue(r.value, FORMAT, r.floatPaths, text.slice(i, r.end), options))
-    }
-    at = next
-  }
+    if (c !== 123 /* { */ && c !== 91 /* [ */) return
+    const r = parseJsonAt(text, i, limit)
+    if (r.ok) out.push(...callsFromValue(r.value, FORMAT, r.floatPaths, text.slice(i, r.end), options))
+  })
   return out
 }
 

@@ -9,6 +9,7 @@
 import { parseJsonAt, skipSpace } from '../json.js'
 import type { FormatParser, ParseOptions, ToolCall } from '../types.js'
 import { callsFromValue } from './generic-json.js'
+import { forEachMarkerRegion } from '../blocks.js'
 
 const MARKER = '<|action_start|><|plugin|>'
 const END = '<|action_end|>'
@@ -16,17 +17,12 @@ const FORMAT = 'internlm2'
 
 function parseInternlm2(text: string, options: ParseOptions): ToolCall[] {
   const out: ToolCall[] = []
-  let at = text.indexOf(MARKER)
-  while (at >= 0) {
-    const next = text.indexOf(MARKER, at + MARKER.length)
-    const limit = next < 0 ? text.length : next
-    const i = skipSpace(text, at + MARKER.length, limit)
-    if (text.charCodeAt(i) === 123 /* { */) {
-      const r = parseJsonAt(text, i, limit)
-      if (r.ok) out.push(...callsFromValue(r.value, FORMAT, r.floatPaths, text.slice(i, r.end), options))
-    }
-    at = next
-  }
+  forEachMarkerRegion(text, MARKER, (start, limit) => {
+    const i = skipSpace(text, start, limit)
+    if (text.charCodeAt(i) !== 123 /* { */) return
+    const r = parseJsonAt(text, i, limit)
+    if (r.ok) out.push(...callsFromValue(r.value, FORMAT, r.floatPaths, text.slice(i, r.end), options))
+  })
   return out
 }
 

@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import { isPlainObject } from '../../calls/call-object.js'
 import { parseJson } from '../../calls/json.js'
 import type { JsonValue } from '../../calls/types.js'
+import { forEachJsonlLine } from '../../data/jsonl.js'
 import type { BfclFunction } from './checker.js'
 import { fromJson, type PyValue } from './pyvalue.js'
 import type { BfclResultLine, BfclTestEntry } from './score.js'
@@ -30,29 +31,16 @@ export interface JsonLinesFile {
 /** Parse a JSON-lines text; blank lines are skipped. */
 export function parseJsonLines(text: string, file: string): JsonLinesFile {
   const out: JsonLinesFile = { lines: [], errors: [] }
-  let line = 0
-  let start = 0
-  if (text.charCodeAt(0) === 0xfeff) start = 1
-  while (start <= text.length) {
-    let end = text.indexOf('\n', start)
-    if (end < 0) end = text.length
-    line++
-    const s = text.slice(start, end)
-    start = end + 1
-    if (s.trim() === '') {
-      if (end === text.length) break
-      continue
-    }
+  forEachJsonlLine(text, (s, line) => {
     const r = parseJson(s)
     if (!r.ok) {
       out.errors.push({ line, message: `${file}:${line}: invalid JSON (${r.error} at column ${r.at + 1})` })
-    } else {
-      const py = fromJson(r.value, r.floatPaths)
-      if (py === undefined) out.errors.push({ line, message: `${file}:${line}: value nested too deeply` })
-      else out.lines.push({ line, json: r.value, py })
+      return
     }
-    if (end === text.length) break
-  }
+    const py = fromJson(r.value, r.floatPaths)
+    if (py === undefined) out.errors.push({ line, message: `${file}:${line}: value nested too deeply` })
+    else out.lines.push({ line, json: r.value, py })
+  })
   return out
 }
 
