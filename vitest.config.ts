@@ -18,7 +18,9 @@ export default defineConfig({
   },
   test: {
     include: ['evals/**/*.eval.ts'],
-    setupFiles: ['vitest-tool-evals/setup'],
+    // Vitest resolves setupFiles as paths, not through `resolve.alias`, so point at the source; a user's project
+    // names 'vitest-tool-evals/setup', which resolves through the package's exports.
+    setupFiles: [src('setup.ts')],
     reporters: [
       'default',
       new ToolEvalsReporter({
