@@ -168,16 +168,21 @@ describe('openaiCompatible: faults and retries', () => {
   it('reports a timeout and a reset clearly when they persist', async () => {
     const hang = await serve(() => ({ fault: 'hang' }))
     await expect(provider(hang, { timeoutMs: 100, maxRetries: 1 }).generate(sample('a'))).rejects.toThrow(
-      /no complete response within 100 ms \(gave up after 2 attempts\)/,
+      /request timed out after 100 ms \(gave up after 2 attempts\)/,
     )
     const reset = await serve(() => ({ fault: 'reset' }))
     await expect(provider(reset, { maxRetries: 0 }).generate(sample('a'))).rejects.toThrow(/connection failed/)
   })
 
-  it('rejects a response without choices without retrying', async () => {
+  it('retries a response without choices or with an empty choices array, as any malformed response', async () => {
     const server = await serve(() => ({ json: { object: 'chat.completion' } }))
-    await expect(provider(server).generate(sample('a'))).rejects.toThrow(/no choices\[0\]\.message/)
-    expect(server.hits).toBe(1)
+    await expect(provider(server, { maxRetries: 2 }).generate(sample('a'))).rejects.toThrow(
+      /no choices\[0\]\.message: .*chat\.completion.* \(gave up after 3 attempts\)/,
+    )
+    expect(server.hits).toBe(3)
+    const empty = await serve((r) => (r.hit === 1 ? { json: { object: 'chat.completion', choices: [] } } : { content: 'second try' }))
+    expect((await provider(empty).generate(sample('a'))).text).toBe('second try')
+    expect(empty.hits).toBe(2)
   })
 })
 
@@ -289,8 +294,12 @@ describe('Limiter and scrub', () => {
     expect(limiter.inFlight).toBe(0)
   })
 
-  it('replaces the raw, JSON-escaped and URL-encoded forms of a secret', () => {
+  it('replaces the raw, JSON-escaped, URL-encoded and base64 forms of a secret and of its Bearer header', () => {
     const secret = 'sk-a/b"c'
     expect(scrub(`x ${secret} ${JSON.stringify(secret)} ${encodeURIComponent(secret)} y`, secret)).toBe('x *** "***" *** y')
+    const bearer = `Bearer ${secret}`
+    const b64 = (t: string) => Buffer.from(t).toString('base64')
+    const forms = [encodeURIComponent(bearer), encodeURIComponent(bearer).replace('%20', '+'), b64(bearer), b64(secret), Buffer.from(bearer).toString('base64url')]
+    expect(scrub(forms.join(' | '), secret)).toBe(forms.map(() => '***').join(' | '))
   })
 })

@@ -35,6 +35,11 @@ export interface OpenAICompatibleOptions {
   /** Time limit of one attempt (response headers and body), in ms. Default 120000. */
   timeoutMs?: number
   /**
+   * Largest response body accepted, in bytes; a longer one is abandoned as it arrives (never buffered past this) and
+   * the sample errors with "response body exceeded …". Default 32 MiB, far above any real completion.
+   */
+  maxResponseBytes?: number
+  /**
    * 'tools' (default): native `tool_calls` in the reply become the calls; a reply without them has its text parsed.
    * 'text': the tools are still sent (so the server's chat template shows them to the model) with `tool_choice:
    * "none"`, and the raw text content is parsed by this library, whatever the server's own tool parser would do.
@@ -72,6 +77,7 @@ export function openaiCompatible(options: OpenAICompatibleOptions): ModelProvide
   const concurrency = options.concurrency ?? 8
   const maxRetries = options.maxRetries ?? 4
   const timeoutMs = options.timeoutMs ?? 120_000
+  const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES
   const mode = options.mode ?? 'tools'
   const id = `openai:${options.model}@${publicBase}`
   const settings: Record<string, unknown> = { mode, temperature: options.temperature ?? 0 }
@@ -96,18 +102,27 @@ export function openaiCompatible(options: OpenAICompatibleOptions): ModelProvide
   async function attempt(body: string, key: string | undefined, signal?: AbortSignal): Promise<Attempt> {
     const headers: Record<string, string> = { 'content-type': 'application/json', ...options.headers }
     if (key !== undefined) headers['authorization'] = `Bearer ${key}`
+    // Every server text is scrubbed whole before it is cut to a snippet: a cut could split the key.
+    const clean = (text: string) => (key === undefined ? text : scrub(text, key))
+    const cut = (text: string) => snippet(clean(text), SNIPPET_CHARS, key)
     try {
-      const res = await post(endpoint, headers, body, agent, timeoutMs, signal)
+      const res = await post(endpoint, headers, body, agent, { timeoutMs, maxResponseBytes }, signal)
       if (res.status >= 200 && res.status < 300) {
         const decoded = parseJson(res.text)
-        if (decoded.ok) return { ok: true, json: decoded.value }
-        return fail(`malformed JSON in the response body (HTTP ${res.status}): ${snippet(res.text)}`, true)
+        if (!decoded.ok) return fail(`malformed JSON in the response body (HTTP ${res.status}): ${cut(res.text)}`, true)
+        // A reply without a first choice's message (`choices: []` included) is malformed: retried like bad JSON.
+        if (firstMessage(decoded.value) === undefined) {
+          return fail(`response has no choices[0].message: ${cut(res.text)}`, true)
+        }
+        return { ok: true, json: decoded.value }
       }
       const retryable = res.status === 408 || res.status === 409 || res.status === 429 || res.status >= 500
-      return fail(`HTTP ${res.status}: ${errorMessage(res.text)}`, retryable, retryAfter(res.headers))
+      return fail(`HTTP ${res.status}: ${errorMessage(clean(res.text), key)}`, retryable, retryAfter(res.headers))
     } catch (err) {
       if (signal?.aborted) throw err
-      if (err instanceof TimeoutError) return fail(`no complete response within ${timeoutMs} ms`, true)
+      if (err instanceof TimeoutError) return fail(`request timed out after ${timeoutMs} ms`, true)
+      // The same reply would be as large next time: not retried.
+      if (err instanceof TooLargeError) return fail(`response body exceeded ${formatBytes(maxResponseBytes)}`, false)
       return fail(`connection failed: ${networkReason(err)}`, true)
     }
   }
@@ -176,11 +191,18 @@ function wireMessage(m: ChatMessage): ChatMessage {
   }
 }
 
-function outputFromResponse(json: unknown, mode: 'tools' | 'text', format: string | undefined): ModelOutput {
+/** `choices[0].message` of a completion body, when it is an object. */
+function firstMessage(json: unknown): Record<string, unknown> | undefined {
   const choices = isPlainObject(json) ? json['choices'] : undefined
   const choice: unknown = Array.isArray(choices) ? choices[0] : undefined
   const message = isPlainObject(choice) ? choice['message'] : undefined
-  if (!isPlainObject(message)) throw new Error(`response has no choices[0].message: ${snippet(JSON.stringify(json))}`)
+  return isPlainObject(message) ? message : undefined
+}
+
+/** The output of a completion body that `attempt` has checked has a first message. */
+function outputFromResponse(json: unknown, mode: 'tools' | 'text', format: string | undefined): ModelOutput {
+  const message = firstMessage(json)
+  if (message === undefined) throw new Error('response has no choices[0].message')
 
   const output: ModelOutput = { text: contentText(message['content']) }
   if (format !== undefined) output.format = format
@@ -251,18 +273,22 @@ export function retryAfter(headers: IncomingHttpHeaders): number | undefined {
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now())
 }
 
-/** The server's own error message from an error body (OpenAI `error.message`, FastAPI `detail`), or a snippet. */
-function errorMessage(text: string): string {
+/**
+ * The server's own error message from an (already scrubbed) error body (OpenAI `error.message`, FastAPI `detail`),
+ * or a snippet. The decoded message is scrubbed again: JSON escapes may have hidden a spelling of the key.
+ */
+function errorMessage(text: string, key: string | undefined): string {
+  const cut = (t: string) => snippet(key === undefined ? t : scrub(t, key), SNIPPET_CHARS, key)
   const decoded = parseJson(text)
   if (decoded.ok && isPlainObject(decoded.value)) {
     const v = decoded.value
     const err = v['error']
-    if (isPlainObject(err) && typeof err['message'] === 'string') return snippet(err['message'])
-    if (typeof err === 'string') return snippet(err)
-    if (typeof v['detail'] === 'string') return snippet(v['detail'])
-    if (typeof v['message'] === 'string') return snippet(v['message'])
+    if (isPlainObject(err) && typeof err['message'] === 'string') return cut(err['message'])
+    if (typeof err === 'string') return cut(err)
+    if (typeof v['detail'] === 'string') return cut(v['detail'])
+    if (typeof v['message'] === 'string') return cut(v['message'])
   }
-  return snippet(text) || '(empty body)'
+  return cut(text) || '(empty body)'
 }
 
 function networkReason(err: unknown): string {
@@ -271,9 +297,34 @@ function networkReason(err: unknown): string {
   return typeof e.code === 'string' && !message.includes(e.code) ? `${message} (${e.code})` : message
 }
 
-function snippet(text: string, max = 300): string {
+/** Characters of a server's text kept in an error message. */
+const SNIPPET_CHARS = 300
+/** A tail this long that begins a spelling of the key is scrubbed at a cut (shorter ones reveal too little). */
+const MIN_SECRET_PREFIX = 8
+
+/**
+ * `text` cut to `max` characters. Scrub before cutting; the cut itself then scrubs a tail that is the start of a
+ * spelling of `secret` (8 characters or more), since the server may have cut the key itself.
+ */
+function snippet(text: string, max = SNIPPET_CHARS, secret?: string): string {
   const t = text.trim()
-  return t.length <= max ? t : `${t.slice(0, max)}…`
+  if (t.length <= max) return secret === undefined ? t : scrubCutTail(t, secret)
+  const head = t.slice(0, max)
+  return `${secret === undefined ? head : scrubCutTail(head, secret)}…`
+}
+
+/** `text` with a tail that is a prefix (8+ characters) of any spelling of `secret` replaced by `***`. */
+export function scrubCutTail(text: string, secret: string): string {
+  let end = text.length
+  for (const form of secretForms(secret)) {
+    for (let n = Math.min(form.length - 1, text.length); n >= MIN_SECRET_PREFIX; n--) {
+      if (text.endsWith(form.slice(0, n))) {
+        end = Math.min(end, text.length - n)
+        break
+      }
+    }
+  }
+  return end === text.length ? text : `${text.slice(0, end)}***`
 }
 
 /** An Error whose message (and stack) no longer contains the key. */
@@ -285,12 +336,31 @@ function scrubbedError(err: unknown, key: string | undefined): Error {
   return clean
 }
 
-/** `text` with every spelling of `secret` a server might echo (raw, JSON-escaped, URL-encoded) replaced. */
+/**
+ * Every spelling of `secret` a server might echo: raw, JSON-escaped, URL-encoded (`%20` and `+` for spaces), and
+ * base64 (standard and URL-safe, padded or not); each for the key alone and for the whole `Bearer <key>` header.
+ */
+export function secretForms(secret: string): string[] {
+  const forms = new Set<string>()
+  for (const value of [`Bearer ${secret}`, secret]) {
+    forms.add(value)
+    forms.add(JSON.stringify(value).slice(1, -1))
+    forms.add(encodeURIComponent(value))
+    forms.add(encodeURIComponent(value).replace(/%20/g, '+'))
+    const b64 = Buffer.from(value, 'utf8').toString('base64')
+    forms.add(b64)
+    forms.add(b64.replace(/=+$/, ''))
+    forms.add(Buffer.from(value, 'utf8').toString('base64url'))
+  }
+  forms.delete('')
+  // Longest first, so `Bearer <key>` goes before the key inside it.
+  return [...forms].sort((a, b) => b.length - a.length)
+}
+
+/** `text` with every spelling of `secret` (see secretForms) replaced by `***`. */
 export function scrub(text: string, secret: string): string {
   let out = text
-  for (const form of new Set([secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)])) {
-    if (form.length > 0) out = out.split(form).join('***')
-  }
+  for (const form of secretForms(secret)) out = out.split(form).join('***')
   return out
 }
 
@@ -298,6 +368,17 @@ export function scrub(text: string, secret: string): string {
 // Transport
 
 class TimeoutError extends Error {}
+/** The body grew past `maxResponseBytes`. */
+class TooLargeError extends Error {}
+
+const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024
+
+/** `32 MB` for whole mebibytes, `256 KB` for whole kibibytes, otherwise bytes. */
+export function formatBytes(n: number): string {
+  if (n >= 1 << 20 && n % (1 << 20) === 0) return `${n / (1 << 20)} MB`
+  if (n >= 1 << 10 && n % (1 << 10) === 0) return `${n / (1 << 10)} KB`
+  return `${n} bytes`
+}
 
 interface HttpReply {
   status: number
@@ -306,17 +387,19 @@ interface HttpReply {
 }
 
 /**
- * POST `body` and read the whole reply. Rejects on connection errors, on `signal`, and with a TimeoutError when the
- * reply (headers and body) has not fully arrived within `timeoutMs`.
+ * POST `body` and read the whole reply. Rejects on connection errors, on `signal`, with a TimeoutError when the
+ * reply (headers and body) has not fully arrived within `timeoutMs`, and with a TooLargeError as soon as the body
+ * (counted as it arrives, or announced by Content-Length) is over `maxResponseBytes`.
  */
 function post(
   url: URL,
   headers: Record<string, string>,
   body: string,
   agent: HttpAgent,
-  timeoutMs: number,
+  limits: { timeoutMs: number; maxResponseBytes: number },
   signal?: AbortSignal,
 ): Promise<HttpReply> {
+  const { timeoutMs, maxResponseBytes } = limits
   return new Promise((resolve, reject) => {
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest
     const req = send(url, {
@@ -341,7 +424,18 @@ function post(
     req.on('error', (err) => finish(err))
     req.on('response', (res) => {
       const chunks: Buffer[] = []
-      res.on('data', (c: Buffer) => chunks.push(c))
+      let bytes = 0
+      const tooLarge = () => finish(new TooLargeError(`response body over ${maxResponseBytes} bytes`))
+      if (Number(res.headers['content-length']) > maxResponseBytes) {
+        tooLarge()
+        return
+      }
+      res.on('data', (c: Buffer) => {
+        if (settled) return
+        bytes += c.length
+        if (bytes > maxResponseBytes) tooLarge()
+        else chunks.push(c)
+      })
       res.on('error', (err) => finish(err))
       res.on('aborted', () => finish(new Error('connection closed before the response ended')))
       res.on('end', () => {

@@ -31,6 +31,8 @@ export interface ScriptedReply {
   delayMs?: number
   /** 'hang': never answer; 'reset': drop the connection without an answer. */
   fault?: 'hang' | 'reset'
+  /** Stream this chunk over and over (no Content-Length) until the client goes away: an endless body. */
+  endless?: string
 }
 
 export type Responder = (req: ChatRequest) => ScriptedReply | Promise<ScriptedReply>
@@ -60,6 +62,17 @@ export function completion(content: string | null, toolCalls?: unknown[]): Recor
     choices: [{ index: 0, message, finish_reason: toolCalls ? 'tool_calls' : 'stop' }],
     usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
   }
+}
+
+/** Write `chunk` whenever the socket drains, until the client closes the connection. */
+function streamEndless(res: ServerResponse, chunk: string): void {
+  res.writeHead(200, { 'content-type': 'application/json' })
+  const pump = () => {
+    while (!res.destroyed && res.write(chunk));
+    if (!res.destroyed) res.once('drain', pump)
+  }
+  res.on('close', () => res.removeAllListeners('drain'))
+  pump()
 }
 
 export async function startOpenAIServer(responder: Responder): Promise<OpenAIServer> {
@@ -110,6 +123,10 @@ export async function startOpenAIServer(responder: Responder): Promise<OpenAISer
           const s = req.socket as Socket & { resetAndDestroy?: () => void }
           if (s.resetAndDestroy) s.resetAndDestroy()
           else s.destroy()
+          return
+        }
+        if (reply.endless !== undefined) {
+          streamEndless(res, reply.endless)
           return
         }
         const payload =
