@@ -48,12 +48,12 @@ describe('cached()', () => {
     const first = cached(endpoint(), { dir })
     const a = await Promise.all(samples.map((s) => first.generate(s)))
     expect(server.hits).toBe(5)
-    expect(first.stats).toEqual({ hits: 0, misses: 5, corrupt: 0 })
+    expect(first.stats).toEqual({ hits: 0, misses: 5, corrupt: 0, regenerated: 0, unwritable: 0 })
 
     const second = cached(endpoint(), { dir })
     const b = await Promise.all(samples.map((s) => second.generate(s)))
     expect(server.hits).toBe(5)
-    expect(second.stats).toEqual({ hits: 5, misses: 0, corrupt: 0 })
+    expect(second.stats).toEqual({ hits: 5, misses: 0, corrupt: 0, regenerated: 0, unwritable: 0 })
     expect(b).toEqual(a)
 
     // Other settings are another key.
@@ -92,8 +92,8 @@ describe('cached()', () => {
     for (const [i, bad] of damage.entries()) {
       writeFileSync(path, bad)
       const again = cached(inner, { dir })
-      expect(await again.generate(s)).toEqual(good)
-      expect(again.stats).toEqual({ hits: 0, misses: 1, corrupt: 1 })
+      expect(await again.generate(s)).toEqual({ ...good, cacheRegenerated: 'cache entry corrupt' })
+      expect(again.stats).toEqual({ hits: 0, misses: 1, corrupt: 1, regenerated: 1, unwritable: 0 })
       expect(inner.calls).toBe(i + 2)
       expect(readFileSync(path, 'utf8')).toBe(whole)
     }

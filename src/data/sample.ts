@@ -135,13 +135,35 @@ function readCall(c: Record<string, unknown>, field: string): ExpectedCall {
   const key = 'arguments' in c ? 'arguments' : 'parameters' in c ? 'parameters' : undefined
   if (key === undefined) return { name }
   const args = c[key]
-  if (isPlainObject(args)) return { name, arguments: args }
+  if (isPlainObject(args)) {
+    rejectNonFinite(args, `${field}.${key}`)
+    return { name, arguments: args }
+  }
   if (typeof args === 'string') {
     const r = parseJson(args)
-    if (r.ok && isPlainObject(r.value)) return { name, arguments: args }
+    if (r.ok && isPlainObject(r.value)) {
+      rejectNonFinite(r.value, `${field}.${key}`)
+      return { name, arguments: args }
+    }
     throw new InvalidField(`${field}.${key}`, 'a string here must hold a JSON object')
   }
   throw new InvalidField(`${field}.${key}`, 'must be an object (or a JSON string of one)')
+}
+
+/**
+ * Expected values must be finite: JSON has no Infinity, and a literal such as `1e999` (which decodes to Infinity) is
+ * a mistake in the data, not a value to compare a model's output with. An explicit stack: any depth.
+ */
+function rejectNonFinite(value: unknown, field: string): void {
+  const stack: { v: unknown; field: string }[] = [{ v: value, field }]
+  while (stack.length > 0) {
+    const { v, field: f } = stack.pop() as { v: unknown; field: string }
+    if (typeof v === 'number' && !Number.isFinite(v)) {
+      throw new InvalidField(f, 'number out of range: JSON has no Infinity or NaN (a literal like 1e999 overflows)')
+    }
+    if (Array.isArray(v)) v.forEach((x: unknown, i) => stack.push({ v: x, field: `${f}[${i}]` }))
+    else if (isPlainObject(v)) for (const k of Object.keys(v)) stack.push({ v: v[k], field: `${f}.${k}` })
+  }
 }
 
 function readTools(value: unknown): ToolDefinition[] {
@@ -169,7 +191,8 @@ function extraFields(value: Record<string, unknown>): Record<string, unknown> | 
   for (const key of Object.keys(value)) {
     if (KNOWN_KEYS.has(key)) continue
     extra ??= {}
-    extra[key] = value[key]
+    // defineProperty, not assignment: a key named `__proto__` stays an own data property and sets no prototype.
+    Object.defineProperty(extra, key, { value: value[key], writable: true, enumerable: true, configurable: true })
   }
   return extra
 }

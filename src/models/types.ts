@@ -12,6 +12,8 @@ export interface ModelOutput {
   /** Set when the provider skipped the sample by policy (e.g. its prompt is over `maxPromptTokens`): the reason. */
   skipped?: string
   usage?: { promptTokens?: number; completionTokens?: number }
+  /** Set by `cached()` when the sample's cache entry existed but was unusable and was generated again: why. */
+  cacheRegenerated?: string
 }
 
 /**
