@@ -205,7 +205,7 @@ describe('eval projects run by vitest', () => {
     expect(report.errored.count).toBe(4)
     expect(report.errored.byReason).toEqual({
       'backend down': 1,
-      'the sample did not finish (timed out or interrupted)': 1,
+      "timed out after 300 ms (the sample's test timeout), or the run was interrupted": 1,
       'invalid sample: field `expected[0].name`: must be a non-empty string': 1,
       'no recorded output in data/calendar.outputs.jsonl': 1,
     })

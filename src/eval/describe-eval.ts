@@ -118,8 +118,10 @@ export function describeEval(name: string, options: EvalOptions): void {
           generations.plan(runnableSamples(ctx.task.suite.tasks, samplesByName))
         }
         // Provisional record: if the test times out (or anything below throws) the sample still counts, as errored.
-        writeEvalMeta(ctx.task.meta, unfinishedMeta(sample, name, scoreOptions, options))
+        writeEvalMeta(ctx.task.meta, unfinishedMeta(sample, name, scoreOptions, options, ctx.task.timeout))
         const generation = await generations.get(sample)
+        // Timed out (or cancelled) meanwhile: the provisional record stands, not the abort that ended the generation.
+        if (ctx.signal.aborted) return
         const meta = evaluate(sample, generation.output, generation.error, name, options, scoreOptions)
         writeEvalMeta(ctx.task.meta, meta.stored)
         if (meta.stored.record.error !== undefined) {
@@ -188,8 +190,9 @@ function errorReason(error: unknown): { reason: string; detail: string } {
 }
 
 /** What a sample's test stores until it has a result: errored, scored as no prediction. */
-function unfinishedMeta(sample: Sample, suite: string, scoreOptions: ScoreOptions, scorers: ScorerOptions): EvalMeta {
-  const record: SampleRecord = { id: sample.id, suite, error: 'the sample did not finish (timed out or interrupted)' }
+function unfinishedMeta(sample: Sample, suite: string, scoreOptions: ScoreOptions, scorers: ScorerOptions, timeoutMs: number): EvalMeta {
+  const error = `timed out after ${timeoutMs} ms (the sample's test timeout), or the run was interrupted`
+  const record: SampleRecord = { id: sample.id, suite, error }
   record.score = scoreSample([], sample.expected, scoreOptions)
   applyErroredScorers(record, sample, scorers)
   return { v: 1, record, expected: storedExpected(sample.expected) }
@@ -215,6 +218,7 @@ export function evaluate(
     stored.detail = detail
     return { stored, result: { sample, calls: [], score: record.score, record } }
   }
+  if (output.cacheRegenerated !== undefined) stored.cacheRegenerated = output.cacheRegenerated
   if (output.skipped !== undefined) {
     record.skipped = output.skipped
     return { stored, result: { sample, output, calls: [], score: scoreSample([], sample.expected, scoreOptions), record } }

@@ -29,6 +29,8 @@ export interface EvalMeta {
   calls?: StoredCall[]
   /** The raw output, cut to `maxOutputChars` (the cut is marked). */
   output?: string
+  /** Why the sample's cache entry was unusable and regenerated (`cached()`), when it was. */
+  cacheRegenerated?: string
 }
 
 /** Limits that keep one test's meta small however large the model's output was. */

@@ -49,11 +49,14 @@ export class RunCollector {
   readonly worst: WorstSample[] = []
   readonly errored: ErroredSample[] = []
   erroredUnlisted = 0
+  /** Samples whose cache entry was unusable and regenerated (`cached()`). */
+  cacheRegenerated = 0
 
   constructor(private readonly worstCount: number) {}
 
   add(meta: EvalMeta): void {
     const record = meta.record
+    if (meta.cacheRegenerated !== undefined) this.cacheRegenerated++
     addRecord(this.overall, record)
     const suite = record.suite ?? NO_SUITE
     let acc = this.suites.get(suite)

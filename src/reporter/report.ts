@@ -67,6 +67,8 @@ export interface ToolEvalsReport extends ScorerDetails {
   failures: Record<FailureCategory, number>
   tools: Record<string, ToolBreakdown>
   worst: WorstSample[]
+  /** Samples whose cache entry was unusable (corrupt, unreadable) and was regenerated; absent when none. */
+  cacheRegenerated?: number
 }
 
 /** The metrics a report carries, in table order: NeMo's, then the scorers' that were measured in the run. */
@@ -110,7 +112,7 @@ export function buildReport(
   const thresholdsPass = thresholds.every((t) => t.pass)
   const errored: ToolEvalsReport['errored'] = { ...overall.errored, samples: sortErrored([...collector.errored]) }
   if (collector.erroredUnlisted > 0) errored.unlisted = collector.erroredUnlisted
-  return {
+  const report: ToolEvalsReport = {
     samples: overall.samples,
     metrics: overall.metrics,
     suites: Object.fromEntries([...suites].map(([name, agg]) => [name, suiteReport(agg)])),
@@ -128,4 +130,6 @@ export function buildReport(
     ...scorerDetails(overall),
     worst: collector.worst,
   }
+  if (collector.cacheRegenerated > 0) report.cacheRegenerated = collector.cacheRegenerated
+  return report
 }

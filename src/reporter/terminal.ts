@@ -35,6 +35,7 @@ export function renderSummary(report: ToolEvalsReport, options: SummaryOptions):
     if (failures.length > 0) out.push('', `  ${c.dim('failures')}  ${failures.map(([k, n]) => `${k} ${n}`).join(c.dim(' · '))}`)
     out.push(...toolsTable(report, options.thresholds, c))
     out.push(...erroredSection(report, c))
+    if (report.cacheRegenerated) out.push('', c.yellow(`  ${report.cacheRegenerated} cache entries were unusable and regenerated`))
     out.push(...worstSection(report, c))
   }
   out.push(...thresholdSection(report, c))

@@ -1,0 +1,91 @@
+// An eval project whose model is a cached OpenAI-compatible endpoint on a loopback server that misbehaves, run by a
+// real `vitest run` subprocess against dist/: the API key echoed near the error snippet's cut (and base64'd) reaches
+// no report, summary, stdout or stderr; a sample whose test times out is recorded as timed out, with how long; a
+// cache entry path that is a directory is regenerated and counted in the report and the terminal summary.
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createEvalProject, ensureBuilt, type EvalProject, type RunResult } from './helpers/eval-project.js'
+import { startOpenAIServer, type OpenAIServer } from './helpers/openai-server.js'
+
+const KEY = 'sk-proj-Int3gr4tionK3yQwErTyUiOp'
+const OFFSETS = Array.from({ length: 21 }, (_, i) => 290 + i)
+
+const evalFile = `
+import { mkdirSync } from 'node:fs'
+import { cached, describeEval, openaiCompatible } from 'vitest-tool-evals'
+const endpoint = openaiCompatible({ baseURL: process.env.TE_BASE_URL, model: 'm', apiKeyEnv: 'TE_KEY', maxRetries: 0, timeoutMs: 30000 })
+const model = cached(endpoint, { dir: '.cache' })
+const sample = (id) => ({ id, messages: [{ role: 'user', content: id }], expected: [] })
+const data = [...${JSON.stringify(OFFSETS)}.map((o) => sample('leak-' + o)), sample('b64'), sample('ok'), sample('hang')]
+// An entry path taken by a directory (a botched copy, a tool gone wrong): regenerated, never an errored sample.
+mkdirSync(model.entryPath(sample('ok')), { recursive: true })
+describeEval('endpoint', { data, model, timeout: 1500 })
+`
+
+const config = `
+import { defineConfig } from 'vitest/config'
+import ToolEvalsReporter from 'vitest-tool-evals/reporter'
+export default defineConfig({
+  test: {
+    include: ['evals/*.eval.mjs'],
+    reporters: ['default', new ToolEvalsReporter({ outputFile: 'report.json', markdownFile: 'summary.md' })],
+  },
+})
+`
+
+describe('a cached endpoint eval run by vitest', () => {
+  let project: EvalProject
+  let server: OpenAIServer
+  let run: RunResult
+
+  beforeAll(async () => {
+    ensureBuilt()
+    server = await startOpenAIServer((r) => {
+      const id = String(r.body?.messages?.[0]?.content)
+      const key = String(r.headers.authorization).slice('Bearer '.length)
+      if (id.startsWith('leak-')) return { status: 401, json: { error: { message: `${'x'.repeat(Number(id.slice(5)))}${key} rejected` } } }
+      if (id === 'b64') return { status: 403, raw: `auth ${Buffer.from(`Bearer ${key}`).toString('base64')} denied` }
+      if (id === 'hang') return { fault: 'hang' }
+      return { content: 'fine' }
+    })
+    project = createEvalProject({ 'vitest.config.mjs': config, 'evals/endpoint.eval.mjs': evalFile })
+    run = await project.run(['run'], { TE_BASE_URL: server.baseURL, TE_KEY: KEY })
+  }, 120_000)
+  afterAll(async () => {
+    project?.remove()
+    await server?.close()
+  })
+
+  const read = (file: string) => readFileSync(join(project.dir, file), 'utf8')
+
+  it('sent the key, and it reaches no report, summary, stdout or stderr, whole or in 8-character pieces', () => {
+    expect(server.requests.some((r) => r.headers.authorization === `Bearer ${KEY}`)).toBe(true)
+    const printed = { report: read('report.json'), summary: read('summary.md'), stdout: run.stdout, stderr: run.stderr }
+    const bearer = Buffer.from(`Bearer ${KEY}`).toString('base64')
+    for (const [where, text] of Object.entries(printed)) {
+      for (const spelling of [KEY, bearer]) {
+        for (let i = 0; i + 8 <= spelling.length; i++) expect(text.includes(spelling.slice(i, i + 8)), `${where}: ${spelling.slice(i, i + 8)}`).toBe(false)
+      }
+    }
+    const report = JSON.parse(printed.report)
+    // Each leak sample errored with the server's message (scrubbed), not lost.
+    expect(report.errored.samples.filter((e: { id: string }) => e.id.startsWith('leak-'))).toHaveLength(OFFSETS.length)
+    expect(printed.stdout).toContain('HTTP 401: xxxx')
+  })
+
+  it('records a timed-out sample as timed out after its test timeout, not as an abort', () => {
+    const report = JSON.parse(read('report.json'))
+    const hang = report.errored.samples.find((e: { id: string }) => e.id === 'hang')
+    expect(hang?.reason).toBe("timed out after 1500 ms (the sample's test timeout), or the run was interrupted")
+    expect(read('report.json')).not.toContain('This operation was aborted')
+  })
+
+  it('regenerates the entry whose path is a directory and says how many were regenerated', () => {
+    const report = JSON.parse(read('report.json'))
+    expect(report.cacheRegenerated).toBe(1)
+    expect(report.errored.samples.map((e: { id: string }) => e.id)).not.toContain('ok')
+    expect(run.stdout).toContain('1 cache entries were unusable and regenerated')
+    expect(run.code).not.toBe(0) // the errored samples fail their tests
+  })
+})
