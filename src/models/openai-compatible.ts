@@ -426,10 +426,6 @@ function post(
       const chunks: Buffer[] = []
       let bytes = 0
       const tooLarge = () => finish(new TooLargeError(`response body over ${maxResponseBytes} bytes`))
-      if (Number(res.headers['content-length']) > maxResponseBytes) {
-        tooLarge()
-        return
-      }
       res.on('data', (c: Buffer) => {
         if (settled) return
         bytes += c.length
@@ -442,6 +438,8 @@ function post(
         if (!res.complete) finish(new Error('connection closed before the response ended'))
         else finish(undefined, { status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') })
       })
+      // Announced too large: stop before reading any of it (listeners above are attached, so nothing goes unhandled).
+      if (Number(res.headers['content-length']) > maxResponseBytes) tooLarge()
     })
     req.end(body)
   })
