@@ -20,7 +20,8 @@ h1 { font-size:22px; margin:0 0 4px; } h2 { font-size:16px; margin:28px 0 10px; 
 .card .ci { font-size:12px; color:var(--muted); } .card svg { display:block; margin-top:6px; }
 table { border-collapse:collapse; background:var(--card); border:1px solid var(--line); width:100%; }
 th, td { padding:5px 8px; border-bottom:1px solid var(--line); text-align:left; vertical-align:top; }
-th { font-weight:600; font-size:12px; color:var(--muted); background:#fbfbfc; position:sticky; top:0; }
+th { font-weight:600; font-size:12px; color:var(--muted); background:#fbfbfc; }
+.scroll th { position:sticky; top:0; }
 td.num, th.num { text-align:right; font-variant-numeric:tabular-nums; }
 td .ci { display:block; font-size:11px; color:var(--muted); }
 .scroll { overflow:auto; max-height:460px; border-radius:6px; }

@@ -73,7 +73,8 @@ export function wilsonInterval(p: number, n: number, z = Z95): { lo: number; hi:
   const denom = 1 + z2 / n
   const centre = (q + z2 / (2 * n)) / denom
   const half = (z / denom) * Math.sqrt((q * (1 - q)) / n + z2 / (4 * n * n))
-  return { lo: Math.max(0, centre - half), hi: Math.min(1, centre + half) }
+  // At 0 and 1 the bound is exactly the observed share (floating point would land a hair off).
+  return { lo: q === 0 ? 0 : Math.max(0, centre - half), hi: q === 1 ? 1 : Math.min(1, centre + half) }
 }
 
 export function rateWithInterval(value: number | null | undefined, n: number): RateWithInterval {
@@ -103,7 +104,10 @@ function metricsWithIntervals(metrics: RunMetric[], scope: SuiteReport | ToolEva
 /** Label of "no call" in the confusion matrix: no prediction at an expected position, or no call expected. */
 export const NO_CALL = '(no call)'
 
-/** Expected × predicted tool-name counts: per expected position, plus predictions no position took. */
+/**
+ * Expected × predicted tool-name counts: per expected position, plus predictions no position took, plus right
+ * abstentions as (no call) × (no call).
+ */
 export interface ConfusionMatrix {
   expected: string[]
   predicted: string[]
@@ -120,6 +124,8 @@ export function confusionMatrix(samples: readonly HtmlSample[]): ConfusionMatrix
   }
   for (const s of samples) {
     if (s.skipped !== undefined) continue
+    // A right abstention: no call expected and none made (an errored sample made none because it failed).
+    if (!s.positions?.length && !s.calls?.length && s.error === undefined) bump(NO_CALL, NO_CALL)
     const taken = new Map<string, number>()
     for (const pos of s.positions ?? []) {
       bump(pos.expected, pos.predicted ?? NO_CALL)
@@ -176,6 +182,9 @@ function pageSample(s: HtmlSample, suiteIndex: number): PageSample {
   return out
 }
 
+/** Sample ids in natural order (`s2` before `s10`), the same everywhere. */
+const ID_ORDER = new Intl.Collator('en', { numeric: true })
+
 /** Everything the page draws, computed here so the page only lays it out (and tests can check it directly). */
 export function htmlReportData(input: HtmlReportInput) {
   const { report } = input
@@ -205,7 +214,9 @@ export function htmlReportData(input: HtmlReportInput) {
     failureNames: [...FAILURE_CATEGORIES],
     nemoMetrics: [...NEMO_METRICS],
     confusion: confusionMatrix(input.samples),
-    samples: input.samples.map((s) => pageSample(s, suiteIndex.get(s.suite ?? '(no suite)') ?? 0)),
+    samples: input.samples
+      .map((s) => pageSample(s, suiteIndex.get(s.suite ?? '(no suite)') ?? 0))
+      .sort((a, b) => a.s - b.s || ID_ORDER.compare(a.i, b.i)),
     comparison: input.comparison ?? null,
   }
 }
