@@ -248,7 +248,7 @@ describe('the HTML report in a browser', () => {
     await page.click('#sample-list tr.sample:has-text("w6")')
     expect(await page.textContent('#sample-prompt')).toBe('Weather in <b>Tokyo</b>?')
     expect(await page.textContent('#sample-output')).toBe(HOSTILE)
-    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined()
+    expect(await page.evaluate(() => (globalThis as { __pwned?: number }).__pwned)).toBeUndefined()
     expect(await page.$$eval('#call-diff tbody td', (tds) => tds.map((td) => td.textContent))).toEqual(['get_weather', NO_CALL, '- city: "Tokyo"'])
 
     await page.click('#sample-list tr.sample:has-text("w2")')

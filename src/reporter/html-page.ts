@@ -356,6 +356,7 @@ export const PAGE_SCRIPT = String.raw`
   var main = h('main', null, header(), cards(), thresholds(), failures(), suites(), tools(), confusion(), renderComparison(DATA.comparison), browser());
   document.body.appendChild(main);
   drawList();
+  document.body.setAttribute('data-ready-ms', String(Math.round(performance.now())));
   document.body.setAttribute('data-ready', 'true');
 })();
 `
