@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { chromium as playwright, type Browser, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { confusionMatrix, htmlReportData, NO_CALL, renderHtmlReport, scriptSafeJson, wilsonInterval } from '../src/reporter/html.js'
+import { confusionMatrix, htmlReportData, metricDenominator, NO_CALL, renderHtmlReport, scriptSafeJson, wilsonInterval } from '../src/reporter/html.js'
 import { createEvalProject, ensureBuilt, type EvalProject, type RunResult } from './helpers/eval-project.js'
 
 describe('wilsonInterval', () => {
@@ -37,6 +37,24 @@ describe('wilsonInterval', () => {
     const small = wilsonInterval(0.9, 20)!
     const large = wilsonInterval(0.9, 2000)!
     expect(large.hi - large.lo).toBeLessThan(small.hi - small.lo)
+  })
+})
+
+describe('metricDenominator', () => {
+  it('counts what each rate is a share of', () => {
+    const scope = {
+      withExpectedCalls: 40,
+      noCallExpected: 7,
+      bfcl: { total: 30, correct: 20, categories: {}, errorTypes: {} },
+      schema: { samples: 25, tool_selection: 20, parameter_accuracy: 18, execution_success: 15 },
+      judge: { tool_selection: { judged: 12, correct: 9, errors: 2 } },
+    }
+    expect(metricDenominator('name_correct', scope)).toBe(40)
+    expect(metricDenominator('no_call_accuracy', scope)).toBe(7)
+    expect(metricDenominator('bfcl_accuracy', scope)).toBe(30)
+    expect(metricDenominator('schema_overall', scope)).toBe(25)
+    expect(metricDenominator('judge_tool_selection', scope)).toBe(10) // judgements with a label
+    expect(metricDenominator('judge_tool_invocation', scope)).toBe(0)
   })
 })
 
