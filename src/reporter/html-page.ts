@@ -23,7 +23,7 @@ th, td { padding:5px 8px; border-bottom:1px solid var(--line); text-align:left; 
 th { font-weight:600; font-size:12px; color:var(--muted); background:#fbfbfc; }
 .scroll th { position:sticky; top:0; }
 td.num, th.num { text-align:right; font-variant-numeric:tabular-nums; }
-td .ci { display:block; font-size:11px; color:var(--muted); }
+td .ci { display:block; font-size:11px; color:var(--muted); white-space:nowrap; }
 .scroll { overflow:auto; max-height:460px; border-radius:6px; }
 .bars .row { display:grid; grid-template-columns:150px 1fr 60px; gap:8px; align-items:center; padding:3px 0; cursor:pointer; }
 .bars .row:hover { background:#eef1fb; } .bars .bar { height:14px; background:var(--bad); border-radius:3px; min-width:1px; }
