@@ -16,7 +16,7 @@ import { scoreSample } from '../score/nemo.js'
 import type { MatchMode, SampleRecord, SampleScore, ScoreOptions } from '../score/types.js'
 import { Generations } from './generations.js'
 import { applyErroredScorers, applyScorers, callsOf, describeBfclVerdict, judgementsOf, withJudges, type ScorerOptions, type ScorerResults } from './scorers.js'
-import { META_LIMITS, storedCalls, storedExpected, truncate, writeEvalMeta, type EvalMeta } from './meta.js'
+import { lastUserPrompt, META_LIMITS, storedCalls, storedExpected, truncate, writeEvalMeta, type EvalMeta } from './meta.js'
 
 /** What a sample's test knows once its sample is scored: handed to `assert` (with the opted-in scorers' results). */
 export interface EvalResult extends ScorerResults {
@@ -216,6 +216,7 @@ export function evaluate(
     record.score = scoreSample([], sample.expected, scoreOptions)
     applyErroredScorers(record, sample, options)
     stored.detail = detail
+    keepPrompt(stored, sample)
     return { stored, result: { sample, calls: [], score: record.score, record } }
   }
   if (output.cacheRegenerated !== undefined) stored.cacheRegenerated = output.cacheRegenerated
@@ -228,7 +229,14 @@ export function evaluate(
   const scorers = applyScorers(record, sample, calls, options, judgementsOf(output))
   stored.calls = storedCalls(calls)
   if (output.text !== undefined) stored.output = truncate(output.text, options.maxOutputChars ?? META_LIMITS.outputChars)
+  if (record.score.failures.length > 0) keepPrompt(stored, sample)
   return { stored, result: { ...scorers, sample, output, calls, score: record.score, record } }
+}
+
+/** Keep the prompt of a sample that is not fully right (fully right ones leave meta small). */
+function keepPrompt(stored: EvalMeta, sample: Sample): void {
+  const prompt = lastUserPrompt(sample.messages)
+  if (prompt !== undefined) stored.prompt = prompt
 }
 
 /** strict mode: the sample must be fully right; the failure shows expected against actual calls as a diff. */

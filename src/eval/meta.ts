@@ -31,6 +31,8 @@ export interface EvalMeta {
   output?: string
   /** Why the sample's cache entry was unusable and regenerated (`cached()`), when it was. */
   cacheRegenerated?: string
+  /** The last user message, cut short; kept only for samples that are not fully right (the HTML report shows it). */
+  prompt?: string
 }
 
 /** Limits that keep one test's meta small however large the model's output was. */
@@ -38,6 +40,7 @@ export const META_LIMITS = {
   calls: 32,
   argumentsChars: 2000,
   outputChars: 2000,
+  promptChars: 1000,
   detailChars: 2000,
   /** A judge's explanation (or error), per judgement. */
   judgeChars: 300,
@@ -66,6 +69,15 @@ export function storedCalls(calls: readonly ToolCall[]): StoredCall[] {
     out.push(s)
   }
   return out
+}
+
+/** The text of the last user message, cut to `META_LIMITS.promptChars`; undefined when there is none. */
+export function lastUserPrompt(messages: readonly { role: string; content?: unknown }[] | undefined): string | undefined {
+  for (let i = (messages?.length ?? 0) - 1; i >= 0; i--) {
+    const m = messages?.[i]
+    if (m?.role === 'user' && typeof m.content === 'string') return truncate(m.content, META_LIMITS.promptChars)
+  }
+  return undefined
 }
 
 /** Expected calls as stored (arguments capped the same way). */

@@ -12,6 +12,7 @@ import { dirname, resolve } from 'node:path'
 import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason, Vitest } from 'vitest/node'
 import { readEvalMeta } from '../eval/meta.js'
 import { RunCollector } from './collect.js'
+import { htmlSampleFromMeta, writeHtmlReport, type HtmlReportInput, type HtmlSample } from './html.js'
 import { renderMarkdown } from './markdown.js'
 import { Progress } from './progress.js'
 import { buildReport, type ToolEvalsReport } from './report.js'
@@ -34,6 +35,8 @@ export interface ToolEvalsReporterOptions {
   progress?: boolean | 'auto'
   /** Print the terminal summary (default true). */
   summary?: boolean
+  /** Write the self-contained HTML report here (relative to Vitest's root), e.g. 'tool-evals-report.html'. */
+  htmlFile?: string
 }
 
 export default class ToolEvalsReporter implements Reporter {
@@ -81,10 +84,12 @@ export default class ToolEvalsReporter implements Reporter {
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>, _errors: ReadonlyArray<SerializedError>, reason: TestRunEndReason): void {
     const collector = new RunCollector(this.options.worst ?? 5)
+    const htmlSamples: HtmlSample[] = []
     for (const module of modules) {
       for (const test of module.children.allTests()) {
         const meta = readEvalMeta(test.meta())
         if (meta) collector.add(meta)
+        if (meta && this.options.htmlFile) htmlSamples.push(htmlSampleFromMeta(meta))
       }
     }
     const overall = collector.overallAggregate()
@@ -97,6 +102,7 @@ export default class ToolEvalsReporter implements Reporter {
       this.log(renderSummary(report, { thresholds: this.thresholds, elapsedMs: this.progress.elapsedMs() }))
     }
     if (this.options.outputFile) this.writeJson(this.options.outputFile, report)
+    if (this.options.htmlFile) this.writeHtml(this.options.htmlFile, { report, samples: htmlSamples })
     const markdownFile = this.options.markdownFile ?? process.env['GITHUB_STEP_SUMMARY']
     if (markdownFile) this.appendMarkdown(markdownFile, report)
 
@@ -119,6 +125,12 @@ export default class ToolEvalsReporter implements Reporter {
     this.log(`tool-evals: JSON report written to ${path}`)
   }
 
+  private writeHtml(file: string, input: HtmlReportInput): void {
+    const path = this.resolvePath(file)
+    writeHtmlReport(path, input)
+    this.log(`tool-evals: HTML report written to ${path}`)
+  }
+
   private appendMarkdown(file: string, report: ToolEvalsReport): void {
     try {
       appendFileSync(this.resolvePath(file), renderMarkdown(report))
@@ -134,3 +146,5 @@ export type { ToolEvalsReport, SuiteReport, ScorerDetails } from './report.js'
 export type { WorstSample, ErroredSample } from './collect.js'
 export { renderSummary } from './terminal.js'
 export { renderMarkdown } from './markdown.js'
+export { renderHtmlReport, wilsonInterval } from './html.js'
+export type { HtmlReportInput, HtmlSample } from './html.js'

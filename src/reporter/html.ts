@@ -1,0 +1,280 @@
+/**
+ * The HTML report (`htmlFile`): one self-contained file that opens from disk with no server and no network. The
+ * data goes in as inline JSON (`<script type="application/json">`), the page script and styles are inlined, and
+ * the page draws everything with plain DOM and SVG (no framework, no chart library): metric cards with 95% Wilson
+ * intervals, per-suite and per-tool tables, failure categories, a confusion matrix of expected against predicted
+ * tool names, and a sample browser (filters, prompt, raw output, call diff).
+ *
+ * Its input is narrow on purpose (`HtmlReportInput`): the final JSON report and one small record per sample, so the
+ * reporter hands over what it already has and nothing here depends on how the run was collected.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { dirname } from 'node:path'
+import type { EvalMeta, StoredCall } from '../eval/meta.js'
+import { FAILURE_CATEGORIES, NEMO_METRICS } from '../score/types.js'
+import type { ExpectedCall, RunMetric } from '../score/types.js'
+import { PAGE_CSS, PAGE_SCRIPT } from './html-page.js'
+import { reportedMetrics, type SuiteReport, type ToolEvalsReport } from './report.js'
+
+/** One sample as the HTML report shows it. */
+export interface HtmlSample {
+  id: string
+  suite?: string
+  /** Why the sample errored (it then counts as no prediction) or was skipped; absent when it was scored. */
+  error?: string
+  skipped?: string
+  /** Failure categories (empty: fully right). */
+  failures: string[]
+  /** NeMo's per-sample values, when scored. */
+  metrics?: Record<string, number>
+  /** Per expected position: the expected tool name and the aligned prediction's (absent: none). */
+  positions?: { expected: string; predicted?: string }[]
+  expected?: ExpectedCall[]
+  calls?: StoredCall[]
+  /** The raw output as stored (already cut short by describeEval). */
+  output?: string
+  /** The prompt as stored (the last user message), when the run kept it. */
+  prompt?: string
+  /** The full error message of an errored sample. */
+  detail?: string
+}
+
+export interface HtmlReportInput {
+  report: ToolEvalsReport
+  samples: readonly HtmlSample[]
+  /** Page title (default "Tool evals report"). */
+  title?: string
+  /**
+   * Reserved for the baseline comparison (paired deltas with intervals, flipped samples), a later addition: the page
+   * has a hidden panel and a `renderComparison` hook that draws it when this is set. Nothing fills it yet.
+   */
+  comparison?: unknown
+}
+
+/** A rate with its 95% Wilson interval over `n` trials (`null`s when there is no denominator). */
+export interface RateWithInterval {
+  value: number | null
+  n: number
+  lo: number | null
+  hi: number | null
+}
+
+const Z95 = 1.959963984540054
+
+/**
+ * The Wilson score interval of a proportion `p` over `n` trials (95% by default). Used for every rate, also for
+ * NeMo's means of per-sample fractions (a multi-call sample can score 0.5): there it treats the mean as a share of
+ * samples, an approximation that stays inside [0, 1] and is exact for single-call samples.
+ */
+export function wilsonInterval(p: number, n: number, z = Z95): { lo: number; hi: number } | null {
+  if (!(n > 0) || !Number.isFinite(p)) return null
+  const q = Math.min(1, Math.max(0, p))
+  const z2 = z * z
+  const denom = 1 + z2 / n
+  const centre = (q + z2 / (2 * n)) / denom
+  const half = (z / denom) * Math.sqrt((q * (1 - q)) / n + z2 / (4 * n * n))
+  // At 0 and 1 the bound is exactly the observed share (floating point would land a hair off).
+  return { lo: q === 0 ? 0 : Math.max(0, centre - half), hi: q === 1 ? 1 : Math.min(1, centre + half) }
+}
+
+export function rateWithInterval(value: number | null | undefined, n: number): RateWithInterval {
+  if (value === null || value === undefined || !(n > 0)) return { value: value ?? null, n, lo: null, hi: null }
+  const ci = wilsonInterval(value, n)
+  return { value, n, lo: ci?.lo ?? null, hi: ci?.hi ?? null }
+}
+
+/** How many samples (or judgements) stand behind a metric of a run or suite: the denominator of its rate. */
+export function metricDenominator(metric: RunMetric, scope: Pick<SuiteReport, 'withExpectedCalls' | 'noCallExpected' | 'bfcl' | 'schema' | 'judge'>): number {
+  if (metric === 'no_call_accuracy') return scope.noCallExpected
+  if (metric === 'bfcl_accuracy') return scope.bfcl?.total ?? 0
+  if (metric.startsWith('schema_')) return scope.schema?.samples ?? 0
+  if (metric.startsWith('judge_')) {
+    const kind = scope.judge?.[metric.slice('judge_'.length) as 'tool_selection' | 'tool_invocation']
+    return kind ? kind.judged - kind.errors : 0
+  }
+  return scope.withExpectedCalls
+}
+
+function metricsWithIntervals(metrics: RunMetric[], scope: SuiteReport | ToolEvalsReport): Record<string, RateWithInterval> {
+  const out: Record<string, RateWithInterval> = {}
+  for (const m of metrics) out[m] = rateWithInterval(scope.metrics[m], metricDenominator(m, scope))
+  return out
+}
+
+/** Label of "no call" in the confusion matrix: no prediction at an expected position, or no call expected. */
+export const NO_CALL = '(no call)'
+
+/**
+ * Expected × predicted tool-name counts: per expected position, plus predictions no position took, plus right
+ * abstentions as (no call) × (no call).
+ */
+export interface ConfusionMatrix {
+  expected: string[]
+  predicted: string[]
+  /** counts[i][j]: expected[i] predicted as predicted[j]. */
+  counts: number[][]
+}
+
+export function confusionMatrix(samples: readonly HtmlSample[]): ConfusionMatrix {
+  const cells = new Map<string, Map<string, number>>()
+  const bump = (e: string, p: string) => {
+    let row = cells.get(e)
+    if (!row) cells.set(e, (row = new Map()))
+    row.set(p, (row.get(p) ?? 0) + 1)
+  }
+  for (const s of samples) {
+    if (s.skipped !== undefined) continue
+    // A right abstention: no call expected and none made (an errored sample made none because it failed).
+    if (!s.positions?.length && !s.calls?.length && s.error === undefined) bump(NO_CALL, NO_CALL)
+    const taken = new Map<string, number>()
+    for (const pos of s.positions ?? []) {
+      bump(pos.expected, pos.predicted ?? NO_CALL)
+      if (pos.predicted !== undefined) taken.set(pos.predicted, (taken.get(pos.predicted) ?? 0) + 1)
+    }
+    // Calls that no expected position took (extra calls, or a call where none was expected).
+    for (const c of s.calls ?? []) {
+      const left = taken.get(c.name) ?? 0
+      if (left > 0) taken.set(c.name, left - 1)
+      else bump(NO_CALL, c.name)
+    }
+  }
+  const expected = [...cells.keys()].sort(byNameNoCallLast)
+  const predictedSet = new Set<string>()
+  for (const row of cells.values()) for (const p of row.keys()) predictedSet.add(p)
+  const predicted = [...predictedSet].sort(byNameNoCallLast)
+  const counts = expected.map((e) => predicted.map((p) => cells.get(e)?.get(p) ?? 0))
+  return { expected, predicted, counts }
+}
+
+function byNameNoCallLast(a: string, b: string): number {
+  if (a === NO_CALL) return b === NO_CALL ? 0 : 1
+  if (b === NO_CALL) return -1
+  return a < b ? -1 : a > b ? 1 : 0
+}
+
+/** The sample fields the page reads, with short keys (the file holds up to tens of thousands of them). */
+interface PageSample {
+  i: string
+  s: number
+  e?: string
+  k?: string
+  f: number[]
+  m?: number[]
+  x?: ExpectedCall[]
+  c?: StoredCall[]
+  o?: string
+  p?: string
+  d?: string
+  pos?: [string, string | null][]
+}
+
+function pageSample(s: HtmlSample, suiteIndex: number): PageSample {
+  const out: PageSample = { i: s.id, s: suiteIndex, f: s.failures.map((f) => FAILURE_CATEGORIES.indexOf(f as never)) }
+  if (s.error !== undefined) out.e = s.error
+  if (s.skipped !== undefined) out.k = s.skipped
+  if (s.metrics) out.m = NEMO_METRICS.map((k) => s.metrics?.[k] ?? 0)
+  if (s.expected?.length) out.x = s.expected
+  if (s.calls?.length) out.c = s.calls
+  if (s.output !== undefined) out.o = s.output
+  if (s.prompt !== undefined) out.p = s.prompt
+  if (s.detail !== undefined) out.d = s.detail
+  if (s.positions?.length) out.pos = s.positions.map((p) => [p.expected, p.predicted ?? null])
+  return out
+}
+
+/** Sample ids in natural order (`s2` before `s10`), the same everywhere. */
+const ID_ORDER = new Intl.Collator('en', { numeric: true })
+
+/** Everything the page draws, computed here so the page only lays it out (and tests can check it directly). */
+export function htmlReportData(input: HtmlReportInput) {
+  const { report } = input
+  const metrics = reportedMetrics(report)
+  const suiteNames = Object.keys(report.suites)
+  for (const s of input.samples) if (!suiteNames.includes(s.suite ?? '(no suite)')) suiteNames.push(s.suite ?? '(no suite)')
+  const suiteIndex = new Map(suiteNames.map((n, i) => [n, i]))
+  const { worst: _worst, errored, ...rest } = report
+  return {
+    v: 1,
+    title: input.title ?? 'Tool evals report',
+    report: { ...rest, errored: { count: errored.count, byReason: errored.byReason } },
+    metricNames: metrics,
+    cards: metricsWithIntervals(metrics, report),
+    suites: suiteNames.map((name) => {
+      const suite = report.suites[name]
+      return suite ? { name, samples: suite.samples, scored: suite.scored, errored: suite.errored.count, skipped: suite.skipped.count, failures: suite.failures, metrics: metricsWithIntervals(metrics, suite) } : { name }
+    }),
+    tools: Object.entries(report.tools)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([name, t]) => ({
+        name,
+        positions: t.positions,
+        name_correct: rateWithInterval(t.name_correct, t.positions),
+        args_exact_match: rateWithInterval(t.args_exact_match, t.positions),
+      })),
+    failureNames: [...FAILURE_CATEGORIES],
+    nemoMetrics: [...NEMO_METRICS],
+    confusion: confusionMatrix(input.samples),
+    samples: input.samples
+      .map((s) => pageSample(s, suiteIndex.get(s.suite ?? '(no suite)') ?? 0))
+      .sort((a, b) => a.s - b.s || ID_ORDER.compare(a.i, b.i)),
+    comparison: input.comparison ?? null,
+  }
+}
+
+/**
+ * JSON that is safe inside a `<script>` element: every `<` is written as `\u003c` (so neither `</script` nor
+ * `<!--` can appear), and U+2028/U+2029 are escaped too. `JSON.parse` reads it back unchanged.
+ */
+export function scriptSafeJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029')
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&quot;'))
+}
+
+/** The whole page as one string. */
+export function renderHtmlReport(input: HtmlReportInput): string {
+  const data = htmlReportData(input)
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
+<title>${escapeHtml(data.title)}</title>
+<style>${PAGE_CSS}</style>
+</head>
+<body>
+<noscript>This report needs JavaScript to draw its tables; the data is in the page source.</noscript>
+<script type="application/json" id="tool-evals-data">${scriptSafeJson(data)}</script>
+<script>${PAGE_SCRIPT}</script>
+</body>
+</html>
+`
+}
+
+/** Write the page to `path` (folders created as needed). */
+export function writeHtmlReport(path: string, input: HtmlReportInput): void {
+  mkdirSync(dirname(path), { recursive: true })
+  writeFileSync(path, renderHtmlReport(input))
+}
+
+/** The HTML report's view of one test case's meta (what the reporter already collects). */
+export function htmlSampleFromMeta(meta: EvalMeta): HtmlSample {
+  const { record } = meta
+  const s: HtmlSample = { id: record.id, failures: record.score && record.error === undefined ? [...record.score.failures] : [] }
+  if (record.suite !== undefined) s.suite = record.suite
+  if (record.error !== undefined) s.error = record.error
+  if (record.skipped !== undefined) s.skipped = record.skipped
+  if (record.score && record.skipped === undefined) {
+    s.metrics = { ...record.score.metrics }
+    s.positions = record.score.positions.map((p) => (p.predicted === undefined ? { expected: p.expected } : { expected: p.expected, predicted: p.predicted }))
+  }
+  if (meta.expected) s.expected = meta.expected
+  if (meta.calls) s.calls = meta.calls
+  if (meta.output !== undefined) s.output = meta.output
+  if (meta.prompt !== undefined) s.prompt = meta.prompt
+  if (meta.detail !== undefined) s.detail = meta.detail
+  return s
+}

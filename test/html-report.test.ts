@@ -1,0 +1,309 @@
+// The HTML report: the pure parts (Wilson interval, script-safe JSON, confusion matrix), then a real `vitest run`
+// subprocess writing `htmlFile`, opened from disk in headless Chromium (playwright-core driving the binary that
+// @sparticuz/chromium ships): numbers against the JSON report, filters, a sample's prompt, output and call diff,
+// a screenshot, and no console or page error.
+import chromium from '@sparticuz/chromium'
+import { mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { chromium as playwright, type Browser, type Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { confusionMatrix, htmlReportData, metricDenominator, NO_CALL, renderHtmlReport, scriptSafeJson, wilsonInterval } from '../src/reporter/html.js'
+import { createEvalProject, ensureBuilt, type EvalProject, type RunResult } from './helpers/eval-project.js'
+
+describe('wilsonInterval', () => {
+  it('matches the textbook 95% Wilson interval', () => {
+    const half = wilsonInterval(0.5, 10)
+    expect(half?.lo).toBeCloseTo(0.2366, 4)
+    expect(half?.hi).toBeCloseTo(0.7634, 4)
+    const some = wilsonInterval(0.8, 50)
+    expect(some?.lo).toBeCloseTo(0.6696, 4)
+    expect(some?.hi).toBeCloseTo(0.8876, 4)
+  })
+
+  it('stays inside [0, 1] at the edges and has none without trials', () => {
+    const none = wilsonInterval(0, 10)
+    expect(none?.lo).toBe(0)
+    expect(none?.hi).toBeCloseTo(0.2775, 4)
+    const all = wilsonInterval(1, 10)
+    expect(all?.lo).toBeCloseTo(0.7225, 4)
+    expect(all?.hi).toBe(1)
+    expect(wilsonInterval(0.5, 0)).toBeNull()
+    expect(wilsonInterval(Number.NaN, 5)).toBeNull()
+  })
+
+  it('narrows as the sample grows', () => {
+    const small = wilsonInterval(0.9, 20)!
+    const large = wilsonInterval(0.9, 2000)!
+    expect(large.hi - large.lo).toBeLessThan(small.hi - small.lo)
+  })
+})
+
+describe('metricDenominator', () => {
+  it('counts what each rate is a share of', () => {
+    const scope = {
+      withExpectedCalls: 40,
+      noCallExpected: 7,
+      bfcl: { total: 30, correct: 20, categories: {}, errorTypes: {} },
+      schema: { samples: 25, tool_selection: 20, parameter_accuracy: 18, execution_success: 15 },
+      judge: { tool_selection: { judged: 12, correct: 9, errors: 2 } },
+    }
+    expect(metricDenominator('name_correct', scope)).toBe(40)
+    expect(metricDenominator('no_call_accuracy', scope)).toBe(7)
+    expect(metricDenominator('bfcl_accuracy', scope)).toBe(30)
+    expect(metricDenominator('schema_overall', scope)).toBe(25)
+    expect(metricDenominator('judge_tool_selection', scope)).toBe(10) // judgements with a label
+    expect(metricDenominator('judge_tool_invocation', scope)).toBe(0)
+  })
+})
+
+describe('scriptSafeJson', () => {
+  it('cannot close the script element or open a comment, and reads back unchanged', () => {
+    const value = { o: '</script><script>alert(1)</script><!-- x -->', s: 'a\u2028b' }
+    const text = scriptSafeJson(value)
+    expect(text).not.toMatch(/<\/script|<!--|\u2028/i)
+    expect(JSON.parse(text)).toEqual(value)
+  })
+})
+
+describe('confusionMatrix', () => {
+  it('counts expected positions against their predictions, and calls no position took', () => {
+    const m = confusionMatrix([
+      { id: 'a', failures: [], positions: [{ expected: 'f', predicted: 'f' }], calls: [{ name: 'f', arguments: {} }] },
+      { id: 'b', failures: ['wrong_name'], positions: [{ expected: 'f', predicted: 'g' }], calls: [{ name: 'g', arguments: {} }] },
+      { id: 'c', failures: ['no_call'], positions: [{ expected: 'g' }], calls: [] },
+      { id: 'd', failures: ['extra_call'], positions: [{ expected: 'f', predicted: 'f' }], calls: [{ name: 'f', arguments: {} }, { name: 'f', arguments: {} }] },
+      { id: 'e', failures: [], skipped: 'policy', calls: [{ name: 'z', arguments: {} }] },
+      { id: 'f', failures: [], positions: [], calls: [] },
+      { id: 'g', failures: [], error: 'backend down', positions: [], calls: [] },
+    ])
+    expect(m.expected).toEqual(['f', 'g', NO_CALL])
+    expect(m.predicted).toEqual(['f', 'g', NO_CALL])
+    expect(m.counts).toEqual([
+      [2, 1, 0],
+      [0, 0, 1],
+      [1, 0, 1],
+    ])
+  })
+})
+
+// ---- the page in a browser, from a real run
+
+const jsonl = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join('\n') + '\n'
+const user = (content: string) => [{ role: 'user', content }]
+const call = (name: string, args: Record<string, unknown>) => ({ name, arguments: args })
+const hermes = (...calls: { name: string; arguments: unknown }[]) => calls.map((c) => `<tool_call>\n${JSON.stringify(c)}\n</tool_call>`).join('\n')
+const tc = (name: string, args: unknown) => ({ type: 'function', function: { name, arguments: JSON.stringify(args) } })
+const gw = (city: string) => call('get_weather', { city })
+const HOSTILE = '</script><script>window.__pwned = 1</script><!-- not a call'
+
+const weatherData = jsonl([
+  { id: 'w1', messages: user('Weather in Paris?'), expected: [gw('Paris')] },
+  { id: 'w2', messages: user('Weather in Rome?'), expected: [gw('Rome')] },
+  { id: 'w3', messages: [{ role: 'system', content: 'Be brief.' }, ...user('Weather in Oslo?')], expected: [gw('Oslo')] },
+  { id: 'w4', messages: user('Thanks!'), expected: [] },
+  { id: 'w5', messages: user('Bye'), expected: [] },
+  { id: 'w6', messages: user('Weather in <b>Tokyo</b>?'), expected: [gw('Tokyo')] },
+  { id: 'w7', messages: user('Weather in Lima?'), expected: [gw('Lima')] },
+  { id: 'w8', messages: user('Weather in Bern?'), expected: [gw('Bern')] },
+])
+const weatherOutputs = jsonl([
+  { id: 'w1', output: hermes(gw('Paris')) },
+  { id: 'w2', output: hermes(gw('rome')) },
+  { id: 'w3', output: hermes(call('get_time', { city: 'Oslo' })) },
+  { id: 'w4', output: "You're welcome!" },
+  { id: 'w5', output: hermes(gw('Lima')) },
+  { id: 'w6', output: HOSTILE },
+  // w7: no recorded output (errored)
+  { id: 'w8', output: hermes(gw('Bern'), gw('Bern')) },
+])
+const calendarData = jsonl([
+  { id: 'c1', messages: user('Cancel evt_1'), expected: [call('cancel_event', { event_id: 'evt_1' })] },
+  { id: 'c2', messages: user('Cancel evt_2'), expected: [call('cancel_event', { event_id: 'evt_2' })] },
+])
+const calendarOutputs = jsonl([
+  { id: 'c1', tool_calls: [tc('cancel_event', { event_id: 'evt_1' })] },
+  { id: 'c2', tool_calls: [tc('cancel_event', { event_id: 'evt_9' })] },
+])
+
+const evalFile = (suite: string, data: string, outputs: string) => `
+import { describeEval, replay } from 'vitest-tool-evals'
+describeEval(${JSON.stringify(suite)}, { data: ${JSON.stringify(data)}, model: replay(${JSON.stringify(outputs)}) })
+`
+const config = `
+import { defineConfig } from 'vitest/config'
+import ToolEvalsReporter from 'vitest-tool-evals/reporter'
+export default defineConfig({
+  test: {
+    include: ['evals/*.eval.mjs'],
+    setupFiles: ['vitest-tool-evals/setup'],
+    reporters: [new ToolEvalsReporter({ thresholds: { name_correct: 0.5 }, outputFile: 'report.json', htmlFile: 'out/report.html', markdownFile: false, summary: false })],
+  },
+})
+`
+
+const pct = (v: number | null) => (v === null ? '\u2013' : `${(v * 100).toFixed(1)}%`)
+
+describe('the HTML report in a browser', () => {
+  let project: EvalProject
+  let run: RunResult
+  let browser: Browser
+  let page: Page
+  let report: Record<string, any>
+  const problems: string[] = []
+  const shots = mkdtempSync(join(tmpdir(), 'tool-evals-html-'))
+
+  beforeAll(async () => {
+    ensureBuilt()
+    project = createEvalProject({
+      'vitest.config.mjs': config,
+      'evals/weather.eval.mjs': evalFile('weather', 'data/weather.jsonl', 'data/weather.outputs.jsonl'),
+      'evals/calendar.eval.mjs': evalFile('calendar', 'data/calendar.jsonl', 'data/calendar.outputs.jsonl'),
+      'data/weather.jsonl': weatherData,
+      'data/weather.outputs.jsonl': weatherOutputs,
+      'data/calendar.jsonl': calendarData,
+      'data/calendar.outputs.jsonl': calendarOutputs,
+    })
+    const [result, executablePath] = await Promise.all([project.run(['run']), chromium.executablePath()])
+    run = result
+    report = JSON.parse(readFileSync(join(project.dir, 'report.json'), 'utf8'))
+    browser = await playwright.launch({ executablePath, args: chromium.args, headless: true })
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
+    page.on('console', (m) => {
+      if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`)
+    })
+    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`))
+    // Anything but the file itself would be a network request: the page must need none.
+    page.on('request', (r) => {
+      if (!r.url().startsWith('file:')) problems.push(`request: ${r.url()}`)
+    })
+    await page.goto(pathToFileURL(join(project.dir, 'out/report.html')).href)
+    await page.waitForSelector('body[data-ready="true"]', { timeout: 5000 })
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+    project?.remove()
+  })
+
+  it('is written by the run next to the JSON report', () => {
+    expect(run.stdout + run.stderr).toContain('HTML report written to')
+    expect(report.samples).toBe(10)
+  })
+
+  it('shows the JSON report numbers: counts, verdict, every metric with its interval', async () => {
+    expect(await page.textContent('#verdict')).toBe(report.pass ? 'PASS' : 'FAIL')
+    expect(await page.textContent('[data-count="samples"]')).toBe(String(report.samples))
+    expect(await page.textContent('[data-count="errored"]')).toBe(String(report.errored.count))
+    expect(await page.textContent('[data-count="skipped"]')).toBe(String(report.skipped.count))
+    const cards = await page.$$eval('.card', (els) => els.map((e) => ({ metric: e.getAttribute('data-metric'), value: e.querySelector('.value')?.textContent, ci: e.querySelector('.ci')?.textContent, lo: e.getAttribute('data-lo'), hi: e.getAttribute('data-hi') })))
+    expect(cards.map((c) => c.metric)).toEqual(Object.keys(report.metrics))
+    for (const card of cards) {
+      const value = report.metrics[card.metric as string] as number
+      expect(card.value, card.metric as string).toBe(pct(value))
+      const n = card.metric === 'no_call_accuracy' ? report.noCallExpected : report.withExpectedCalls
+      const ci = wilsonInterval(value, n)!
+      expect(Number(card.lo)).toBeCloseTo(ci.lo, 12)
+      expect(Number(card.hi)).toBeCloseTo(ci.hi, 12)
+      expect(card.ci).toBe(`95% CI ${pct(ci.lo)} \u2013 ${pct(ci.hi)} \u00b7 n=${n}`)
+    }
+  })
+
+  it('shows per-suite and per-tool rates and the failure counts of the report', async () => {
+    for (const [suite, s] of Object.entries<any>(report.suites)) {
+      const cells = await page.$$eval(`#suites tr[data-suite="${suite}"] td`, (tds) => tds.map((td) => td.childNodes[0]?.textContent ?? ''))
+      expect(cells.slice(0, 4)).toEqual([suite, String(s.samples), String(s.errored.count), String(s.skipped.count)])
+      expect(cells.slice(4)).toEqual(Object.keys(report.metrics).map((m) => pct(s.metrics[m])))
+    }
+    for (const [tool, t] of Object.entries<any>(report.tools)) {
+      const cells = await page.$$eval(`#tools tr[data-tool="${tool}"] td`, (tds) => tds.map((td) => td.childNodes[0]?.textContent ?? ''))
+      expect(cells).toEqual([tool, String(t.positions), pct(t.name_correct), pct(t.args_exact_match)])
+    }
+    for (const [category, n] of Object.entries(report.failures)) {
+      expect(await page.textContent(`#failures [data-failure="${category}"] .num`)).toBe(String(n))
+    }
+  })
+
+  it('draws the confusion matrix from the per-position names', async () => {
+    const cell = (e: string, p: string) => page.getAttribute(`#confusion td[data-expected="${e}"][data-predicted="${p}"]`, 'title')
+    expect(await cell('get_weather', 'get_weather')).toBe('get_weather \u2192 get_weather: 3')
+    expect(await cell('get_weather', 'get_time')).toBe('get_weather \u2192 get_time: 1')
+    expect(await cell('get_weather', NO_CALL)).toBe(`get_weather \u2192 ${NO_CALL}: 2`) // w6 (no call), w7 (errored)
+    expect(await cell(NO_CALL, 'get_weather')).toBe(`${NO_CALL} \u2192 get_weather: 2`) // w5 unexpected, w8 extra
+    expect(await cell(NO_CALL, NO_CALL)).toBe(`${NO_CALL} \u2192 ${NO_CALL}: 1`) // w4 rightly made none
+    expect(await cell('cancel_event', 'cancel_event')).toBe('cancel_event \u2192 cancel_event: 2')
+  })
+
+  it('filters the samples by suite, tool, failure category and text', async () => {
+    const count = () => page.textContent('#sample-count')
+    const ids = () => page.$$eval('#sample-list tr.sample td:nth-child(2)', (tds) => tds.map((td) => td.textContent))
+    expect(await count()).toBe('10 of 10 samples')
+    await page.selectOption('#filter-suite', 'calendar')
+    expect(await ids()).toEqual(['c1', 'c2'])
+    await page.selectOption('#filter-category', 'wrong_arguments')
+    expect(await ids()).toEqual(['c2'])
+    await page.selectOption('#filter-suite', '')
+    expect(await ids()).toEqual(['c2', 'w2'])
+    await page.selectOption('#filter-category', ':errored')
+    expect(await ids()).toEqual(['w7'])
+    await page.selectOption('#filter-category', '')
+    await page.selectOption('#filter-tool', 'get_time')
+    expect(await ids()).toEqual(['w3'])
+    await page.selectOption('#filter-tool', '')
+    await page.fill('#filter-text', 'TOKYO')
+    expect(await ids()).toEqual(['w6'])
+    await page.fill('#filter-text', '')
+    // A failure bar filters too.
+    await page.click('#failures [data-failure="unexpected_call"]')
+    expect(await ids()).toEqual(['w5'])
+    expect(await page.inputValue('#filter-category')).toBe('unexpected_call')
+    await page.selectOption('#filter-category', '')
+    expect(await count()).toBe('10 of 10 samples')
+  })
+
+  it('opens a sample: prompt, raw output shown as text (never as markup), call diff', async () => {
+    await page.click('#sample-list tr.sample:has-text("w6")')
+    expect(await page.textContent('#sample-prompt')).toBe('Weather in <b>Tokyo</b>?')
+    expect(await page.textContent('#sample-output')).toBe(HOSTILE)
+    expect(await page.evaluate(() => (globalThis as { __pwned?: number }).__pwned)).toBeUndefined()
+    expect(await page.$$eval('#call-diff tbody td', (tds) => tds.map((td) => td.textContent))).toEqual(['get_weather', NO_CALL, '- city: "Tokyo"'])
+
+    await page.click('#sample-list tr.sample:has-text("w2")')
+    expect(await page.textContent('#sample-prompt')).toBe('Weather in Rome?')
+    expect(await page.$$eval('#call-diff tbody td', (tds) => tds.map((td) => td.textContent))).toEqual(['get_weather', 'get_weather', '- city: "Rome"+ city: "rome"'])
+
+    await page.click('#sample-list tr.sample:has-text("w3")')
+    expect(await page.textContent('#sample-prompt')).toBe('Weather in Oslo?') // the last user message, not the system one
+
+    await page.click('#sample-list tr.sample:has-text("w8")')
+    expect(await page.$$eval('#call-diff tbody tr', (trs) => trs.map((tr) => tr.firstElementChild?.textContent))).toEqual(['get_weather', NO_CALL])
+
+    await page.click('#sample-list tr.sample:has-text("w7")')
+    expect(await page.textContent('#sample-error')).toMatch(/w7/)
+
+    // A fully right sample keeps no prompt in task meta.
+    await page.click('#sample-list tr.sample:has-text("w1")')
+    expect(await page.$('#sample-prompt')).toBeNull()
+    expect(await page.textContent('#sample-output')).toContain('<tool_call>')
+  })
+
+  it('renders without console errors, page errors or network requests (screenshot for a look)', async () => {
+    await page.click('#sample-list tr.sample:has-text("w2")')
+    expect(await page.textContent('#thresholds tbody')).toBe('name_correctrun50.0%62.5%pass')
+    const file = join(shots, 'report.png')
+    await page.screenshot({ path: file, fullPage: true })
+    console.log(`HTML report screenshot: ${file}`)
+    expect(readFileSync(file).length).toBeGreaterThan(10_000)
+    expect(problems).toEqual([])
+  })
+})
+
+describe('renderHtmlReport', () => {
+  it('keeps the comparison panel hidden without a baseline, and embeds one JSON block', () => {
+    const report = JSON.parse(JSON.stringify({ samples: 0, metrics: {}, suites: {}, thresholds: [], pass: true, thresholdsPass: true, testsPass: true, scored: 0, withExpectedCalls: 0, noCallExpected: 0, errored: { count: 0, byReason: {}, samples: [] }, skipped: { count: 0, byReason: {} }, failures: {}, tools: {}, worst: [] }))
+    const html = renderHtmlReport({ report, samples: [] })
+    expect(html.match(/<script type="application\/json"/g)).toHaveLength(1)
+    expect(htmlReportData({ report, samples: [] }).comparison).toBeNull()
+  })
+})
