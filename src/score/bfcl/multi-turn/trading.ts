@@ -403,11 +403,9 @@ export class MathApi extends SimulatedApi {
         if (uin === 'fahrenheit' && uout === 'celsius') return dict([['result', mul(sub(value, 32), c)]])
         return dict([['result', mul(value, c)]])
       }),
-      logarithm: m(['value', 'base', 'precision'], ([value, base]) => {
-        // mpmath at `precision` digits; printed as mpf('...'). Double precision stands in (a known approximation).
+      logarithm: m(['value', 'base', 'precision'], ([value, base, precision]) => {
         try {
-          const r = Math.log(num(value)) / Math.log(num(base))
-          return dict([['result', new Printed(`mpf('${String(r)}')`, 'mpf') as unknown as Val]])
+          return dict([['result', mpLogRatio(num(value), num(base), num(precision))]])
         } catch (e) {
           return dict([['error', e instanceof Error ? e.message : String(e)]])
         }
@@ -509,5 +507,46 @@ function roundDecimalString(text: string, places: number): string {
   const up = first > 5 || (first === 5 && (tail || keep % 2n === 1n))
   const q = String(keep + (up ? 1n : 0n)).padStart(places + 1, '0')
   const out = places === 0 ? q : q.slice(0, -places) + '.' + q.slice(-places)
+  return (neg ? '-' : '') + out
+}
+
+/**
+ * `mpmath.log(value) / mpmath.log(base)` at `mp.dps = precision`, printed as mpf's repr: each step rounded to the
+ * working precision in bits, then printed with mpmath's repr digits. Doubles carry the intermediate values, so this
+ * is exact up to about 15 digits of precision (the data sets ask for far fewer).
+ */
+function mpLogRatio(value: number, base: number, dps: number): Val {
+  const prec = Math.max(1, Math.round((Math.trunc(dps) + 1) * 3.3219280948873626))
+  const r = roundBits(roundBits(Math.log(value), prec) / roundBits(Math.log(base), prec), prec)
+  const shown = Math.max(1, Math.round(prec / 3.3219280948873626) - 1)
+  const digits = shown === 15 ? 17 : shown + 3
+  return new Printed(`mpf('${mpString(r, digits)}')`, 'mpf') as unknown as Val
+}
+
+function roundBits(x: number, bits: number): number {
+  if (x === 0 || !Number.isFinite(x) || bits >= 53) return x
+  const e = Math.floor(Math.log2(Math.abs(x)))
+  const scale = 2 ** (bits - 1 - e)
+  const y = x * scale
+  const fl0 = Math.floor(y)
+  const diff = y - fl0
+  const r = diff > 0.5 || (diff === 0.5 && fl0 % 2 !== 0) ? fl0 + 1 : fl0
+  return r / scale
+}
+
+function mpString(x: number, digits: number): string {
+  if (x === 0) return '0.0'
+  const [mant, expText] = x.toExponential(Math.min(digits, 100) - 1).split('e') as [string, string]
+  const exp = Number(expText)
+  const neg = mant.startsWith('-')
+  let ds = mant.replace('-', '').replace('.', '').replace(/0+$/, '')
+  if (ds === '') ds = '0'
+  let out: string
+  if (exp >= 0 && exp < digits) {
+    const ip = ds.slice(0, exp + 1).padEnd(exp + 1, '0')
+    const fp = ds.slice(exp + 1)
+    out = ip + '.' + (fp === '' ? '0' : fp)
+  } else if (exp < 0 && exp > -5) out = '0.' + '0'.repeat(-exp - 1) + ds
+  else out = (ds.length > 1 ? ds[0] + '.' + ds.slice(1) : ds + '.0') + 'e' + (exp > 0 ? '+' : '') + exp
   return (neg ? '-' : '') + out
 }
