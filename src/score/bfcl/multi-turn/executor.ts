@@ -7,7 +7,7 @@
 import { parsePythonExpression, type PyNode } from '../../../calls/python.js'
 import { parseJson } from '../../../calls/json.js'
 import { PyTuple, fromJson, type PyDict, type PyKey, type PyValue } from '../pyvalue.js'
-import { ApiSession, bindArgs, type SimulatedApi } from './api.js'
+import { ApiSession, bindArgs, type ApiMethod, type SimulatedApi } from './api.js'
 import { GorillaFileSystem } from './file-system.js'
 import { PyExc, deepCopy, fl, jsonDumps, neg, repr, str, type Val } from './pyrt.js'
 import { MessageApi, TicketApi, TwitterApi } from './social.js'
@@ -34,6 +34,7 @@ export class InstanceSet {
   /** instance name → instance; method name → instance name (later classes win, as the reference's dict). */
   private readonly byName = new Map<string, SimulatedApi>()
   private readonly methodOwner = new Map<string, string>()
+  private readonly methodTables = new Map<SimulatedApi, Record<string, ApiMethod>>()
 
   constructor(
     session: ApiSession,
@@ -53,7 +54,9 @@ export class InstanceSet {
       const name = `${namePrefix}_${className}_instance`.replace(/[-./]/g, '_')
       this.instances.set(className, instance)
       this.byName.set(name, instance)
-      for (const method of Object.keys(instance.methods()).sort()) this.methodOwner.set(method, name)
+      const table = instance.methods()
+      this.methodTables.set(instance, table)
+      for (const method of Object.keys(table).sort()) this.methodOwner.set(method, name)
     }
   }
 
@@ -127,7 +130,8 @@ export class InstanceSet {
     const instance = this.byName.get(name.slice(0, dot))
     if (instance === undefined) throw new PyExc(`name '${name.slice(0, dot)}' is not defined`)
     const methodName = name.slice(dot + 1)
-    const method = instance.methods()[methodName]
+    const table = this.methodTables.get(instance)!
+    const method = Object.hasOwn(table, methodName) ? table[methodName] : undefined
     if (method === undefined) throw new PyExc(`'${instance.className}' object has no attribute '${methodName}'`)
     return method.call(bindArgs(`${instance.className}.${methodName}`, method.params, positional, keywords))
   }
