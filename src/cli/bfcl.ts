@@ -8,6 +8,8 @@ import { formatPercent, summarizeBfcl, type CategoryCount } from '../score/bfcl/
 import { BFCL_CATEGORIES, isBfclCategory, scoreFileName, unsupportedReason } from '../score/bfcl/categories.js'
 import { loadCategoryData, loadCategoryResults, resultCategories } from '../score/bfcl/files.js'
 import { scoreCategory, scoreFileText, type BfclCategoryScore, type BfclScoreOptions } from '../score/bfcl/score.js'
+import { ApiSession } from '../score/bfcl/multi-turn/api.js'
+import { isMultiTurnCategory, multiTurnScoreFileText, scoreMultiTurnCategory } from '../score/bfcl/multi-turn/category.js'
 import { EXIT_BAD_INPUT, EXIT_OK, UsageError, writeLine, type Command, type OptionValues } from './command.js'
 
 const FORMATS = ['auto', 'function-calling', 'prompting'] as const
@@ -42,6 +44,8 @@ export const bfclCommand: Command = {
     'output (a list of {name: "json args"}) or prompting output (Python call syntax), detected per entry.',
     '',
     '  --data DIR            BFCL data: BFCL_v4_<category>.json and possible_answer/BFCL_v4_<category>.json',
+    '                        (multi_turn_base, _miss_func, _miss_param, _long_context: executed against BFCL\'s',
+    '                        simulated APIs; name them with --categories and point --data at the multi-turn folder)',
     '  --results DIR         recorded results: BFCL_v4_<category>_result.json (or one folder below)',
     '  --categories a,b      categories to score (default: every category with a results file)',
     '  --score-dir OUT       write OUT/BFCL_v4_<category>_score.json as the leaderboard does: the accuracy line,',
@@ -102,7 +106,18 @@ export const bfclCommand: Command = {
     if (scoreDir !== undefined) await mkdir(scoreDir, { recursive: true })
     const scores: Record<string, CategoryCount> = {}
 
+    // One session for the run: the reference scores every category in one process (shared mutable defaults).
+    const session = new ApiSession()
     for (const category of categories) {
+      if (isMultiTurnCategory(category)) {
+        const score = await scoreMultiTurnCategory(dataDir, resultsDir, category, { modelName, session })
+        for (const e of score.errors) warn(e)
+        const line = { category, accuracy: score.accuracy, correct_count: score.correct_count, total_count: score.total_count }
+        await writeLine(io.stdout, JSON.stringify(line))
+        scores[category] = line
+        if (scoreDir !== undefined) await writeFile(join(scoreDir, scoreFileName(category)), multiTurnScoreFileText(score, modelName), 'utf8')
+        continue
+      }
       if (!isBfclCategory(category)) {
         warn(`unknown category ${category} (known: ${BFCL_CATEGORIES.join(', ')})`)
         await writeLine(io.stdout, JSON.stringify({ category, error: `unknown category ${category}` }))
