@@ -1,0 +1,85 @@
+// The package as a user installs it, from its built dist/: the local runtime's optional peer dependencies stay
+// unloaded unless local() is used (and their absence is a clear error), and the matcher types reach a test file that
+// does not import the package. Real subprocesses (node, tsc) against copies of dist/ in temp projects.
+import { execFile } from 'node:child_process'
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ensureBuilt, REPO } from './helpers/eval-project.js'
+
+const OPTIONAL = ['@huggingface/transformers', 'onnxruntime-node']
+
+/**
+ * A temp project whose node_modules holds a *copy* of the package (dist/ and package.json), so bare imports from
+ * dist/ resolve from the temp project only: the optional packages are absent there, the listed ones are linked in.
+ */
+function installedCopy(linked: string[]): string {
+  const dir = mkdtempSync(join(tmpdir(), 'tool-evals-installed-'))
+  const pkg = join(dir, 'node_modules/vitest-tool-evals')
+  mkdirSync(pkg, { recursive: true })
+  cpSync(join(REPO, 'dist'), join(pkg, 'dist'), { recursive: true })
+  cpSync(join(REPO, 'package.json'), join(pkg, 'package.json'))
+  for (const name of linked) {
+    mkdirSync(join(dir, 'node_modules', name, '..'), { recursive: true })
+    symlinkSync(join(REPO, 'node_modules', name), join(dir, 'node_modules', name), 'dir')
+  }
+  return dir
+}
+
+function run(cwd: string, args: string[]): Promise<{ code: number; out: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, args, { cwd, timeout: 60_000 }, (err, stdout, stderr) => {
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, out: stdout + stderr })
+    })
+  })
+}
+
+function jsFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.js'))
+    .map((e) => join(e.parentPath, e.name))
+}
+
+describe('optional local runtime', () => {
+  let dir: string
+  beforeAll(() => {
+    ensureBuilt()
+    dir = installedCopy(['ajv', 'chalk', 'vitest'])
+  })
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+  it('package.json lists them as optional peer dependencies, not dependencies', () => {
+    const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8'))
+    for (const name of OPTIONAL) {
+      expect(pkg.dependencies?.[name]).toBeUndefined()
+      expect(pkg.peerDependencies?.[name]).toBeTypeOf('string')
+      expect(pkg.peerDependenciesMeta?.[name]).toEqual({ optional: true })
+      expect(pkg.devDependencies?.[name]).toBeTypeOf('string')
+    }
+  })
+
+  it('no file in dist/ imports them statically', () => {
+    const staticImport = new RegExp(`(?:from|import)\\s*['"](?:${OPTIONAL.join('|')})['"]`)
+    const offenders = jsFiles(join(REPO, 'dist')).filter((f) => staticImport.test(readFileSync(f, 'utf8')))
+    expect(offenders).toEqual([])
+  })
+
+  it('every entry point loads without them, and local() names exactly what to install', async () => {
+    const script = `
+      for (const entry of ['vitest-tool-evals', 'vitest-tool-evals/reporter', 'vitest-tool-evals/matchers']) await import(entry)
+      const { local, replay } = await import('vitest-tool-evals')
+      console.log('loaded', typeof replay)
+      try {
+        await local('org/some-model').generate({ id: 'a', messages: [{ role: 'user', content: 'hi' }] })
+      } catch (e) { console.log('ERROR ' + e.message) }`
+    writeFileSync(join(dir, 'check.mjs'), script)
+    const { code, out } = await run(dir, ['check.mjs'])
+    expect(out).toContain('loaded function')
+    expect(code).toBe(0)
+    expect(out).toMatch(/ERROR local\(\) needs the optional peer dependencies/)
+    expect(out).toContain('missing: @huggingface/transformers')
+    expect(out).toContain('`npm i -D @huggingface/transformers onnxruntime-node`')
+    expect(out).toContain('ONNXRUNTIME_NODE_INSTALL=skip')
+  })
+})
