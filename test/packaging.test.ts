@@ -83,3 +83,62 @@ describe('optional local runtime', () => {
     expect(out).toContain('ONNXRUNTIME_NODE_INSTALL=skip')
   })
 })
+
+describe.concurrent('matcher types without an import', () => {
+  const TSC = join(REPO, 'node_modules/typescript/bin/tsc')
+  // A test file that uses the matchers and imports nothing from the package.
+  const testFile = `import { expect, test } from 'vitest'
+test('weather', () => {
+  const output = { calls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] }
+  expect(output).toCallTool('get_weather')
+  expect(output).not.toHaveArgs({ city: 'Rome' })
+  expect(output).toMatchToolCalls([{ name: 'get_weather' }])
+  expect(output).toMatchBfclAnswer([{ get_weather: { city: ['Paris'] } }])
+})
+`
+  let dir: string
+  beforeAll(() => {
+    ensureBuilt()
+    // Linked, as the integration projects are: the types resolve through package.json "exports" into dist/.
+    dir = mkdtempSync(join(tmpdir(), 'tool-evals-types-'))
+    mkdirSync(join(dir, 'node_modules'))
+    mkdirSync(join(dir, 'test'))
+    symlinkSync(REPO, join(dir, 'node_modules/vitest-tool-evals'), 'dir')
+    symlinkSync(join(REPO, 'node_modules/vitest'), join(dir, 'node_modules/vitest'), 'dir')
+    writeFileSync(join(dir, 'test/weather.test.ts'), testFile)
+  })
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+  const typecheck = (name: string, resolution: 'NodeNext' | 'Bundler', types: string[]) => {
+    const config = {
+      compilerOptions: {
+        strict: true,
+        target: 'ES2022',
+        module: resolution === 'NodeNext' ? 'NodeNext' : 'ESNext',
+        moduleResolution: resolution,
+        noEmit: true,
+        skipLibCheck: true,
+        types,
+      },
+      include: ['test'],
+    }
+    writeFileSync(join(dir, `${name}.json`), JSON.stringify(config))
+    return run(dir, [TSC, '-p', `${name}.json`])
+  }
+
+  it.each([
+    ['NodeNext', 'vitest-tool-evals/matchers'],
+    ['Bundler', 'vitest-tool-evals/matchers'],
+    ['NodeNext', 'vitest-tool-evals/setup'],
+  ] as const)('tsc --noEmit (%s) accepts toCallTool & co. with "types": ["%s"]', async (resolution, entry) => {
+    const { code, out } = await typecheck(`tsconfig.${resolution}.${entry.split('/')[1]}`, resolution, [entry])
+    expect(out).toBe('')
+    expect(code).toBe(0)
+  })
+
+  it('without the types entry the same file does not typecheck (the check above can fail)', async () => {
+    const { code, out } = await typecheck('tsconfig.none', 'NodeNext', [])
+    expect(code).not.toBe(0)
+    expect(out).toContain("Property 'toCallTool' does not exist")
+  })
+})
