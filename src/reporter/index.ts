@@ -12,6 +12,7 @@ import { dirname, resolve } from 'node:path'
 import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason, Vitest } from 'vitest/node'
 import { readEvalMeta } from '../eval/meta.js'
 import { RunCollector } from './collect.js'
+import { githubError, inGitHubActions } from './github.js'
 import { renderMarkdown } from './markdown.js'
 import { Progress } from './progress.js'
 import { buildReport, type ToolEvalsReport } from './report.js'
@@ -105,6 +106,7 @@ export default class ToolEvalsReporter implements Reporter {
       process.exitCode = 1
       const failed = thresholds.filter((t) => !t.pass).map(describeThreshold)
       if (!(this.options.summary ?? true)) this.log(`tool-evals: threshold(s) failed: ${failed.join('; ')}`)
+      if (inGitHubActions()) for (const text of failed) this.log(githubError('tool-evals threshold failed', text))
     }
   }
 
