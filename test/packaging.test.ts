@@ -6,7 +6,7 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, syml
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ensureBuilt, REPO } from './helpers/eval-project.js'
+import { ensureBuilt, REPO, runVitest } from './helpers/eval-project.js'
 
 const OPTIONAL = ['@huggingface/transformers', 'onnxruntime-node']
 
@@ -84,7 +84,25 @@ describe('optional local runtime', () => {
   })
 })
 
-describe.concurrent('matcher types without an import', () => {
+describe('installed without its sources', () => {
+  let dir: string
+  beforeAll(() => {
+    ensureBuilt()
+    dir = installedCopy(['ajv', 'chalk', 'vitest'])
+  })
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+  it('a vitest run loading the setup entry prints no sourcemap warning (the maps carry their sources)', async () => {
+    writeFileSync(join(dir, 'vitest.config.mjs'), `export default { test: { include: ['a.test.mjs'], setupFiles: ['vitest-tool-evals/setup'] } }`)
+    writeFileSync(join(dir, 'a.test.mjs'), `import { expect, test } from 'vitest'\ntest('t', () => expect('No call.').toHaveNoToolCall())\n`)
+    const { code, stdout, stderr } = await runVitest(dir, ['run'])
+    expect(stdout + stderr).toContain('1 passed')
+    expect(code).toBe(0)
+    expect(stdout + stderr).not.toContain('Sourcemap')
+  })
+})
+
+describe('matcher types without an import', () => {
   const TSC = join(REPO, 'node_modules/typescript/bin/tsc')
   // A test file that uses the matchers and imports nothing from the package.
   const testFile = `import { expect, test } from 'vitest'
@@ -128,8 +146,7 @@ test('weather', () => {
 
   it.each([
     ['NodeNext', 'vitest-tool-evals/matchers'],
-    ['Bundler', 'vitest-tool-evals/matchers'],
-    ['NodeNext', 'vitest-tool-evals/setup'],
+    ['Bundler', 'vitest-tool-evals/setup'],
   ] as const)('tsc --noEmit (%s) accepts toCallTool & co. with "types": ["%s"]', async (resolution, entry) => {
     const { code, out } = await typecheck(`tsconfig.${resolution}.${entry.split('/')[1]}`, resolution, [entry])
     expect(out).toBe('')
