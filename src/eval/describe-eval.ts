@@ -7,6 +7,7 @@
  * `strict: true` or an `assert` callback makes per-sample expectations fail their test.
  */
 import { afterAll, describe, expect, test } from 'vitest'
+import { assertKnownFormat } from '../calls/index.js'
 import type { ToolCall } from '../calls/types.js'
 import { formatSampleError, loadData } from '../data/load.js'
 import type { DataSource, Sample, SampleError } from '../data/types.js'
@@ -82,6 +83,7 @@ const openSuites = new WeakMap<ModelProvider, number>()
 export function describeEval(name: string, options: EvalOptions): void {
   // `assert` callbacks use the tool-call matchers: make them available even without the setup entry.
   registerMatchers()
+  if (options.format !== undefined) assertKnownFormat(options.format, `describeEval("${name}"): option \`format\``)
   const stack = definitionStack() // locates the per-sample annotations at this call in the eval file
   const { model } = options
   // The judge is closed with the model, when the last suite using it ends.
