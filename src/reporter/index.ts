@@ -95,7 +95,9 @@ export default class ToolEvalsReporter implements Reporter {
     this.report = report
 
     if (this.options.summary ?? true) {
-      this.log(renderSummary(report, { thresholds: this.thresholds, elapsedMs: this.progress.elapsedMs() }))
+      // A merged run (`--merge-reports`) only reads blobs: its own time says nothing about the tests' run, so none is shown.
+      const elapsedMs = this.vitest?.config.mergeReports ? undefined : this.progress.elapsedMs()
+      this.log(renderSummary(report, { thresholds: this.thresholds, elapsedMs }))
     }
     if (this.options.outputFile) this.writeJson(this.options.outputFile, report)
     const markdownFile = this.options.markdownFile ?? process.env['GITHUB_STEP_SUMMARY']
