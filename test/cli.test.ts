@@ -82,10 +82,11 @@ describe('tool-evals parse', () => {
         { text: 'x', tools: 'none' },
         { text: 'x', format: 7 },
         { text: hermes('g', {}) },
+        { text: 'x', format: 'hermes3' },
       ),
     )
     expect(r.code).toBe(1)
-    expect(r.lines).toHaveLength(8)
+    expect(r.lines).toHaveLength(9)
     expect((r.lines[0] as { error: string }).error).toMatch(/^line 1: invalid JSON/)
     expect(r.lines.slice(1)).toEqual([
       { calls: [{ name: 'f', arguments: { a: 1 }, argumentsValid: true, format: 'hermes' }] },
@@ -95,6 +96,7 @@ describe('tool-evals parse', () => {
       { error: 'line 6: expected an array, got string, field tools' },
       { error: 'line 7: expected a string, got number, field format' },
       { calls: [{ name: 'g', arguments: {}, argumentsValid: true, format: 'hermes' }] },
+      { error: expect.stringMatching(/^line 9: unknown format "hermes3"; known formats: .*\bhermes\b.*, field format$/) },
     ])
   })
 

@@ -208,8 +208,18 @@ describe('replay', () => {
     expect((err as { reason?: string }).reason).toBe(`no recorded output in ${file}`)
   })
 
-  it('a missing recording file makes every lookup fail with the reason', async () => {
-    await expect(replay(join(dir, 'nope.jsonl')).generate(sample('a'))).rejects.toThrow(/cannot read the recording/)
+  it('a missing recording file makes every lookup fail with "recording file not found: <path>"', async () => {
+    const file = join(dir, 'nope.jsonl')
+    const err = await replay(file).generate(sample('a')).catch((e: unknown) => e)
+    expect((err as Error).message).toBe(`recording file not found: ${file}`)
+    expect((err as { reason?: string }).reason).toBe(`recording file not found: ${file}`)
+  })
+
+  it('an unknown format hint: replay() rejects it at once, a recorded text line naming one is that sample\'s error', async () => {
+    expect(() => replay('x.jsonl', { format: 'hermes2' })).toThrow(/replay\(x\.jsonl\): option `format`: unknown format "hermes2"; known formats: .*\bhermes\b/)
+    const rec = parseRecording([line({ id: 'a', output: 'x', format: 'nope' }), line({ id: 'b', tool_calls: [], format: 'openai' })].join('\n'), 'r.jsonl')
+    expect(rec.byId.get('a')?.error).toMatch(/^r\.jsonl:1: field `format`: unknown format "nope"; known formats: /)
+    expect(rec.byId.get('b')?.output).toEqual({ calls: [], format: 'openai' }) // tool_calls are not parsed: no hint needed
   })
 
   it('passes the format hint on for raw text', async () => {

@@ -131,3 +131,15 @@ describe('robustness: no parser throws or returns ill-typed calls', () => {
     )
   })
 })
+
+describe('format hints', () => {
+  it('an unknown hint is a programming error: a TypeError listing the known names (never silent detection)', () => {
+    const text = '<tool_call>\n{"name": "f", "arguments": {}}\n</tool_call>'
+    expect(() => parseToolCalls(text, { format: 'hermes2' })).toThrow(TypeError)
+    expect(() => parseToolCalls(text, { format: 'hermes2' })).toThrow(/options\.format: unknown format "hermes2"; known formats: .*\bhermes\b/)
+    // Thrown whatever the text, so the mistake shows on the first sample, not only on outputs with calls.
+    expect(() => parseToolCalls('', { format: 'nope' })).toThrow(/unknown format "nope"/)
+    // Names and aliases are accepted.
+    for (const f of FORMATS) for (const name of [f.name, ...(f.aliases ?? [])]) expect(() => parseToolCalls('x', { format: name })).not.toThrow()
+  })
+})

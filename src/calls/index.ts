@@ -28,6 +28,18 @@ export function formatNames(): string[] {
   return FORMATS.map((f) => f.name)
 }
 
+/** Why `name` is not a format hint (listing the known names), or undefined when it names a format or an alias. */
+export function unknownFormatError(name: string): string | undefined {
+  if (byName.has(name)) return undefined
+  return `unknown format "${name}"; known formats: ${formatNames().join(', ')}`
+}
+
+/** Throws a TypeError for a format hint that names no format (a programming error, not model output). */
+export function assertKnownFormat(name: string, where = 'format'): void {
+  const problem = unknownFormatError(name)
+  if (problem !== undefined) throw new TypeError(`${where}: ${problem}`)
+}
+
 /** Per format (same index as FORMATS): the tag openings one of which its markers need (see markers.ts). */
 const PROBE_MASKS = FORMATS.map((f) => probeMask(f.name))
 
@@ -41,10 +53,13 @@ function runFormat(f: FormatParser, text: string, stripped: string, options: Par
 }
 
 /**
- * Extract the tool calls from `text`. Never throws; runs in time linear in `text.length`. With `options.format`
- * (a format name or alias) only that format is tried; otherwise formats are detected (see FORMATS).
+ * Extract the tool calls from `text`. Never throws on model output; runs in time linear in `text.length`. With
+ * `options.format` (a format name or alias) only that format is tried; otherwise formats are detected (see
+ * FORMATS). A `format` that names no format is a programming error, not a property of the output: it throws a
+ * TypeError listing the known names (rather than silently detecting).
  */
 export function parseToolCalls(text: string, options: ParseOptions = {}): ToolCall[] {
+  if (options.format !== undefined) assertKnownFormat(options.format, 'parseToolCalls: options.format')
   if (typeof text !== 'string' || text.length === 0) return []
   const hinted = options.format === undefined ? undefined : byName.get(options.format)
   if (hinted) return runFormat(hinted, text, stripReasoning(text), options)

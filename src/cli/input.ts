@@ -7,6 +7,7 @@
  */
 import { createInterface } from 'node:readline'
 import { decodeArguments, isPlainObject } from '../calls/call-object.js'
+import { unknownFormatError } from '../calls/index.js'
 import type { ParseOptions, ToolCall, ToolDefinition } from '../calls/types.js'
 import type { ExpectedCall } from '../score/types.js'
 
@@ -88,6 +89,8 @@ export function parseOptionsOf(obj: Record<string, unknown>): ParseOptions {
   const format = obj['format']
   if (format !== undefined && format !== null) {
     if (typeof format !== 'string') throw wrongType('a string', format, 'format')
+    const problem = unknownFormatError(format)
+    if (problem !== undefined) throw new InputError(problem, 'format')
     options.format = format
   }
   return options

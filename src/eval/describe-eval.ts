@@ -7,6 +7,7 @@
  * `strict: true` or an `assert` callback makes per-sample expectations fail their test.
  */
 import { afterAll, describe, expect, test } from 'vitest'
+import { assertKnownFormat } from '../calls/index.js'
 import type { ToolCall } from '../calls/types.js'
 import { formatSampleError, loadData } from '../data/load.js'
 import type { DataSource, Sample, SampleError } from '../data/types.js'
@@ -14,6 +15,7 @@ import { toolMatchers } from '../matchers/matchers.js'
 import type { ModelOutput, ModelProvider } from '../models/types.js'
 import { scoreSample } from '../score/nemo.js'
 import type { MatchMode, SampleRecord, SampleScore, ScoreOptions } from '../score/types.js'
+import { annotateSample, definitionStack, sampleAnnotation } from './annotate.js'
 import { Generations } from './generations.js'
 import { applyErroredScorers, applyScorers, callsOf, describeBfclVerdict, judgementsOf, withJudges, type ScorerOptions, type ScorerResults } from './scorers.js'
 import { lastUserPrompt, META_LIMITS, storedCalls, storedExpected, truncate, writeEvalMeta, type EvalMeta } from './meta.js'
@@ -81,6 +83,8 @@ const openSuites = new WeakMap<ModelProvider, number>()
 export function describeEval(name: string, options: EvalOptions): void {
   // `assert` callbacks use the tool-call matchers: make them available even without the setup entry.
   registerMatchers()
+  if (options.format !== undefined) assertKnownFormat(options.format, `describeEval("${name}"): option \`format\``)
+  const stack = definitionStack() // locates the per-sample annotations at this call in the eval file
   const { model } = options
   // The judge is closed with the model, when the last suite using it ends.
   const providers = options.judge && options.judge.model !== model ? [model, options.judge.model] : [model]
@@ -124,15 +128,23 @@ export function describeEval(name: string, options: EvalOptions): void {
         if (ctx.signal.aborted) return
         const meta = evaluate(sample, generation.output, generation.error, name, options, scoreOptions)
         writeEvalMeta(ctx.task.meta, meta.stored)
-        if (meta.stored.record.error !== undefined) {
-          if (options.failOnError ?? true) {
-            throw new Error(`sample "${sample.id}" could not be evaluated: ${meta.stored.detail ?? meta.stored.record.error}`)
+        let failed = true
+        try {
+          if (meta.stored.record.error !== undefined) {
+            if (options.failOnError ?? true) {
+              throw new Error(`sample "${sample.id}" could not be evaluated: ${meta.stored.detail ?? meta.stored.record.error}`)
+            }
+          } else {
+            if (meta.stored.record.skipped !== undefined) ctx.skip(meta.stored.record.skipped)
+            if (options.strict) expectSampleRight(meta.result, options.match ?? 'positional')
+            if (options.assert) await options.assert(meta.result, sample)
           }
-          return
+          failed = false
+        } finally {
+          // A sample that is not fully right shows in Vitest's UI, JUnit and GitHub: a warning, or an error if it failed.
+          const annotation = sampleAnnotation(meta.stored, failed)
+          if (annotation) await annotateSample(ctx, annotation, stack)
         }
-        if (meta.stored.record.skipped !== undefined) ctx.skip(meta.stored.record.skipped)
-        if (options.strict) expectSampleRight(meta.result, options.match ?? 'positional')
-        if (options.assert) await options.assert(meta.result, sample)
       })
     }
 

@@ -13,6 +13,7 @@
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { decodeArguments, isPlainObject, makeCall } from '../calls/call-object.js'
+import { assertKnownFormat, unknownFormatError } from '../calls/index.js'
 import type { ToolCall } from '../calls/types.js'
 import { decodeJsonLine, forEachJsonlLine } from '../data/jsonl.js'
 import type { Sample } from '../data/types.js'
@@ -25,6 +26,8 @@ export interface Recording {
   byId: Map<string, Recorded>
   /** Lines that could not be read at all (no id to file them under): `file:line: what`. */
   unreadable: string[]
+  /** Why the file itself could not be read (`recording file not found: <path>`): every lookup fails with it. */
+  fileError?: string
 }
 
 export interface ReplayOptions {
@@ -41,6 +44,7 @@ export const OPENAI_FORMAT = 'openai'
  */
 export function replay(path: string | URL, options: ReplayOptions = {}): ModelProvider {
   const file = typeof path === 'string' ? path : path.protocol === 'file:' ? fileURLToPath(path) : path.href
+  if (options.format !== undefined) assertKnownFormat(options.format, `replay(${file}): option \`format\``)
   let recording: Recording | undefined
   return {
     id: `replay:${file}`,
@@ -54,6 +58,7 @@ export function replay(path: string | URL, options: ReplayOptions = {}): ModelPr
         return hit.output
       }
       if (hit?.error) throw new Error(hit.error)
+      if (recording.fileError !== undefined) throw Object.assign(new Error(recording.fileError), { reason: recording.fileError })
       let message = `no recorded output for sample "${sample.id}" in ${file}`
       if (recording.unreadable.length > 0) {
         message += ` (${recording.unreadable.length} unreadable line(s) there, first: ${recording.unreadable[0]})`
@@ -70,7 +75,9 @@ export function readRecording(path: string | URL, file: string): Recording {
   try {
     text = readFileSync(path, 'utf8')
   } catch (err) {
-    return { byId: new Map(), unreadable: [`${file}: cannot read the recording: ${(err as Error).message}`] }
+    const missing = (err as NodeJS.ErrnoException).code === 'ENOENT'
+    const fileError = missing ? `recording file not found: ${file}` : `cannot read the recording ${file}: ${(err as Error).message}`
+    return { byId: new Map(), unreadable: [], fileError }
   }
   return parseRecording(text, file)
 }
@@ -102,6 +109,9 @@ function recordedFromObject(obj: Record<string, unknown>, where: string): Record
   if (typeof obj['error'] === 'string') return { error: `recorded generation error (${where}): ${obj['error']}` }
   if (typeof obj['skipped'] === 'string') return { output: { skipped: obj['skipped'] } }
   const output: ModelOutput = {}
+  // A hint only matters for raw text (recorded tool_calls are not parsed, whatever format they name).
+  const formatProblem = format !== undefined && typeof obj['output'] === 'string' ? unknownFormatError(format) : undefined
+  if (formatProblem !== undefined) return { error: `${where}: field \`format\`: ${formatProblem}` }
   if (format !== undefined) output.format = format
   if (obj['tool_calls'] !== undefined && obj['tool_calls'] !== null) {
     const calls = callsFromOpenAI(obj['tool_calls'])

@@ -13,6 +13,8 @@ import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason,
 import { readEvalMeta } from '../eval/meta.js'
 import { RunCollector } from './collect.js'
 import { htmlSampleFromMeta, writeHtmlReport, type HtmlReportInput, type HtmlSample } from './html.js'
+
+import { githubError, inGitHubActions } from './github.js'
 import { renderMarkdown } from './markdown.js'
 import { Progress } from './progress.js'
 import { buildReport, type ToolEvalsReport } from './report.js'
@@ -99,7 +101,9 @@ export default class ToolEvalsReporter implements Reporter {
     this.report = report
 
     if (this.options.summary ?? true) {
-      this.log(renderSummary(report, { thresholds: this.thresholds, elapsedMs: this.progress.elapsedMs() }))
+      // A merged run (`--merge-reports`) only reads blobs: its own time says nothing about the tests' run, so none is shown.
+      const elapsedMs = this.vitest?.config.mergeReports ? undefined : this.progress.elapsedMs()
+      this.log(renderSummary(report, { thresholds: this.thresholds, elapsedMs }))
     }
     if (this.options.outputFile) this.writeJson(this.options.outputFile, report)
     if (this.options.htmlFile) this.writeHtml(this.options.htmlFile, { report, samples: htmlSamples })
@@ -111,6 +115,7 @@ export default class ToolEvalsReporter implements Reporter {
       process.exitCode = 1
       const failed = thresholds.filter((t) => !t.pass).map(describeThreshold)
       if (!(this.options.summary ?? true)) this.log(`tool-evals: threshold(s) failed: ${failed.join('; ')}`)
+      if (inGitHubActions()) for (const text of failed) this.log(githubError('tool-evals threshold failed', text))
     }
   }
 

@@ -121,10 +121,15 @@ function sampleName(s: { suite?: string; id: string }): string {
   return s.suite === undefined ? s.id : `${s.suite} > ${s.id}`
 }
 
+/** An invalid line without an id is named by its location, which its detail starts with too: say it once. */
+function withoutId(text: string, id: string): string {
+  return text.startsWith(`${id}: `) ? text.slice(id.length + 2) : text
+}
+
 function erroredSection(report: ToolEvalsReport, c: ChalkInstance): string[] {
   if (report.errored.count === 0) return []
   const rows = ['', c.red(`  Errored samples (${report.errored.count})`)]
-  for (const e of report.errored.samples.slice(0, 10)) rows.push(`  ${c.red('!')} ${sampleName(e)}: ${e.detail ?? e.reason}`)
+  for (const e of report.errored.samples.slice(0, 10)) rows.push(`  ${c.red('!')} ${sampleName(e)}: ${withoutId(e.detail ?? e.reason, e.id)}`)
   const more = report.errored.count - Math.min(10, report.errored.samples.length)
   if (more > 0) rows.push(c.dim(`  … ${more} more (by reason in the JSON report)`))
   return rows

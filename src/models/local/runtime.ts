@@ -78,9 +78,30 @@ const PREFIX = 'local-model:'
 
 let transformersModule: Promise<Transformers> | undefined
 
+/** The optional peer dependencies `local()` needs; only its runs import them (replay and endpoint users skip ~500 MB). */
+export const LOCAL_RUNTIME_PACKAGES = ['@huggingface/transformers', 'onnxruntime-node'] as const
+
 export function importTransformers(): Promise<Transformers> {
-  transformersModule ??= import('@huggingface/transformers') as unknown as Promise<Transformers>
+  transformersModule ??= (import('@huggingface/transformers') as unknown as Promise<Transformers>).catch((err: unknown) => {
+    transformersModule = undefined // installing them mid-session (watch mode) makes the next load work
+    throw missingRuntimeError(err) ?? err
+  })
   return transformersModule
+}
+
+/** A clear error naming what to install when the cause is one of the optional local-runtime packages being absent. */
+export function missingRuntimeError(err: unknown): Error | undefined {
+  const code = (err as { code?: unknown } | null)?.code
+  const message = err instanceof Error ? err.message : String(err)
+  if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND' && !/Cannot find (module|package)/.test(message)) return undefined
+  const missing = LOCAL_RUNTIME_PACKAGES.filter((name) => message.includes(`'${name}'`) || message.includes(`"${name}"`))
+  if (missing.length === 0) return undefined
+  return new Error(
+    `local() needs the optional peer dependencies ${LOCAL_RUNTIME_PACKAGES.join(' and ')} (missing: ${missing.join(', ')}). ` +
+      `Install them with \`npm i -D ${LOCAL_RUNTIME_PACKAGES.join(' ')}\` (set ONNXRUNTIME_NODE_INSTALL=skip in the ` +
+      `environment of the install to skip onnxruntime-node's download of GPU binaries from outside the npm registry).`,
+    { cause: err },
+  )
 }
 
 /** Where to load from: an existing folder becomes an absolute path (local files only); anything else is a hub id. */

@@ -1,0 +1,161 @@
+// The package as a user installs it, from its built dist/: the local runtime's optional peer dependencies stay
+// unloaded unless local() is used (and their absence is a clear error), and the matcher types reach a test file that
+// does not import the package. Real subprocesses (node, tsc) against copies of dist/ in temp projects.
+import { execFile } from 'node:child_process'
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ensureBuilt, REPO, runVitest } from './helpers/eval-project.js'
+
+const OPTIONAL = ['@huggingface/transformers', 'onnxruntime-node']
+
+/**
+ * A temp project whose node_modules holds a *copy* of the package (dist/ and package.json), so bare imports from
+ * dist/ resolve from the temp project only: the optional packages are absent there, the listed ones are linked in.
+ */
+function installedCopy(linked: string[]): string {
+  const dir = mkdtempSync(join(tmpdir(), 'tool-evals-installed-'))
+  const pkg = join(dir, 'node_modules/vitest-tool-evals')
+  mkdirSync(pkg, { recursive: true })
+  cpSync(join(REPO, 'dist'), join(pkg, 'dist'), { recursive: true })
+  cpSync(join(REPO, 'package.json'), join(pkg, 'package.json'))
+  for (const name of linked) {
+    mkdirSync(join(dir, 'node_modules', name, '..'), { recursive: true })
+    symlinkSync(join(REPO, 'node_modules', name), join(dir, 'node_modules', name), 'dir')
+  }
+  return dir
+}
+
+function run(cwd: string, args: string[]): Promise<{ code: number; out: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, args, { cwd, timeout: 60_000 }, (err, stdout, stderr) => {
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, out: stdout + stderr })
+    })
+  })
+}
+
+function jsFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.js'))
+    .map((e) => join(e.parentPath, e.name))
+}
+
+describe('optional local runtime', () => {
+  let dir: string
+  beforeAll(() => {
+    ensureBuilt()
+    dir = installedCopy(['ajv', 'chalk', 'vitest'])
+  })
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+  it('package.json lists them as optional peer dependencies, not dependencies', () => {
+    const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8'))
+    for (const name of OPTIONAL) {
+      expect(pkg.dependencies?.[name]).toBeUndefined()
+      expect(pkg.peerDependencies?.[name]).toBeTypeOf('string')
+      expect(pkg.peerDependenciesMeta?.[name]).toEqual({ optional: true })
+      expect(pkg.devDependencies?.[name]).toBeTypeOf('string')
+    }
+  })
+
+  it('no file in dist/ imports them statically', () => {
+    const staticImport = new RegExp(`(?:from|import)\\s*['"](?:${OPTIONAL.join('|')})['"]`)
+    const offenders = jsFiles(join(REPO, 'dist')).filter((f) => staticImport.test(readFileSync(f, 'utf8')))
+    expect(offenders).toEqual([])
+  })
+
+  it('every entry point loads without them, and local() names exactly what to install', async () => {
+    const script = `
+      for (const entry of ['vitest-tool-evals', 'vitest-tool-evals/reporter', 'vitest-tool-evals/matchers']) await import(entry)
+      const { local, replay } = await import('vitest-tool-evals')
+      console.log('loaded', typeof replay)
+      try {
+        await local('org/some-model').generate({ id: 'a', messages: [{ role: 'user', content: 'hi' }] })
+      } catch (e) { console.log('ERROR ' + e.message) }`
+    writeFileSync(join(dir, 'check.mjs'), script)
+    const { code, out } = await run(dir, ['check.mjs'])
+    expect(out).toContain('loaded function')
+    expect(code).toBe(0)
+    expect(out).toMatch(/ERROR local\(\) needs the optional peer dependencies/)
+    expect(out).toContain('missing: @huggingface/transformers')
+    expect(out).toContain('`npm i -D @huggingface/transformers onnxruntime-node`')
+    expect(out).toContain('ONNXRUNTIME_NODE_INSTALL=skip')
+  })
+})
+
+describe('installed without its sources', () => {
+  let dir: string
+  beforeAll(() => {
+    ensureBuilt()
+    dir = installedCopy(['ajv', 'chalk', 'vitest'])
+  })
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+  it('a vitest run loading the setup entry prints no sourcemap warning (the maps carry their sources)', async () => {
+    writeFileSync(join(dir, 'vitest.config.mjs'), `export default { test: { include: ['a.test.mjs'], setupFiles: ['vitest-tool-evals/setup'] } }`)
+    writeFileSync(join(dir, 'a.test.mjs'), `import { expect, test } from 'vitest'\ntest('t', () => expect('No call.').toHaveNoToolCall())\n`)
+    const { code, stdout, stderr } = await runVitest(dir, ['run'])
+    expect(stdout + stderr).toContain('1 passed')
+    expect(code).toBe(0)
+    expect(stdout + stderr).not.toContain('Sourcemap')
+  })
+})
+
+describe('matcher types without an import', () => {
+  const TSC = join(REPO, 'node_modules/typescript/bin/tsc')
+  // A test file that uses the matchers and imports nothing from the package.
+  const testFile = `import { expect, test } from 'vitest'
+test('weather', () => {
+  const output = { calls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] }
+  expect(output).toCallTool('get_weather')
+  expect(output).not.toHaveArgs({ city: 'Rome' })
+  expect(output).toMatchToolCalls([{ name: 'get_weather' }])
+  expect(output).toMatchBfclAnswer([{ get_weather: { city: ['Paris'] } }])
+})
+`
+  let dir: string
+  beforeAll(() => {
+    ensureBuilt()
+    // Linked, as the integration projects are: the types resolve through package.json "exports" into dist/.
+    dir = mkdtempSync(join(tmpdir(), 'tool-evals-types-'))
+    mkdirSync(join(dir, 'node_modules'))
+    mkdirSync(join(dir, 'test'))
+    symlinkSync(REPO, join(dir, 'node_modules/vitest-tool-evals'), 'dir')
+    symlinkSync(join(REPO, 'node_modules/vitest'), join(dir, 'node_modules/vitest'), 'dir')
+    writeFileSync(join(dir, 'test/weather.test.ts'), testFile)
+  })
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+  const typecheck = (name: string, resolution: 'NodeNext' | 'Bundler', types: string[]) => {
+    const config = {
+      compilerOptions: {
+        strict: true,
+        target: 'ES2022',
+        module: resolution === 'NodeNext' ? 'NodeNext' : 'ESNext',
+        moduleResolution: resolution,
+        noEmit: true,
+        skipLibCheck: true,
+        types,
+      },
+      include: ['test'],
+    }
+    writeFileSync(join(dir, `${name}.json`), JSON.stringify(config))
+    return run(dir, [TSC, '-p', `${name}.json`])
+  }
+
+  it.each([
+    ['NodeNext', 'vitest-tool-evals/matchers'],
+    ['Bundler', 'vitest-tool-evals/setup'],
+  ] as const)('tsc --noEmit (%s) accepts toCallTool & co. with "types": ["%s"]', async (resolution, entry) => {
+    const { code, out } = await typecheck(`tsconfig.${resolution}.${entry.split('/')[1]}`, resolution, [entry])
+    expect(out).toBe('')
+    expect(code).toBe(0)
+  })
+
+  it('without the types entry the same file does not typecheck (the check above can fail)', async () => {
+    const { code, out } = await typecheck('tsconfig.none', 'NodeNext', [])
+    expect(code).not.toBe(0)
+    expect(out).toContain("Property 'toCallTool' does not exist")
+  })
+})
