@@ -6,6 +6,7 @@
  * missing recorded output): a wrong call is recorded and shown, and the gate is the reporter's thresholds.
  * `strict: true` or an `assert` callback makes per-sample expectations fail their test.
  */
+import type { TaskMeta } from '@vitest/runner'
 import { afterAll, describe, expect, test } from 'vitest'
 import type { ToolCall } from '../calls/types.js'
 import { formatSampleError, loadData } from '../data/load.js'
@@ -15,7 +16,8 @@ import type { ModelOutput, ModelProvider } from '../models/types.js'
 import { scoreSample } from '../score/nemo.js'
 import type { MatchMode, SampleRecord, SampleScore, ScoreOptions } from '../score/types.js'
 import { Generations } from './generations.js'
-import { applyErroredScorers, applyScorers, callsOf, describeBfclVerdict, judgementsOf, withJudges, type ScorerOptions, type ScorerResults } from './scorers.js'
+import type { Scorer, StrictVerdict } from '../score/scorer.js'
+import { activeScorers, applyErroredScorers, applyScorers, callsOf, withPreparation, type ScorerOptions, type ScorerResults } from './scorers.js'
 import { META_LIMITS, storedCalls, storedExpected, truncate, writeEvalMeta, type EvalMeta } from './meta.js'
 
 /** What a sample's test knows once its sample is scored: handed to `assert` (with the opted-in scorers' results). */
@@ -29,7 +31,7 @@ export interface EvalResult extends ScorerResults {
   record: SampleRecord
 }
 
-/** describeEval's options; the scorer options (`bfcl`, `schema`, `judge`) are documented on ScorerOptions. */
+/** describeEval's options; the scorer options (`bfcl`, `schema`, `judge`, `scorers`) are documented on ScorerOptions. */
 export interface EvalOptions extends ScorerOptions {
   /** JSONL path (relative to the working directory) or URL, or an in-memory array of sample objects. */
   data: DataSource
@@ -82,13 +84,14 @@ export function describeEval(name: string, options: EvalOptions): void {
   // `assert` callbacks use the tool-call matchers: make them available even without the setup entry.
   registerMatchers()
   const { model } = options
-  // The judge is closed with the model, when the last suite using it ends.
-  const providers = options.judge && options.judge.model !== model ? [model, options.judge.model] : [model]
+  const scorers = activeScorers(options)
+  // The scorers' providers (a judge) are closed with the model, when the last suite using them ends.
+  const providers = [...new Set([model, ...scorers.flatMap((s) => s.providers ?? [])])]
   for (const p of providers) openSuites.set(p, (openSuites.get(p) ?? 0) + 1)
   // Default: what the provider says it can use (an endpoint's concurrency, a local model's batch size).
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? model.concurrency ?? DEFAULT_CONCURRENCY))
   const abort = new AbortController()
-  const generator = options.judge ? withJudges(model, options.judge, options.format) : model
+  const generator = withPreparation(model, scorers, options.format)
   const generations = new Generations(generator, concurrency, concurrency * LOOKAHEAD_FACTOR, abort.signal)
   const scoreOptions: ScoreOptions = {}
   if (options.match !== undefined) scoreOptions.match = options.match
@@ -104,7 +107,7 @@ export function describeEval(name: string, options: EvalOptions): void {
       if (entry.error) {
         const error = entry.error
         test(invalidSampleTestName(error), (ctx) => {
-          failInvalidSample(error, name, ctx.task.meta, options)
+          failInvalidSample(error, name, ctx.task.meta, scorers)
         })
         continue
       }
@@ -118,9 +121,9 @@ export function describeEval(name: string, options: EvalOptions): void {
           generations.plan(runnableSamples(ctx.task.suite.tasks, samplesByName))
         }
         // Provisional record: if the test times out (or anything below throws) the sample still counts, as errored.
-        writeEvalMeta(ctx.task.meta, unfinishedMeta(sample, name, scoreOptions, options))
+        writeEvalMeta(ctx.task.meta, unfinishedMeta(sample, name, scoreOptions, scorers))
         const generation = await generations.get(sample)
-        const meta = evaluate(sample, generation.output, generation.error, name, options, scoreOptions)
+        const meta = await evaluateWith(sample, generation.output, generation.error, name, scorers, options, scoreOptions)
         writeEvalMeta(ctx.task.meta, meta.stored)
         if (meta.stored.record.error !== undefined) {
           if (options.failOnError ?? true) {
@@ -129,7 +132,7 @@ export function describeEval(name: string, options: EvalOptions): void {
           return
         }
         if (meta.stored.record.skipped !== undefined) ctx.skip(meta.stored.record.skipped)
-        if (options.strict) expectSampleRight(meta.result, options.match ?? 'positional')
+        if (options.strict) expectSampleRight(meta.result, meta.strict, options.match ?? 'positional')
         if (options.assert) await options.assert(meta.result, sample)
       })
     }
@@ -165,7 +168,7 @@ function invalidReason(error: SampleError): string {
   return error.field ? `invalid sample: field \`${error.field}\`: ${error.message}` : `invalid sample: ${error.message}`
 }
 
-function failInvalidSample(error: SampleError, suite: string, taskMeta: object, scorers: ScorerOptions): never {
+function failInvalidSample(error: SampleError, suite: string, taskMeta: TaskMeta, scorers: readonly Scorer[]): never {
   const detail = formatSampleError(error)
   const record: SampleRecord = { id: error.id ?? error.where, suite, error: invalidReason(error) }
   if (error.expected) record.score = scoreSample([], error.expected)
@@ -188,22 +191,44 @@ function errorReason(error: unknown): { reason: string; detail: string } {
 }
 
 /** What a sample's test stores until it has a result: errored, scored as no prediction. */
-function unfinishedMeta(sample: Sample, suite: string, scoreOptions: ScoreOptions, scorers: ScorerOptions): EvalMeta {
+function unfinishedMeta(sample: Sample, suite: string, scoreOptions: ScoreOptions, scorers: readonly Scorer[]): EvalMeta {
   const record: SampleRecord = { id: sample.id, suite, error: 'the sample did not finish (timed out or interrupted)' }
   record.score = scoreSample([], sample.expected, scoreOptions)
   applyErroredScorers(record, sample, scorers)
   return { v: 1, record, expected: storedExpected(sample.expected) }
 }
 
-/** Score one sample's generation and build what its test stores. */
+type EvaluateOptions = Pick<EvalOptions, 'format' | 'maxOutputChars'>
+
+/** Score one sample's generation with the scorers `options` turn on, and build what its test stores. */
 export function evaluate(
   sample: Sample,
   output: ModelOutput | undefined,
   error: unknown,
   suite: string,
-  options: Pick<EvalOptions, 'format' | 'maxOutputChars' | 'bfcl' | 'schema' | 'judge'>,
+  options: EvaluateOptions & ScorerOptions,
   scoreOptions: ScoreOptions = {},
-): { stored: EvalMeta; result: EvalResult } {
+): Promise<Evaluated> {
+  return evaluateWith(sample, output, error, suite, activeScorers(options), options, scoreOptions)
+}
+
+interface Evaluated {
+  stored: EvalMeta
+  result: EvalResult
+  /** The scorers' strict-mode verdict, when one has a say (see Scorer.strict). */
+  strict?: StrictVerdict
+}
+
+/** `evaluate` with the eval's scorers already set up (describeEval sets them up once per suite). */
+export async function evaluateWith(
+  sample: Sample,
+  output: ModelOutput | undefined,
+  error: unknown,
+  suite: string,
+  scorers: readonly Scorer[],
+  options: EvaluateOptions,
+  scoreOptions: ScoreOptions = {},
+): Promise<Evaluated> {
   const record: SampleRecord = { id: sample.id, suite }
   const stored: EvalMeta = { v: 1, record, expected: storedExpected(sample.expected) }
   if (output === undefined) {
@@ -211,7 +236,7 @@ export function evaluate(
     const { reason, detail } = errorReason(error)
     record.error = reason
     record.score = scoreSample([], sample.expected, scoreOptions)
-    applyErroredScorers(record, sample, options)
+    applyErroredScorers(record, sample, scorers)
     stored.detail = detail
     return { stored, result: { sample, calls: [], score: record.score, record } }
   }
@@ -221,17 +246,21 @@ export function evaluate(
   }
   const calls = callsOf(output, sample, options.format)
   record.score = scoreSample(calls, sample.expected, scoreOptions)
-  const scorers = applyScorers(record, sample, calls, options, judgementsOf(output))
-  stored.calls = storedCalls(calls)
-  if (output.text !== undefined) stored.output = truncate(output.text, options.maxOutputChars ?? META_LIMITS.outputChars)
-  return { stored, result: { ...scorers, sample, output, calls, score: record.score, record } }
+  const { results, strict } = await applyScorers(record, sample, calls, output, scorers)
+  if (record.score.failures.length > 0) {
+    // Only a sample that is not fully right is shown (the reporter's worst samples): a right one keeps its record only.
+    stored.calls = storedCalls(calls)
+    if (output.text !== undefined) stored.output = truncate(output.text, options.maxOutputChars ?? META_LIMITS.outputChars)
+  } else delete stored.expected
+  return { stored, result: { ...results, sample, output, calls, score: record.score, record }, strict }
 }
 
 /** strict mode: the sample must be fully right; the failure shows expected against actual calls as a diff. */
-function expectSampleRight(result: EvalResult, match: MatchMode): void {
+function expectSampleRight(result: EvalResult, verdict: StrictVerdict, match: MatchMode): void {
   const { score, calls, sample } = result
-  if (result.bfcl) {
-    if (!result.bfcl.valid) throw new Error(`sample "${sample.id}": ${describeBfclVerdict(result.bfcl)}`)
+  // A scorer with its own verdict (the BFCL checker: `expected` is one acceptable answer of several) decides.
+  if (verdict !== undefined) {
+    if (!verdict.pass) throw new Error(`sample "${sample.id}": ${verdict.message}`)
     return
   }
   if (score.failures.length === 0) return
