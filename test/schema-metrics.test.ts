@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest'
 import { parseToolCalls } from '../src/calls/index.js'
 import type { ToolCall, ToolDefinition } from '../src/calls/types.js'
 import { matchesJsonType, schemaMetrics } from '../src/score/schema.js'
-import { schemaScorer } from '../src/score/scorers/index.js'
+import { schemaScorer } from '../src/score/scorers/schema.js'
 
 const tools: ToolDefinition[] = [
   {
