@@ -201,7 +201,7 @@ function unfinishedMeta(sample: Sample, suite: string, scoreOptions: ScoreOption
 type EvaluateOptions = Pick<EvalOptions, 'format' | 'maxOutputChars'>
 
 /** Score one sample's generation with the scorers `options` turn on, and build what its test stores. */
-export function evaluate(
+export async function evaluate(
   sample: Sample,
   output: ModelOutput | undefined,
   error: unknown,
@@ -246,7 +246,19 @@ export async function evaluateWith(
   }
   const calls = callsOf(output, sample, options.format)
   record.score = scoreSample(calls, sample.expected, scoreOptions)
-  const { results, strict } = await applyScorers(record, sample, calls, output, scorers)
+  let scored: Awaited<ReturnType<typeof applyScorers>>
+  try {
+    scored = await applyScorers(record, sample, calls, output, scorers)
+  } catch (err) {
+    // A scorer that throws (a user scorer's bug, a bad value) errors this sample only, never the run.
+    const { reason, detail } = errorReason(err)
+    record.error = `a scorer failed: ${reason}`
+    delete record.scores
+    applyErroredScorers(record, sample, scorers)
+    stored.detail = detail
+    return { stored, result: { sample, output, calls, score: record.score, record } }
+  }
+  const { results, strict } = scored
   if (record.score.failures.length > 0) {
     // Only a sample that is not fully right is shown (the reporter's worst samples): a right one keeps its record only.
     stored.calls = storedCalls(calls)
