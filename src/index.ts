@@ -19,14 +19,11 @@ export { checkBfclAnswer, type BfclAnswer } from './score/bfcl/answer.js'
 export * from './data/bfcl.js'
 export * from './score/schema.js'
 export * from './score/judge.js'
-// Run-level sums of the opted-in scorers (BFCL verdicts, schema metrics, judgements), as the reporter makes them.
-export {
-  addScorerRecord,
-  aggregateScorers,
-  createScorerAccumulator,
-  finishScorerMetrics,
-  mergeScorerAccumulators,
-  withScorerMetrics,
-  type ScorerAccumulator,
-  type ScorerSummary,
-} from './score/scorer-metrics.js'
+// Scorers: the interface, your own (`defineScorer`), the built-in ones' recorded shapes, and run-level numbers of
+// records with every scorer's sums (as the reporter makes them).
+export { defineScorer, type ScorerDefinition, type MetricValues } from './score/define-scorer.js'
+export type { Scorer, ScorerInput, ScoreOutcome, ScorerAccumulator, ScorerSummary, StrictVerdict } from './score/scorer.js'
+export { aggregateRun } from './score/run.js'
+export type { BfclRecord, BfclAggregate } from './score/scorers/bfcl.js'
+export type { SchemaRecord, SchemaAggregate } from './score/scorers/index.js'
+export type { JudgeRecord, JudgeAggregate } from './score/scorers/judge.js'

@@ -38,7 +38,7 @@ function resultsById(category: string): Map<string, unknown> {
 }
 
 describe.skipIf(!available)('BFCL categories as samples', () => {
-  test('simple_python: samples with OpenAI-style tools, canonical expected calls and the answer in extra', () => {
+  test('simple_python: samples with OpenAI-style tools, canonical expected calls and the answer in sample.bfcl', () => {
     const { samples, lines, errors } = loadBfclCategory(BFCL, 'simple_python')
     expect(errors).toEqual([])
     expect(samples).toHaveLength(400)
@@ -51,17 +51,17 @@ describe.skipIf(!available)('BFCL categories as samples', () => {
       required: ['function', 'interval'],
     })
     expect(s.expected).toEqual([{ name: 'calculate_area_under_curve', arguments: { function: 'x**2', interval: [1, 3] } }])
-    const bfcl = s.extra!['bfcl'] as BfclSampleInfo
+    const bfcl = s.bfcl as BfclSampleInfo
     expect(bfcl).toMatchObject({ category: 'simple_python', id: 'simple_python_13', kind: 'ast' })
     // The answer's floats survive as plain JSON plus their paths.
     expect(bfcl.floatPaths).toEqual(['/0/calculate_area_under_curve/interval/0/0', '/0/calculate_area_under_curve/interval/0/1'])
     expect(bfcl.functions[0]!.parameters.properties['interval']!.type).toBe('array')
   })
 
-  test('the data lines are what describeEval accepts: bfcl lands in sample.extra', () => {
+  test('the data lines are what describeEval accepts: bfcl lands in sample.bfcl', () => {
     const { lines, samples } = loadBfclCategory(BFCL, 'live_parallel')
     const r = samplesFromObject(JSON.parse(JSON.stringify(lines[0])))
-    expect(r.samples?.[0]?.extra?.['bfcl']).toEqual(samples[0]!.extra!['bfcl'])
+    expect(r.samples?.[0]?.bfcl).toEqual(samples[0]!.bfcl)
     expect(r.samples?.[0]?.expected).toEqual(samples[0]!.expected)
   })
 
@@ -86,14 +86,14 @@ describe.skipIf(!available)('BFCL categories as samples', () => {
   })
 
   test.each(AST)(
-    '%s: checking ToolCalls against sample.extra.bfcl gives the leaderboard\'s verdict on every entry',
+    '%s: checking ToolCalls against sample.bfcl gives the leaderboard\'s verdict on every entry',
     (category) => {
       const { samples } = loadBfclCategory(BFCL, category)
       const failures = officialFailures(category)
       const results = resultsById(category)
       let failing = 0
       for (const s of samples) {
-        const v = checkBfclAnswer(toolCallsOf(results.get(s.id)), s.extra!['bfcl'] as BfclSampleInfo)
+        const v = checkBfclAnswer(toolCallsOf(results.get(s.id)), s.bfcl as BfclSampleInfo)
         expect(v.error_type, s.id).toBe(failures.get(s.id))
         if (!v.valid) failing++
       }
@@ -111,9 +111,9 @@ describe.skipIf(!available)('BFCL categories as samples', () => {
 describe.skipIf(!available)('toMatchBfclAnswer', () => {
   const { samples } = available ? loadBfclCategory(BFCL, 'simple_python', { ids: ['simple_python_13', 'simple_python_0'] }) : { samples: [] }
 
-  test('passes on acceptable calls, with the answer given as sample.extra.bfcl or as ground_truth + functions', () => {
+  test('passes on acceptable calls, with the answer given as sample.bfcl or as ground_truth + functions', () => {
     const s = samples.find((x) => x.id === 'simple_python_0')!
-    const bfcl = s.extra!['bfcl'] as BfclSampleInfo
+    const bfcl = s.bfcl as BfclSampleInfo
     const calls = parseToolCalls('<tool_call>{"name": "calculate_triangle_area", "arguments": {"base": 10, "height": 5}}</tool_call>')
     expect(calls).toMatchBfclAnswer(bfcl)
     expect(calls).toMatchBfclAnswer(bfcl.ground_truth, bfcl.functions)
@@ -125,7 +125,7 @@ describe.skipIf(!available)('toMatchBfclAnswer', () => {
   })
 
   test('integers where the answer has floats fail the nested type check, with the reason in the message', () => {
-    const bfcl = samples.find((x) => x.id === 'simple_python_13')!.extra!['bfcl'] as BfclSampleInfo
+    const bfcl = samples.find((x) => x.id === 'simple_python_13')!.bfcl as BfclSampleInfo
     const ints = parseToolCalls('<tool_call>{"name": "calculate_area_under_curve", "arguments": {"function": "x**2", "interval": [1, 3]}}</tool_call>')
     const floats = parseToolCalls('<tool_call>{"name": "calculate_area_under_curve", "arguments": {"function": "x**2", "interval": [1.0, 3.0]}}</tool_call>')
     expect(floats).toMatchBfclAnswer(bfcl)

@@ -106,40 +106,47 @@ describe('evaluate', () => {
   const expected = [{ name: 'get_weather', arguments: { city: 'Paris' } }]
   const s = sample('w1', expected)
 
-  it('parses raw text, scores it, and stores record, calls, expected and output', () => {
-    const { stored, result } = evaluate(s, { text: '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>' }, undefined, 'weather', {})
-    expect(stored.record).toMatchObject({ id: 'w1', suite: 'weather', score: { failures: [], metrics: { args_exact_match: 1 } } })
-    expect(stored.calls).toEqual([{ name: 'get_weather', arguments: { city: 'Paris' }, format: 'hermes' }])
+  it('parses raw text, scores it, and stores record, calls, expected and output of a sample that is not fully right', async () => {
+    const { stored, result } = await evaluate(s, { text: '<tool_call>{"name": "get_weather", "arguments": {"city": "Lyon"}}</tool_call>' }, undefined, 'weather', {})
+    expect(stored.record).toMatchObject({ id: 'w1', suite: 'weather', score: { failures: ['wrong_arguments'], metrics: { args_exact_match: 0 } } })
+    expect(stored.calls).toEqual([{ name: 'get_weather', arguments: { city: 'Lyon' }, format: 'hermes' }])
     expect(stored.expected).toEqual(expected)
     expect(stored.output).toContain('<tool_call>')
     expect(result.calls).toHaveLength(1)
     expect(JSON.parse(JSON.stringify(stored))).toEqual(stored) // plain JSON: it travels through blob reports
   })
 
-  it('uses the calls a provider gives, and a format hint', () => {
-    const calls = [{ name: 'get_weather', arguments: { city: 'Rome' }, argumentsValid: true, format: 'openai' }]
-    expect(evaluate(s, { calls }, undefined, 'x', {}).stored.record.score?.failures).toEqual(['wrong_arguments'])
-    // With a hint naming another format the Hermes block is not read.
-    expect(evaluate(s, { text: '<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>' }, undefined, 'x', { format: 'mistral' }).stored.calls).toEqual([])
+  it('a fully right sample stores its record only (the reporter shows only samples that are not fully right)', async () => {
+    const { stored, result } = await evaluate(s, { text: '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>' }, undefined, 'weather', {})
+    expect(stored.record).toMatchObject({ id: 'w1', suite: 'weather', score: { failures: [], metrics: { args_exact_match: 1 } } })
+    expect(Object.keys(stored).sort()).toEqual(['record', 'v'])
+    expect(result.calls).toHaveLength(1) // `assert` still gets everything
   })
 
-  it('a provider error is an errored record scored as no prediction, grouped by the error reason', () => {
+  it('uses the calls a provider gives, and a format hint', async () => {
+    const calls = [{ name: 'get_weather', arguments: { city: 'Rome' }, argumentsValid: true, format: 'openai' }]
+    expect((await evaluate(s, { calls }, undefined, 'x', {})).stored.record.score?.failures).toEqual(['wrong_arguments'])
+    // With a hint naming another format the Hermes block is not read.
+    expect((await evaluate(s, { text: '<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>' }, undefined, 'x', { format: 'mistral' })).stored.calls).toEqual([])
+  })
+
+  it('a provider error is an errored record scored as no prediction, grouped by the error reason', async () => {
     const error = Object.assign(new Error('no recorded output for sample "w1" in out.jsonl'), { reason: 'no recorded output in out.jsonl' })
-    const { stored } = evaluate(s, undefined, error, 'weather', {})
+    const { stored } = await evaluate(s, undefined, error, 'weather', {})
     expect(stored.record.error).toBe('no recorded output in out.jsonl')
     expect(stored.detail).toBe('no recorded output for sample "w1" in out.jsonl')
     expect(stored.record.score?.metrics.has_call).toBe(0)
     expect(stored.record.score?.failures).toEqual(['no_call'])
-    expect(evaluate(s, undefined, 'a string', 'w', {}).stored.record.error).toBe('a string')
+    expect((await evaluate(s, undefined, 'a string', 'w', {})).stored.record.error).toBe('a string')
   })
 
-  it('a skipped output is a skipped record without a score', () => {
-    const { stored } = evaluate(s, { skipped: 'prompt over maxPromptTokens' }, undefined, 'w', {})
+  it('a skipped output is a skipped record without a score', async () => {
+    const { stored } = await evaluate(s, { skipped: 'prompt over maxPromptTokens' }, undefined, 'w', {})
     expect(stored.record).toEqual({ id: 'w1', suite: 'w', skipped: 'prompt over maxPromptTokens' })
   })
 
-  it('truncates the stored output', () => {
-    const { stored } = evaluate(s, { text: 'x'.repeat(5000) }, undefined, 'w', { maxOutputChars: 100 })
+  it('truncates the stored output', async () => {
+    const { stored } = await evaluate(s, { text: 'x'.repeat(5000) }, undefined, 'w', { maxOutputChars: 100 })
     expect(stored.output?.length).toBeLessThan(130)
   })
 

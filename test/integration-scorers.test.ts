@@ -167,8 +167,8 @@ describe('schema metrics and judges in eval projects run by vitest', () => {
   it('the judgements are in each test case\'s task meta, explanation included', () => {
     const results = read('vitest.json').testResults.flatMap((r: { assertionResults: unknown[] }) => r.assertionResults)
     const w2 = results.find((t: { fullName: string }) => t.fullName === 'judged w2')
-    expect(w2.meta.toolEvals.record.judge.tool_invocation).toEqual({ label: 'incorrect', score: 0, explanation: 'the city is not capitalised' })
-    expect(w2.meta.toolEvals.record.schema).toEqual({ tool_selection: 1, parameter_accuracy: 1, execution_success: 1, overall: 1 })
+    expect(w2.meta.toolEvals.record.scores.judge.tool_invocation).toEqual({ label: 'incorrect', score: 0, explanation: 'the city is not capitalised' })
+    expect(w2.meta.toolEvals.record.scores.schema).toEqual({ tool_selection: 1, parameter_accuracy: 1, execution_success: 1, overall: 1 })
   })
 
   it('passes (exit 0) when the thresholds are met; the warm re-run asks the cached judge nothing', async () => {

@@ -8,16 +8,14 @@ import type { ToolDefinition } from '../src/calls/types.js'
 import type { ModelProvider } from '../src/models/types.js'
 import { replay } from '../src/models/replay.js'
 import {
-  addJudgeResults,
-  createJudgeAccumulator,
   judgeMessages,
-  judgeRates,
   judgeSample,
   judgeSampleId,
   parseJudgeAnswer,
   runJudge,
   type JudgeInput,
 } from '../src/score/judge.js'
+import { judgeScorer } from '../src/score/scorers/judge.js'
 
 const tools: ToolDefinition[] = [
   {
@@ -111,13 +109,13 @@ describe('running judges through a provider', () => {
   })
 
   test('counts add up; errors are left out of the rates', async () => {
-    const acc = createJudgeAccumulator()
-    addJudgeResults(acc, [
-      { kind: 'tool_selection', label: 'correct', score: 1, explanation: '' },
-      { kind: 'tool_selection', label: 'incorrect', score: 0, explanation: '' },
-      { kind: 'tool_selection', explanation: '', error: 'x' },
-    ])
-    expect(acc.tool_selection).toEqual({ judged: 3, correct: 1, errors: 1 })
-    expect(judgeRates(acc)).toEqual({ tool_selection: 0.5, tool_invocation: null })
+    const { accumulator } = judgeScorer
+    const acc = accumulator.create()
+    accumulator.add(acc, { tool_selection: { label: 'correct', score: 1 } }, false)
+    accumulator.add(acc, { tool_selection: { label: 'incorrect', score: 0 } }, false)
+    accumulator.add(acc, { tool_selection: { error: 'x' } }, false)
+    const summary = accumulator.finish(acc)
+    expect(summary.details?.tool_selection).toEqual({ judged: 3, correct: 1, errors: 1 })
+    expect(summary.metrics).toEqual({ judge_tool_selection: 0.5 })
   })
 })

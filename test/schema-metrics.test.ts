@@ -2,14 +2,8 @@
 import { describe, expect, test } from 'vitest'
 import { parseToolCalls } from '../src/calls/index.js'
 import type { ToolCall, ToolDefinition } from '../src/calls/types.js'
-import {
-  addSchemaSample,
-  createSchemaAccumulator,
-  finishSchemaMetrics,
-  matchesJsonType,
-  mergeSchemaAccumulators,
-  schemaMetrics,
-} from '../src/score/schema.js'
+import { matchesJsonType, schemaMetrics } from '../src/score/schema.js'
+import { schemaScorer } from '../src/score/scorers/schema.js'
 
 const tools: ToolDefinition[] = [
   {
@@ -104,23 +98,29 @@ describe('per sample', () => {
 })
 
 describe('aggregation', () => {
-  test('means over every sample (errored ones count 0), and shards merge exactly', () => {
-    const samples = [
-      schemaMetrics(call('get_weather', { city: 'P' }), [{ name: 'get_weather' }], tools),
-      schemaMetrics(call('get_weather', {}), [{ name: 'get_weather', arguments: { city: 'P' } }], tools),
-      schemaMetrics(call('now', {}), [{ name: 'get_weather' }], tools),
-      undefined, // errored
-    ]
-    const whole = createSchemaAccumulator()
-    for (const s of samples) addSchemaSample(whole, s)
-    const a = createSchemaAccumulator()
-    const b = createSchemaAccumulator()
-    samples.slice(0, 1).forEach((s) => addSchemaSample(a, s))
-    samples.slice(1).forEach((s) => addSchemaSample(b, s))
-    expect(mergeSchemaAccumulators(a, b)).toEqual(whole)
-    const summary = finishSchemaMetrics(whole)
-    expect(summary).toMatchObject({ samples: 4, tool_selection: 0.5, parameter_accuracy: 0.5, execution_success: 0.25 })
-    expect(summary.overall).toBeCloseTo(0.4 * 0.5 + 0.35 * 0.5 + 0.25 * 0.25)
-    expect(finishSchemaMetrics(createSchemaAccumulator()).overall).toBeNull()
+  test('means over every sample (errored ones count 0), and shards merge exactly', async () => {
+    const scorer = schemaScorer.configure(true, { cached: (p) => p })!
+    const values = await Promise.all(
+      [
+        [call('get_weather', { city: 'P' }), [{ name: 'get_weather' }]],
+        [call('get_weather', {}), [{ name: 'get_weather', arguments: { city: 'P' } }]],
+        [call('now', {}), [{ name: 'get_weather' }]],
+      ].map(async ([calls, expected]) => (await scorer.score({ sample: { id: 's', messages: [], tools, expected: expected as never }, calls: calls as ToolCall[] }))!.value),
+    )
+    const samples = [...values.map((v) => ({ v, errored: false })), { v: scorer.errored(undefined)!, errored: true }]
+    const { accumulator } = schemaScorer
+    const whole = accumulator.create()
+    for (const s of samples) accumulator.add(whole, s.v, s.errored)
+    const a = accumulator.create()
+    const b = accumulator.create()
+    samples.slice(0, 1).forEach((s) => accumulator.add(a, s.v, s.errored))
+    samples.slice(1).forEach((s) => accumulator.add(b, s.v, s.errored))
+    expect(accumulator.merge(a, b)).toEqual(whole)
+    const summary = accumulator.finish(whole)
+    expect(summary.details).toEqual({ samples: 4, tool_selection: 2, parameter_accuracy: 2, execution_success: 1 })
+    expect(summary.metrics).toMatchObject({ schema_tool_selection: 0.5, schema_parameter_accuracy: 0.5, schema_execution_success: 0.25 })
+    // The overall is the mean of the per-sample weighted sums.
+    expect(summary.metrics['schema_overall']).toBeCloseTo((1 + 0.4 + 0.35 + 0) / 4)
+    expect(accumulator.finish(accumulator.create()).metrics['schema_overall']).toBeNull()
   })
 })

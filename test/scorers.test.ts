@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import type { Sample } from '../src/data/types.js'
 import { evaluate } from '../src/eval/describe-eval.js'
 import { META_LIMITS, type EvalMeta } from '../src/eval/meta.js'
-import { withJudges } from '../src/eval/scorers.js'
+import { activeScorers, withPreparation, type ScorerOptions } from '../src/eval/scorers.js'
 import type { ModelOutput, ModelProvider } from '../src/models/types.js'
 import { RunCollector } from '../src/reporter/collect.js'
 import { renderMarkdown } from '../src/reporter/markdown.js'
@@ -16,14 +16,26 @@ import { renderSummary } from '../src/reporter/terminal.js'
 import { checkThresholds, validateThresholds } from '../src/reporter/thresholds.js'
 import { aggregate } from '../src/score/aggregate.js'
 import { judgeSampleId } from '../src/score/judge.js'
-import {
-  addScorerRecord,
-  aggregateScorers,
-  createScorerAccumulator,
-  finishScorerMetrics,
-  mergeScorerAccumulators,
-} from '../src/score/scorer-metrics.js'
+import { reportScorer, scorerRank } from '../src/score/run.js'
+import { ScoreSums } from '../src/score/scorer.js'
 import type { SampleRecord } from '../src/score/types.js'
+
+/** The scorers' part of an aggregate: their metrics, and their counts by scorer name. */
+function finishScorers(sums: ScoreSums): { metrics: Record<string, number | null>; [name: string]: unknown } {
+  const out: { metrics: Record<string, number | null>; [name: string]: unknown } = { metrics: {} }
+  for (const [name, summary] of sums.finish(scorerRank)) {
+    Object.assign(out.metrics, summary.metrics)
+    if (summary.details !== undefined) out[name] = summary.details
+  }
+  return out
+}
+function aggregateScorers(records: SampleRecord[]) {
+  const sums = new ScoreSums(reportScorer)
+  for (const r of records) sums.add(r)
+  return finishScorers(sums)
+}
+const withJudges = (model: ModelProvider, judge: NonNullable<ScorerOptions['judge']>, format: string | undefined) =>
+  withPreparation(model, activeScorers({ judge }), format)
 
 const dir = mkdtempSync(join(tmpdir(), 'scorers-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -34,7 +46,7 @@ const weatherTool = {
 }
 const hermes = (name: string, args: unknown) => `<tool_call>${JSON.stringify({ name, arguments: args })}</tool_call>`
 
-// A BFCL answer as loadBfclCategory puts it in sample.extra.bfcl: `unit` may be left out or be "celsius".
+// A BFCL answer as loadBfclCategory puts it in sample.bfcl: `unit` may be left out or be "celsius".
 const bfclAnswer = {
   category: 'simple_python',
   id: 'b1',
@@ -48,51 +60,54 @@ const bfclSample: Sample = {
   messages: [{ role: 'user', content: 'Weather in Paris?' }],
   tools: [weatherTool as Sample['tools'] extends (infer T)[] | undefined ? T : never],
   expected: [{ name: 'get_weather', arguments: { city: 'Paris' } }],
-  extra: { bfcl: bfclAnswer },
+  bfcl: bfclAnswer,
 }
-const plain: Sample = { ...bfclSample, id: 'p1', extra: {} }
+const { bfcl: _answer, ...plainFields } = bfclSample
+const plain: Sample = { ...plainFields, id: 'p1' }
+/** The record's value of one scorer. */
+const scoreOf = (record: SampleRecord, name: string) => record.scores?.[name]
 
 describe('per sample (evaluate)', () => {
-  it('bfcl: the checker accepts any listed value; the verdict is in the record and in full in the result', () => {
-    const ok = evaluate(bfclSample, { text: hermes('get_weather', { city: 'Paris, France', unit: 'celsius' }) }, undefined, 's', { bfcl: true })
-    expect(ok.stored.record.bfcl).toEqual({ valid: true, category: 'simple_python' })
+  it('bfcl: the checker accepts any listed value; the verdict is in the record and in full in the result', async () => {
+    const ok = await evaluate(bfclSample, { text: hermes('get_weather', { city: 'Paris, France', unit: 'celsius' }) }, undefined, 's', { bfcl: true })
+    expect(scoreOf(ok.stored.record, 'bfcl')).toEqual({ valid: true, category: 'simple_python' })
     // NeMo's canonical expected call differs, BFCL's answer does not.
     expect(ok.stored.record.score?.failures).toEqual(['wrong_arguments'])
     expect(ok.result.bfcl?.valid).toBe(true)
-    const bad = evaluate(bfclSample, { text: hermes('get_weather', { city: 'Lyon' }) }, undefined, 's', { bfcl: true })
-    expect(bad.stored.record.bfcl).toEqual({ valid: false, category: 'simple_python', error_type: 'value_error:string' })
+    const bad = await evaluate(bfclSample, { text: hermes('get_weather', { city: 'Lyon' }) }, undefined, 's', { bfcl: true })
+    expect(scoreOf(bad.stored.record, 'bfcl')).toEqual({ valid: false, category: 'simple_python', error_type: 'value_error:string' })
     expect(bad.result.bfcl?.error.join(' ')).toContain("Invalid value for parameter 'city'")
     // Samples without an answer get no verdict; an unreadable answer is a failing one.
-    expect(evaluate(plain, { text: '' }, undefined, 's', { bfcl: true }).stored.record.bfcl).toBeUndefined()
-    const unreadable = evaluate({ ...plain, extra: { bfcl: { ground_truth: [] } } }, { text: '' }, undefined, 's', { bfcl: true })
-    expect(unreadable.stored.record.bfcl).toEqual({ valid: false, error_type: 'bfcl_answer_unreadable' })
+    expect((await evaluate(plain, { text: '' }, undefined, 's', { bfcl: true })).stored.record.scores).toBeUndefined()
+    const unreadable = await evaluate({ ...plain, bfcl: { ground_truth: [] } as never }, { text: '' }, undefined, 's', { bfcl: true })
+    expect(scoreOf(unreadable.stored.record, 'bfcl')).toEqual({ valid: false, error_type: 'bfcl_answer_unreadable' })
     // Off by default.
-    expect(evaluate(bfclSample, { text: '' }, undefined, 's', {}).stored.record.bfcl).toBeUndefined()
+    expect((await evaluate(bfclSample, { text: '' }, undefined, 's', {})).stored.record.scores).toBeUndefined()
   })
 
-  it('schema: the three metrics as 0/1 and the weighted overall (default and custom weights)', () => {
+  it('schema: the three metrics as 0/1 and the weighted overall (default and custom weights)', async () => {
     const typeError = { text: hermes('get_weather', { city: 'Paris', days: 'two' }) }
-    expect(evaluate(plain, typeError, undefined, 's', { schema: true }).stored.record.schema).toEqual({
+    expect(scoreOf((await evaluate(plain, typeError, undefined, 's', { schema: true })).stored.record, 'schema')).toEqual({
       tool_selection: 1,
       parameter_accuracy: 0,
       execution_success: 0,
       overall: 0.4,
     })
-    const weighted = evaluate(plain, typeError, undefined, 's', { schema: { weights: { tool_selection: 0.5 } } })
-    expect(weighted.stored.record.schema?.overall).toBe(0.5)
+    const weighted = await evaluate(plain, typeError, undefined, 's', { schema: { weights: { tool_selection: 0.5 } } })
+    expect(weighted.stored.record.scores?.schema?.overall).toBe(0.5)
     expect(weighted.result.schema?.problems).toEqual(['parameter \'days\' is not of type "integer"'])
   })
 
-  it('an errored sample gets zeros from every scorer that is on; a skipped one gets none', () => {
+  it('an errored sample gets zeros from every scorer that is on; a skipped one gets none', async () => {
     const judge: ModelProvider = { id: 'j', generate: () => Promise.reject(new Error('never asked')) }
     const options = { bfcl: true, schema: true, judge: { model: judge } }
-    const { stored } = evaluate(bfclSample, undefined, new Error('backend down'), 's', options)
-    expect(stored.record.bfcl).toEqual({ valid: false, category: 'simple_python', error_type: 'sample_errored' })
-    expect(stored.record.schema).toEqual({ tool_selection: 0, parameter_accuracy: 0, execution_success: 0, overall: 0 })
-    expect(stored.record.judge?.tool_selection).toMatchObject({ label: 'incorrect', score: 0 })
-    expect(stored.record.judge?.tool_invocation).toMatchObject({ label: 'incorrect', score: 0 })
-    const skipped = evaluate(bfclSample, { skipped: 'too long' }, undefined, 's', options).stored.record
-    expect(skipped.bfcl ?? skipped.schema ?? skipped.judge).toBeUndefined()
+    const { stored } = await evaluate(bfclSample, undefined, new Error('backend down'), 's', options)
+    expect(stored.record.scores?.bfcl).toEqual({ valid: false, category: 'simple_python', error_type: 'sample_errored' })
+    expect(stored.record.scores?.schema).toEqual({ tool_selection: 0, parameter_accuracy: 0, execution_success: 0, overall: 0 })
+    expect(stored.record.scores?.judge?.tool_selection).toMatchObject({ label: 'incorrect', score: 0 })
+    expect(stored.record.scores?.judge?.tool_invocation).toMatchObject({ label: 'incorrect', score: 0 })
+    const skipped = (await evaluate(bfclSample, { skipped: 'too long' }, undefined, 's', options)).stored.record
+    expect(skipped.scores).toBeUndefined()
   })
 })
 
@@ -120,9 +135,9 @@ describe('judges', () => {
     const model = withJudges(fixedModel(hermes('get_weather', { city: 'Lyon' })), { model: judge }, undefined)
     const output = await model.generate(plain)
     expect(judge.calls).toEqual([judgeSampleId('tool_selection', 'p1'), judgeSampleId('tool_invocation', 'p1')])
-    const { stored, result } = evaluate(plain, output, undefined, 's', { judge: { model: judge } })
-    expect(stored.record.judge?.tool_invocation).toEqual({ label: 'incorrect', score: 0, explanation: 'wrong city' })
-    const sel = stored.record.judge?.tool_selection
+    const { stored, result } = await evaluate(plain, output, undefined, 's', { judge: { model: judge } })
+    expect(stored.record.scores?.judge?.tool_invocation).toEqual({ label: 'incorrect', score: 0, explanation: 'wrong city' })
+    const sel = stored.record.scores?.judge?.tool_selection
     expect(sel).toMatchObject({ label: 'correct', score: 1 })
     expect(sel!.explanation!.length).toBeLessThan(META_LIMITS.judgeChars + 30)
     expect(result.judge?.[0]?.explanation).toBe(long) // in full for `assert`
@@ -133,10 +148,10 @@ describe('judges', () => {
   it('a judge that fails or answers nonsense leaves the judgement without a label (an error), never throws', async () => {
     const judge = countingJudge(() => 'I think it is fine')
     const output = await withJudges(fixedModel(hermes('get_weather', { city: 'Paris' })), { model: judge, kinds: ['tool_selection'] }, undefined).generate(plain)
-    const { stored } = evaluate(plain, output, undefined, 's', { judge: { model: judge } })
-    expect(Object.keys(stored.record.judge ?? {})).toEqual(['tool_selection'])
-    expect(stored.record.judge?.tool_selection?.label).toBeUndefined()
-    expect(stored.record.judge?.tool_selection?.error).toContain('no readable label')
+    const { stored } = await evaluate(plain, output, undefined, 's', { judge: { model: judge } })
+    expect(Object.keys(stored.record.scores?.judge ?? {})).toEqual(['tool_selection'])
+    expect(stored.record.scores?.judge?.tool_selection?.label).toBeUndefined()
+    expect(stored.record.scores?.judge?.tool_selection?.error).toContain('no readable label')
   })
 
   it('with `cache`, a warm re-run asks the judge nothing and gets the same judgements', async () => {
@@ -167,12 +182,17 @@ describe('judges', () => {
 
 // ---- run level ----
 
-const rec = (id: string, suite: string, extra: Partial<SampleRecord>): SampleRecord => ({
-  id,
-  suite,
-  score: { expected: 1, predicted: 1, metrics: { has_call: 1, name_correct: 1, args_json_valid: 1, args_field_precision: 1, args_field_recall: 1, args_exact_match: 1 }, positions: [], failures: [] },
-  ...extra,
-})
+const rec = (id: string, suite: string, extra: Partial<SampleRecord> & { bfcl?: unknown; schema?: unknown; judge?: unknown }): SampleRecord => {
+  const { bfcl, schema, judge, ...rest } = extra
+  const scores = Object.fromEntries(Object.entries({ bfcl, schema, judge }).filter(([, v]) => v !== undefined))
+  return {
+    id,
+    suite,
+    score: { expected: 1, predicted: 1, metrics: { has_call: 1, name_correct: 1, args_json_valid: 1, args_field_precision: 1, args_field_recall: 1, args_exact_match: 1 }, positions: [], failures: [] },
+    ...rest,
+    ...(Object.keys(scores).length > 0 ? { scores } : {}),
+  }
+}
 const schemaRec = (ts: 0 | 1, pa: 0 | 1, overall: number) => ({ tool_selection: ts, parameter_accuracy: pa, execution_success: (ts && pa) as 0 | 1, overall })
 
 function runRecords(): SampleRecord[] {
@@ -220,11 +240,11 @@ describe('run-level scorer metrics', () => {
     const records = runRecords()
     const whole = aggregateScorers(records)
     for (const cut of [0, 3, 5, records.length]) {
-      const a = createScorerAccumulator()
-      const b = createScorerAccumulator()
-      records.slice(0, cut).forEach((r) => addScorerRecord(a, r))
-      records.slice(cut).reverse().forEach((r) => addScorerRecord(b, r))
-      expect(finishScorerMetrics(mergeScorerAccumulators(b, a))).toEqual(whole)
+      const a = new ScoreSums(reportScorer)
+      const b = new ScoreSums(reportScorer)
+      records.slice(0, cut).forEach((r) => a.add(r))
+      records.slice(cut).reverse().forEach((r) => b.add(r))
+      expect(finishScorers(b.merge(a))).toEqual(whole)
     }
     // Sums of fractional overalls are exact, so order cannot change the last bit.
     const many = Array.from({ length: 1000 }, (_, i) => rec(`s${i}`, 's', { schema: schemaRec(1, i % 3 ? 1 : 0, i % 3 ? 1 : 0.4 + i * 1e-7) }))

@@ -1,6 +1,6 @@
 /**
  * BFCL categories as eval samples: each test entry (question + functions) with its possible answer becomes a Sample
- * whose `extra.bfcl` carries what the BFCL checker needs (category, ground truth with its float kinds, functions), so
+ * whose `bfcl` carries what the BFCL checker needs (category, ground truth with its float kinds, functions), so
  * an eval can score it with the leaderboard's rules (`checkBfclAnswer`, `toMatchBfclAnswer`).
  *
  * `expected` holds one canonical call per answer (each parameter the answer requires, with its first acceptable
@@ -19,7 +19,7 @@ import type { ExpectedCall } from '../score/types.js'
 import type { ChatMessage, Sample } from './types.js'
 import { decodeJsonLine, forEachJsonlLine } from './jsonl.js'
 
-/** What `sample.extra.bfcl` holds: a BfclAnswer (plain JSON) plus the entry's id. */
+/** What `sample.bfcl` holds: a BfclAnswer (plain JSON) plus the entry's id. */
 export interface BfclSampleInfo extends BfclAnswer {
   category: string
   id: string
@@ -27,7 +27,7 @@ export interface BfclSampleInfo extends BfclAnswer {
   functions: BfclFunction[]
 }
 
-/** A sample line in the JSONL shape `describeEval({ data })` accepts (`bfcl` ends up in `sample.extra.bfcl`). */
+/** A sample line in the JSONL shape `describeEval({ data })` accepts (`bfcl` ends up in `sample.bfcl`). */
 export interface BfclSampleLine {
   id: string
   messages: ChatMessage[]
@@ -167,7 +167,7 @@ export function bfclSamplesFromText(
     }
     const tools = bfclTools(entry.functions)
     const source = entry.line === undefined ? undefined : { file: dataFile, line: entry.line }
-    const sample: Sample = { id: entry.id, messages, tools, expected, extra: { bfcl } }
+    const sample: Sample = { id: entry.id, messages, tools, expected, bfcl }
     if (source) sample.source = source
     result.samples.push(sample)
     result.lines.push({ id: entry.id, messages, tools, expected, bfcl })

@@ -6,6 +6,7 @@
 import { parseJson } from '../calls/json.js'
 import { isPlainObject } from '../calls/call-object.js'
 import type { ToolDefinition } from '../calls/types.js'
+import type { BfclAnswer } from '../score/bfcl/answer.js'
 import type { ExpectedCall } from '../score/types.js'
 import type { ChatMessage, Sample } from './types.js'
 
@@ -20,7 +21,7 @@ export class InvalidField extends Error {
 }
 
 /** Keys a sample line may carry with a meaning; anything else goes to `Sample.extra`. */
-const KNOWN_KEYS = new Set(['id', 'messages', 'tools', 'expected'])
+const KNOWN_KEYS = new Set(['id', 'messages', 'tools', 'expected', 'bfcl'])
 
 /** The outcome for one data object: its samples, or the first invalid field (with what could still be read). */
 export type ObjectResult =
@@ -39,11 +40,12 @@ export function samplesFromObject(value: unknown, source?: Sample['source']): Ob
     const messages = readMessages(value['messages'])
     const tools = value['tools'] === undefined ? undefined : readTools(value['tools'])
     const extra = extraFields(value)
+    const bfcl = readBfclAnswer(value['bfcl'])
     if (value['expected'] !== undefined) {
       expected = readExpected(value['expected'], 'expected')
-      return { samples: [buildSample(id, messages, tools, expected, source, extra)] }
+      return { samples: [withBfcl(buildSample(id, messages, tools, expected, source, extra), bfcl)] }
     }
-    const samples = expandDialogue(id, messages, tools, source, extra)
+    const samples = expandDialogue(id, messages, tools, source, extra).map((s) => withBfcl(s, bfcl))
     if (samples.length === 0) {
       throw new InvalidField(
         'expected',
@@ -79,6 +81,20 @@ function buildSample(
   if (tools !== undefined) sample.tools = tools
   if (source !== undefined) sample.source = source
   if (extra !== undefined) sample.extra = extra
+  return sample
+}
+
+/** A BFCL answer (`bfcl`, as loadBfclCategory writes it): an object with a `functions` list; absent is fine. */
+function readBfclAnswer(value: unknown): BfclAnswer | undefined {
+  if (value === undefined) return undefined
+  if (!isPlainObject(value) || !Array.isArray(value['functions'])) {
+    throw new InvalidField('bfcl', 'must be a BFCL answer: an object with a `functions` list (as loadBfclCategory makes it)')
+  }
+  return value as unknown as BfclAnswer
+}
+
+function withBfcl(sample: Sample, bfcl: BfclAnswer | undefined): Sample {
+  if (bfcl !== undefined) sample.bfcl = bfcl
   return sample
 }
 

@@ -1,4 +1,5 @@
 import type { ToolDefinition } from '../calls/types.js'
+import type { BfclAnswer } from '../score/bfcl/answer.js'
 import type { ExpectedCall } from '../score/types.js'
 
 /** A chat message, OpenAI style. Extra fields are kept as they are (they may matter to a chat template). */
@@ -19,6 +20,8 @@ export interface Sample {
   expected: ExpectedCall[]
   /** Where the sample came from, for error messages: file and 1-based line. */
   source?: { file: string; line: number }
+  /** The BFCL answer this sample is checked against (the `bfcl` option), as `loadBfclCategory` makes it. */
+  bfcl?: BfclAnswer
   /** Anything else the data line carried (kept for custom assertions and scorers). */
   extra?: Record<string, unknown>
 }

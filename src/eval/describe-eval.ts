@@ -6,6 +6,7 @@
  * missing recorded output): a wrong call is recorded and shown, and the gate is the reporter's thresholds.
  * `strict: true` or an `assert` callback makes per-sample expectations fail their test.
  */
+import type { TaskMeta } from '@vitest/runner'
 import { afterAll, describe, expect, test } from 'vitest'
 import { assertKnownFormat } from '../calls/index.js'
 import type { ToolCall } from '../calls/types.js'
@@ -17,7 +18,8 @@ import { scoreSample } from '../score/nemo.js'
 import type { MatchMode, SampleRecord, SampleScore, ScoreOptions } from '../score/types.js'
 import { annotateSample, definitionStack, sampleAnnotation } from './annotate.js'
 import { Generations } from './generations.js'
-import { applyErroredScorers, applyScorers, callsOf, describeBfclVerdict, judgementsOf, withJudges, type ScorerOptions, type ScorerResults } from './scorers.js'
+import type { Scorer, StrictVerdict } from '../score/scorer.js'
+import { activeScorers, applyErroredScorers, applyScorers, callsOf, withPreparation, type ScorerOptions, type ScorerResults } from './scorers.js'
 import { lastUserPrompt, META_LIMITS, storedCalls, storedExpected, truncate, writeEvalMeta, type EvalMeta } from './meta.js'
 
 /** What a sample's test knows once its sample is scored: handed to `assert` (with the opted-in scorers' results). */
@@ -31,7 +33,7 @@ export interface EvalResult extends ScorerResults {
   record: SampleRecord
 }
 
-/** describeEval's options; the scorer options (`bfcl`, `schema`, `judge`) are documented on ScorerOptions. */
+/** describeEval's options; the scorer options (`bfcl`, `schema`, `judge`, `scorers`) are documented on ScorerOptions. */
 export interface EvalOptions extends ScorerOptions {
   /** JSONL path (relative to the working directory) or URL, or an in-memory array of sample objects. */
   data: DataSource
@@ -86,13 +88,14 @@ export function describeEval(name: string, options: EvalOptions): void {
   if (options.format !== undefined) assertKnownFormat(options.format, `describeEval("${name}"): option \`format\``)
   const stack = definitionStack() // locates the per-sample annotations at this call in the eval file
   const { model } = options
-  // The judge is closed with the model, when the last suite using it ends.
-  const providers = options.judge && options.judge.model !== model ? [model, options.judge.model] : [model]
+  const scorers = activeScorers(options)
+  // The scorers' providers (a judge) are closed with the model, when the last suite using them ends.
+  const providers = [...new Set([model, ...scorers.flatMap((s) => s.providers ?? [])])]
   for (const p of providers) openSuites.set(p, (openSuites.get(p) ?? 0) + 1)
   // Default: what the provider says it can use (an endpoint's concurrency, a local model's batch size).
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? model.concurrency ?? DEFAULT_CONCURRENCY))
   const abort = new AbortController()
-  const generator = options.judge ? withJudges(model, options.judge, options.format) : model
+  const generator = withPreparation(model, scorers, options.format)
   const generations = new Generations(generator, concurrency, concurrency * LOOKAHEAD_FACTOR, abort.signal)
   const scoreOptions: ScoreOptions = {}
   if (options.match !== undefined) scoreOptions.match = options.match
@@ -108,7 +111,7 @@ export function describeEval(name: string, options: EvalOptions): void {
       if (entry.error) {
         const error = entry.error
         test(invalidSampleTestName(error), (ctx) => {
-          failInvalidSample(error, name, ctx.task.meta, options)
+          failInvalidSample(error, name, ctx.task.meta, scorers)
         })
         continue
       }
@@ -122,11 +125,11 @@ export function describeEval(name: string, options: EvalOptions): void {
           generations.plan(runnableSamples(ctx.task.suite.tasks, samplesByName))
         }
         // Provisional record: if the test times out (or anything below throws) the sample still counts, as errored.
-        writeEvalMeta(ctx.task.meta, unfinishedMeta(sample, name, scoreOptions, options, ctx.task.timeout))
+        writeEvalMeta(ctx.task.meta, unfinishedMeta(sample, name, scoreOptions, scorers, ctx.task.timeout))
         const generation = await generations.get(sample)
         // Timed out (or cancelled) meanwhile: the provisional record stands, not the abort that ended the generation.
         if (ctx.signal.aborted) return
-        const meta = evaluate(sample, generation.output, generation.error, name, options, scoreOptions)
+        const meta = await evaluateWith(sample, generation.output, generation.error, name, scorers, options, scoreOptions)
         writeEvalMeta(ctx.task.meta, meta.stored)
         let failed = true
         try {
@@ -136,7 +139,7 @@ export function describeEval(name: string, options: EvalOptions): void {
             }
           } else {
             if (meta.stored.record.skipped !== undefined) ctx.skip(meta.stored.record.skipped)
-            if (options.strict) expectSampleRight(meta.result, options.match ?? 'positional')
+            if (options.strict) expectSampleRight(meta.result, meta.strict, options.match ?? 'positional')
             if (options.assert) await options.assert(meta.result, sample)
           }
           failed = false
@@ -179,7 +182,7 @@ function invalidReason(error: SampleError): string {
   return error.field ? `invalid sample: field \`${error.field}\`: ${error.message}` : `invalid sample: ${error.message}`
 }
 
-function failInvalidSample(error: SampleError, suite: string, taskMeta: object, scorers: ScorerOptions): never {
+function failInvalidSample(error: SampleError, suite: string, taskMeta: TaskMeta, scorers: readonly Scorer[]): never {
   const detail = formatSampleError(error)
   const record: SampleRecord = { id: error.id ?? error.where, suite, error: invalidReason(error) }
   if (error.expected) record.score = scoreSample([], error.expected)
@@ -202,7 +205,7 @@ function errorReason(error: unknown): { reason: string; detail: string } {
 }
 
 /** What a sample's test stores until it has a result: errored, scored as no prediction. */
-function unfinishedMeta(sample: Sample, suite: string, scoreOptions: ScoreOptions, scorers: ScorerOptions, timeoutMs: number): EvalMeta {
+function unfinishedMeta(sample: Sample, suite: string, scoreOptions: ScoreOptions, scorers: readonly Scorer[], timeoutMs: number): EvalMeta {
   const error = `timed out after ${timeoutMs} ms (the sample's test timeout), or the run was interrupted`
   const record: SampleRecord = { id: sample.id, suite, error }
   record.score = scoreSample([], sample.expected, scoreOptions)
@@ -210,15 +213,37 @@ function unfinishedMeta(sample: Sample, suite: string, scoreOptions: ScoreOption
   return { v: 1, record, expected: storedExpected(sample.expected) }
 }
 
-/** Score one sample's generation and build what its test stores. */
-export function evaluate(
+type EvaluateOptions = Pick<EvalOptions, 'format' | 'maxOutputChars'>
+
+/** Score one sample's generation with the scorers `options` turn on, and build what its test stores. */
+export async function evaluate(
   sample: Sample,
   output: ModelOutput | undefined,
   error: unknown,
   suite: string,
-  options: Pick<EvalOptions, 'format' | 'maxOutputChars' | 'bfcl' | 'schema' | 'judge'>,
+  options: EvaluateOptions & ScorerOptions,
   scoreOptions: ScoreOptions = {},
-): { stored: EvalMeta; result: EvalResult } {
+): Promise<Evaluated> {
+  return evaluateWith(sample, output, error, suite, activeScorers(options), options, scoreOptions)
+}
+
+interface Evaluated {
+  stored: EvalMeta
+  result: EvalResult
+  /** The scorers' strict-mode verdict, when one has a say (see Scorer.strict). */
+  strict?: StrictVerdict
+}
+
+/** `evaluate` with the eval's scorers already set up (describeEval sets them up once per suite). */
+export async function evaluateWith(
+  sample: Sample,
+  output: ModelOutput | undefined,
+  error: unknown,
+  suite: string,
+  scorers: readonly Scorer[],
+  options: EvaluateOptions,
+  scoreOptions: ScoreOptions = {},
+): Promise<Evaluated> {
   const record: SampleRecord = { id: sample.id, suite }
   const stored: EvalMeta = { v: 1, record, expected: storedExpected(sample.expected) }
   if (output === undefined) {
@@ -226,7 +251,7 @@ export function evaluate(
     const { reason, detail } = errorReason(error)
     record.error = reason
     record.score = scoreSample([], sample.expected, scoreOptions)
-    applyErroredScorers(record, sample, options)
+    applyErroredScorers(record, sample, scorers)
     stored.detail = detail
     keepPrompt(stored, sample)
     return { stored, result: { sample, calls: [], score: record.score, record } }
@@ -238,11 +263,27 @@ export function evaluate(
   }
   const calls = callsOf(output, sample, options.format)
   record.score = scoreSample(calls, sample.expected, scoreOptions)
-  const scorers = applyScorers(record, sample, calls, options, judgementsOf(output))
-  stored.calls = storedCalls(calls)
-  if (output.text !== undefined) stored.output = truncate(output.text, options.maxOutputChars ?? META_LIMITS.outputChars)
-  if (record.score.failures.length > 0) keepPrompt(stored, sample)
-  return { stored, result: { ...scorers, sample, output, calls, score: record.score, record } }
+  let scored: Awaited<ReturnType<typeof applyScorers>>
+  try {
+    scored = await applyScorers(record, sample, calls, output, scorers)
+  } catch (err) {
+    // A scorer that throws (a user scorer's bug, a bad value) errors this sample only, never the run.
+    const { reason, detail } = errorReason(err)
+    record.error = `a scorer failed: ${reason}`
+    delete record.scores
+    applyErroredScorers(record, sample, scorers)
+    stored.detail = detail
+    keepPrompt(stored, sample)
+    return { stored, result: { sample, output, calls, score: record.score, record } }
+  }
+  const { results, strict } = scored
+  if (record.score.failures.length > 0) {
+    // Only a sample that is not fully right is shown (the reporter's worst samples): a right one keeps its record only.
+    stored.calls = storedCalls(calls)
+    if (output.text !== undefined) stored.output = truncate(output.text, options.maxOutputChars ?? META_LIMITS.outputChars)
+    keepPrompt(stored, sample)
+  } else delete stored.expected
+  return { stored, result: { ...results, sample, output, calls, score: record.score, record }, strict }
 }
 
 /** Keep the prompt of a sample that is not fully right (fully right ones leave meta small). */
@@ -252,10 +293,11 @@ function keepPrompt(stored: EvalMeta, sample: Sample): void {
 }
 
 /** strict mode: the sample must be fully right; the failure shows expected against actual calls as a diff. */
-function expectSampleRight(result: EvalResult, match: MatchMode): void {
+function expectSampleRight(result: EvalResult, verdict: StrictVerdict, match: MatchMode): void {
   const { score, calls, sample } = result
-  if (result.bfcl) {
-    if (!result.bfcl.valid) throw new Error(`sample "${sample.id}": ${describeBfclVerdict(result.bfcl)}`)
+  // A scorer with its own verdict (the BFCL checker: `expected` is one acceptable answer of several) decides.
+  if (verdict !== undefined) {
+    if (!verdict.pass) throw new Error(`sample "${sample.id}": ${verdict.message}`)
     return
   }
   if (score.failures.length === 0) return

@@ -4,11 +4,14 @@
  * meta travels to the main process, into blob reports and through `--merge-reports`, so it stays small and plain
  * JSON. This module has no Vitest runtime dependency: the reporter reads meta with it.
  */
+import type { TaskMeta } from '@vitest/runner'
 import type { ToolCall } from '../calls/types.js'
 import type { ExpectedCall, SampleRecord } from '../score/types.js'
+import { JUDGE_RECORD_CHARS } from '../score/scorers/judge.js'
+import { truncate } from '../score/text.js'
 
 /** The task-meta key under which a test case stores its EvalMeta. */
-export const META_KEY = 'toolEvals'
+export const META_KEY = 'toolEvals' satisfies keyof TaskMeta
 
 /** A parsed call as stored in meta: no raw text (the output is stored once), arguments capped in size. */
 export interface StoredCall {
@@ -17,6 +20,14 @@ export interface StoredCall {
   /** Present (false) only when the arguments were malformed. */
   argumentsValid?: false
   format?: string
+}
+
+// Vitest's task meta, typed: `task.meta.toolEvals` (and `testCase.meta().toolEvals`) is an EvalMeta. Blobs from
+// other versions may still carry another shape: readers go through `readEvalMeta`, which checks it at run time.
+declare module '@vitest/runner' {
+  interface TaskMeta {
+    toolEvals?: EvalMeta
+  }
 }
 
 export interface EvalMeta {
@@ -43,14 +54,10 @@ export const META_LIMITS = {
   promptChars: 1000,
   detailChars: 2000,
   /** A judge's explanation (or error), per judgement. */
-  judgeChars: 300,
+  judgeChars: JUDGE_RECORD_CHARS,
 }
 
-/** `text` cut to `max` characters, the cut marked with how much was left out. */
-export function truncate(text: string, max: number): string {
-  if (text.length <= max) return text
-  return `${text.slice(0, max)}… [${text.length - max} more chars]`
-}
+export { truncate }
 
 /** Calls in their stored form (see StoredCall). */
 export function storedCalls(calls: readonly ToolCall[]): StoredCall[] {
@@ -89,8 +96,8 @@ export function storedExpected(expected: readonly ExpectedCall[]): ExpectedCall[
 }
 
 /** Write EvalMeta into a task's meta object. */
-export function writeEvalMeta(taskMeta: object, meta: EvalMeta): void {
-  ;(taskMeta as Record<string, unknown>)[META_KEY] = meta
+export function writeEvalMeta(taskMeta: TaskMeta, meta: EvalMeta): void {
+  taskMeta[META_KEY] = meta
 }
 
 /** The EvalMeta in a task's meta, or undefined when the test is not an eval sample (or ran an unknown version). */

@@ -6,7 +6,7 @@
  * `received`: ToolCalls (a list, an eval result or ModelOutput with `calls`), a raw BFCL result (a string is BFCL's
  * prompting format, Python call syntax; a list of `{name: "json args"}` its function-calling format), or a
  * ModelOutput with only `text` (decoded as Python call syntax). `possibleAnswer`: the `ground_truth` list, or a whole
- * BfclAnswer / `sample.extra.bfcl` (then `functions` may be left out).
+ * BfclAnswer / `sample.bfcl` (then `functions` may be left out).
  */
 import type { MatcherState } from 'vitest'
 import { isPlainObject } from '../calls/call-object.js'
@@ -14,6 +14,7 @@ import type { ToolCall } from '../calls/types.js'
 import { checkBfclAnswer, type BfclAnswer } from '../score/bfcl/answer.js'
 import type { BfclScoreOptions, BfclVerdict } from '../score/bfcl/score.js'
 import { pyRepr } from '../score/bfcl/pyvalue.js'
+import { bfclErrorLines } from '../score/scorers/bfcl.js'
 import { callList } from './received.js'
 
 export interface ToMatchBfclAnswerOptions extends BfclScoreOptions {
@@ -51,18 +52,7 @@ function answerOf(possibleAnswer: unknown, functions: readonly unknown[] | undef
   return answer
 }
 
-/** The checker's errors of a verdict, one indented line each (nested per model call for parallel checks). */
-export function bfclErrorLines(v: BfclVerdict): string[] {
-  const lines: string[] = []
-  for (const e of v.error) {
-    if (typeof e === 'string') lines.push(`  ${e}`)
-    else {
-      lines.push(`  model call ${e.index}: ${e.sub_error_type}`)
-      for (const s of e.sub_error) if (typeof s === 'string') lines.push(`    ${s}`)
-    }
-  }
-  return lines
-}
+export { bfclErrorLines }
 
 export function toMatchBfclAnswer(
   this: MatcherState,

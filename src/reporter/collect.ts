@@ -1,16 +1,10 @@
 /**
- * Collecting the run from test cases' task meta: one accumulator for the run and one per suite (sums and counts,
- * never means, so sharded runs merge exactly), the few worst samples, and the errored ones. Constant work per
+ * Collecting the run from test cases' task meta: one accumulator for the run and one per suite (NeMo's sums and
+ * every scorer's, counts and exact sums, never means, so sharded runs merge exactly), the few worst samples, and the errored ones. Constant work per
  * sample: the worst list is a small bounded array, the errored list is capped.
  */
-import { addRecord, createAccumulator, finishAggregate, type Accumulator } from '../score/aggregate.js'
-import {
-  addScorerRecord,
-  createScorerAccumulator,
-  finishScorerMetrics,
-  withScorerMetrics,
-  type ScorerAccumulator,
-} from '../score/scorer-metrics.js'
+import { addToRun, createRunAccumulator, finishRun, type RunAccumulator } from '../score/run.js'
+import type { ScorerLookup } from '../score/scorer.js'
 import type { Aggregate, ExpectedCall, NemoMetric, SampleRecord } from '../score/types.js'
 import { NEMO_METRICS } from '../score/types.js'
 import type { EvalMeta, StoredCall } from '../eval/meta.js'
@@ -41,39 +35,33 @@ export const MAX_LISTED_ERRORED = 200
 export const NO_SUITE = '(no suite)'
 
 export class RunCollector {
-  readonly overall: Accumulator = createAccumulator()
-  readonly suites = new Map<string, Accumulator>()
-  /** BFCL, schema and judge metrics (the scorers an eval opts into), summed the same way. */
-  readonly overallScorers: ScorerAccumulator = createScorerAccumulator()
-  readonly suiteScorers = new Map<string, ScorerAccumulator>()
+  readonly overall: RunAccumulator
+  readonly suites = new Map<string, RunAccumulator>()
   readonly worst: WorstSample[] = []
   readonly errored: ErroredSample[] = []
   erroredUnlisted = 0
   /** Samples whose cache entry was unusable and regenerated (`cached()`). */
   cacheRegenerated = 0
 
-  constructor(private readonly worstCount: number) {}
+  /** `lookup`: how scorer names in the records are summed (default: built-in scorers, else a mean per metric). */
+  constructor(
+    private readonly worstCount: number,
+    private readonly lookup?: ScorerLookup,
+  ) {
+    this.overall = createRunAccumulator(lookup)
+  }
 
   add(meta: EvalMeta): void {
     const record = meta.record
     if (meta.cacheRegenerated !== undefined) this.cacheRegenerated++
-    addRecord(this.overall, record)
+    addToRun(this.overall, record)
     const suite = record.suite ?? NO_SUITE
     let acc = this.suites.get(suite)
     if (!acc) {
-      acc = createAccumulator()
+      acc = createRunAccumulator(this.lookup)
       this.suites.set(suite, acc)
     }
-    addRecord(acc, record)
-    if (record.bfcl !== undefined || record.schema !== undefined || record.judge !== undefined) {
-      addScorerRecord(this.overallScorers, record)
-      let sacc = this.suiteScorers.get(suite)
-      if (!sacc) {
-        sacc = createScorerAccumulator()
-        this.suiteScorers.set(suite, sacc)
-      }
-      addScorerRecord(sacc, record)
-    }
+    addToRun(acc, record)
     if (record.error !== undefined) this.addErrored(meta)
     else if (record.skipped === undefined) this.considerWorst(meta)
   }
@@ -113,16 +101,12 @@ export class RunCollector {
   }
 
   overallAggregate(): Aggregate {
-    return withScorerMetrics(finishAggregate(this.overall), finishScorerMetrics(this.overallScorers))
+    return finishRun(this.overall)
   }
 
   suiteAggregates(): Map<string, Aggregate> {
     const out = new Map<string, Aggregate>()
-    for (const name of [...this.suites.keys()].sort()) {
-      const agg = finishAggregate(this.suites.get(name) as Accumulator)
-      const scorers = this.suiteScorers.get(name)
-      out.set(name, scorers ? withScorerMetrics(agg, finishScorerMetrics(scorers)) : agg)
-    }
+    for (const name of [...this.suites.keys()].sort()) out.set(name, finishRun(this.suites.get(name) as RunAccumulator))
     return out
   }
 }

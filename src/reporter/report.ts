@@ -3,17 +3,9 @@
  * thresholds: [{metric, min, actual, pass}], pass}`, extended with counts, failure categories, the per-tool
  * breakdown, the errored samples by name and the worst samples.
  */
-import { REPORT_METRICS, SCORER_METRICS } from '../score/types.js'
-import type {
-  Aggregate,
-  BfclAggregate,
-  FailureCategory,
-  JudgeAggregate,
-  RunMetric,
-  RunMetrics,
-  SchemaAggregate,
-  ToolBreakdown,
-} from '../score/types.js'
+import { BUILTIN_SCORER_METRICS, type BuiltinScorerDetails } from '../score/scorers/index.js'
+import { REPORT_METRICS } from '../score/types.js'
+import type { Aggregate, FailureCategory, RunMetric, RunMetrics, ToolBreakdown } from '../score/types.js'
 import { sortErrored, type ErroredSample, type RunCollector, type WorstSample } from './collect.js'
 import type { ThresholdResult } from './thresholds.js'
 
@@ -22,19 +14,16 @@ export interface CountByReason {
   byReason: Record<string, number>
 }
 
-/** Counts behind the opted-in scorers' metrics; each present only when some sample in scope had that scorer. */
-export interface ScorerDetails {
-  /** BFCL verdicts: `{total, correct, categories: {<category>: {total, correct, accuracy}}, errorTypes}`. */
-  bfcl?: BfclAggregate
-  /** Schema metrics: samples and how many scored 1 on each of the three. */
-  schema?: SchemaAggregate
-  /** Judgements per kind: `{judged, correct, errors}` (errors: no label, left out of the rate). */
-  judge?: JudgeAggregate
-}
+/**
+ * Counts behind the scorers' metrics, under each scorer's name; each present only when some sample in scope had that
+ * scorer: `bfcl` `{total, correct, categories: {<category>: {total, correct, accuracy}}, errorTypes}`, `schema`
+ * samples and how many scored 1 on each of the three, `judge` `{judged, correct, errors}` per kind.
+ */
+export type ScorerDetails = BuiltinScorerDetails
 
 export interface SuiteReport extends ScorerDetails {
   samples: number
-  /** NeMo's rates, then the opted-in scorers' (`bfcl_accuracy`, `schema_*`, `judge_*`) when measured. */
+  /** NeMo's rates, then the scorers' (`bfcl_accuracy`, `schema_*`, `judge_*`, `<user scorer>.<metric>`) when measured. */
   metrics: RunMetrics
   scored: number
   withExpectedCalls: number
@@ -49,8 +38,8 @@ export interface ToolEvalsReport extends ScorerDetails {
   /** Every sample the run evaluated (errored and skipped included). */
   samples: number
   /**
-   * Run-level rates (NeMo's aggregation), then the opted-in scorers' (`bfcl_accuracy`, `schema_*`, `judge_*`) when
-   * some sample had them; `null` when no sample is in a metric's denominator.
+   * Run-level rates (NeMo's aggregation), then the scorers' (`bfcl_accuracy`, `schema_*`, `judge_*`,
+   * `<user scorer>.<metric>`) when some sample had them; `null` when no sample is in a metric's denominator.
    */
   metrics: RunMetrics
   suites: Record<string, SuiteReport>
@@ -74,17 +63,18 @@ export interface ToolEvalsReport extends ScorerDetails {
 /** The metrics a report carries, in table order: NeMo's, then the scorers' that were measured in the run. */
 export function reportedMetrics(report: Pick<ToolEvalsReport, 'metrics'>): RunMetric[] {
   const out: RunMetric[] = [...REPORT_METRICS]
-  for (const m of SCORER_METRICS) if (m in report.metrics) out.push(m)
+  for (const m of BUILTIN_SCORER_METRICS) if (m in report.metrics) out.push(m)
+  const listed = new Set<string>(out)
+  for (const m of Object.keys(report.metrics)) if (!listed.has(m)) out.push(m as RunMetric)
   return out
 }
 
-/** The scorer details of an aggregate, only those present (the JSON report leaves the others out). */
+/** The Aggregate fields that are not scorer counts. */
+const CORE_FIELDS = new Set(['samples', 'scored', 'errored', 'skipped', 'withExpectedCalls', 'noCallExpected', 'metrics', 'failures', 'tools'])
+
+/** The scorers' counts of an aggregate, only those present (the JSON report leaves the others out). */
 function scorerDetails(agg: Aggregate): ScorerDetails {
-  const out: ScorerDetails = {}
-  if (agg.bfcl) out.bfcl = agg.bfcl
-  if (agg.schema) out.schema = agg.schema
-  if (agg.judge) out.judge = agg.judge
-  return out
+  return Object.fromEntries(Object.entries(agg).filter(([k, v]) => !CORE_FIELDS.has(k) && v !== undefined))
 }
 
 export function suiteReport(agg: Aggregate): SuiteReport {

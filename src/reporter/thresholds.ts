@@ -7,13 +7,21 @@
  *     tools: { get_weather: { name_correct: 0.95 } },       // positions expecting that tool
  *   }
  *
- * Overall and suite keys are the report's metrics: NeMo's six and `no_call_accuracy`, and the opted-in scorers'
+ * Overall and suite keys are the report's metrics: NeMo's six and `no_call_accuracy`, the built-in scorers'
  * (`bfcl_accuracy`; `schema_tool_selection`, `schema_parameter_accuracy`, `schema_execution_success`,
- * `schema_overall`; `judge_tool_selection`, `judge_tool_invocation`: see SCORER_METRICS); tool keys are
- * `name_correct` and `args_exact_match`. A threshold whose rate cannot be measured (no sample in its scope) fails:
- * a gate on nothing is most likely a misspelt suite or tool name.
+ * `schema_overall`; `judge_tool_selection`, `judge_tool_invocation`: see score/scorers/index.ts) and user scorers'
+ * (`<scorer>.<metric>`, see defineScorer); tool keys are `name_correct` and `args_exact_match`. A name without a dot
+ * must be a built-in metric (checked up front: a typo must not disable a gate); a user metric is known only once
+ * samples produced it (user scorers run in the workers). A threshold whose rate cannot be measured (no sample in its
+ * scope produced it) fails: a gate on nothing is most likely a misspelt suite, tool or metric name.
  */
-import { RUN_METRICS, type Aggregate, type RunMetric } from '../score/types.js'
+import { BUILTIN_SCORER_METRICS } from '../score/scorers/index.js'
+import { REPORT_METRICS, type Aggregate, type RunMetric } from '../score/types.js'
+
+/** Metrics known before any sample ran; user scorers' (`<scorer>.<metric>`) are learnt from the samples. */
+const KNOWN_METRICS: readonly string[] = [...REPORT_METRICS, ...BUILTIN_SCORER_METRICS]
+/** A user scorer's metric as reported: `<scorer>.<metric>` (see defineScorer). */
+const USER_METRIC = /^[a-z][a-z0-9_-]*\.[a-z][a-z0-9_-]*$/
 
 export type MetricThresholds = Partial<Record<RunMetric, number>>
 export const TOOL_METRICS = ['name_correct', 'args_exact_match'] as const
@@ -45,21 +53,23 @@ export function validateThresholds(thresholds: unknown): Thresholds {
   for (const [key, value] of Object.entries(thresholds)) {
     if (key === 'suites' || key === 'tools') {
       if (!isObject(value)) throw new Error(`tool-evals reporter: \`thresholds.${key}\` must be an object`)
-      const allowed = key === 'suites' ? RUN_METRICS : TOOL_METRICS
+      const allowed = key === 'suites' ? KNOWN_METRICS : TOOL_METRICS
       for (const [scope, mins] of Object.entries(value)) {
         if (!isObject(mins)) throw new Error(`tool-evals reporter: \`thresholds.${key}.${scope}\` must be an object`)
         for (const [metric, min] of Object.entries(mins)) checkEntry(`thresholds.${key}.${scope}.${metric}`, metric, min, allowed)
       }
       continue
     }
-    checkEntry(`thresholds.${key}`, key, value, RUN_METRICS)
+    checkEntry(`thresholds.${key}`, key, value, KNOWN_METRICS)
   }
   return thresholds as Thresholds
 }
 
 function checkEntry(path: string, metric: string, min: unknown, allowed: readonly string[]): void {
-  if (!allowed.includes(metric)) {
-    throw new Error(`tool-evals reporter: unknown metric in \`${path}\`; known: ${allowed.join(', ')}`)
+  const userMetric = allowed === KNOWN_METRICS && USER_METRIC.test(metric)
+  if (!allowed.includes(metric) && !userMetric) {
+    const user = allowed === KNOWN_METRICS ? ', or a user scorer\'s `<scorer>.<metric>`' : ''
+    throw new Error(`tool-evals reporter: unknown metric in \`${path}\`; known: ${allowed.join(', ')}${user}`)
   }
   if (typeof min !== 'number' || !Number.isFinite(min) || min < 0 || min > 1) {
     throw new Error(`tool-evals reporter: \`${path}\` must be a number in [0, 1]`)
@@ -102,6 +112,7 @@ function outcome(metric: string, min: number, actual: number | null): ThresholdR
   return { metric, min, actual, pass: actual !== null && actual >= min - EPSILON }
 }
 
+
 /** The minimum set for a metric in a scope (for colouring tables), if any. */
 export function thresholdFor(thresholds: Thresholds, metric: string, suite?: string): number | undefined {
   const scope: Record<string, unknown> = suite === undefined ? thresholds : (thresholds.suites?.[suite] ?? {})
@@ -112,6 +123,9 @@ export function thresholdFor(thresholds: Thresholds, metric: string, suite?: str
 /** `name_correct 0.850 < 0.900 (suite weather)`: one line naming a threshold's outcome. */
 export function describeThreshold(r: ThresholdResult): string {
   const scope = r.suite !== undefined ? ` (suite ${r.suite})` : r.tool !== undefined ? ` (tool ${r.tool})` : ''
+  if (r.actual === null && !KNOWN_METRICS.includes(r.metric)) {
+    return `${r.metric}${scope}: no sample produced this metric: is the scorer on, and are its name and metric spelt right? (required ${formatRate(r.min)})`
+  }
   if (r.actual === null) return `${r.metric}${scope}: no samples to measure (required ${formatRate(r.min)})`
   return `${r.metric}${scope}: ${formatRate(r.actual)} ${r.pass ? '>=' : '<'} required ${formatRate(r.min)}`
 }

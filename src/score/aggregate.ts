@@ -100,8 +100,14 @@ export function createAccumulator(): Accumulator {
   }
 }
 
-function bump(map: Map<string, number>, key: string, by = 1): void {
+/** Count `by` more under `key`. */
+export function bump(map: Map<string, number>, key: string, by = 1): void {
   map.set(key, (map.get(key) ?? 0) + by)
+}
+
+/** Fold one exact sum's partials into another's. */
+export function mergeExact(into: number[], from: readonly number[]): void {
+  for (const x of from) addExact(into, x)
 }
 
 function toolCounts(acc: Accumulator, name: string): ToolCounts {
@@ -114,7 +120,7 @@ function toolCounts(acc: Accumulator, name: string): ToolCounts {
 }
 
 /** A per-sample value as a finite number (a corrupt record must not turn a mean into NaN). */
-function finite(x: unknown): number {
+export function finite(x: unknown): number {
   return typeof x === 'number' && Number.isFinite(x) ? x : 0
 }
 
@@ -167,7 +173,7 @@ export function mergeAccumulators(into: Accumulator, from: Accumulator): Accumul
   into.withExpectedCalls += from.withExpectedCalls
   into.noCallExpected += from.noCallExpected
   into.noCallCorrect += from.noCallCorrect
-  for (const k of NEMO_METRICS) for (const x of from.sums[k]) addExact(into.sums[k], x)
+  for (const k of NEMO_METRICS) mergeExact(into.sums[k], from.sums[k])
   for (const f of FAILURE_CATEGORIES) into.failures[f] += from.failures[f]
   for (const [name, t] of from.tools) {
     const u = toolCounts(into, name)
@@ -184,7 +190,7 @@ export function rate(num: number, den: number): number | null {
 }
 
 /** Map to a plain object with keys in sorted order (stable output whatever order records came in). */
-function sortedObject<V, W>(map: Map<string, V>, f: (v: V) => W): Record<string, W> {
+export function sortedObject<V, W>(map: Map<string, V>, f: (v: V) => W): Record<string, W> {
   const keys = [...map.keys()].sort()
   return Object.fromEntries(keys.map((k) => [k, f(map.get(k)!)]))
 }

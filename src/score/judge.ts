@@ -250,39 +250,3 @@ export async function judgeSample(
   for (const kind of kinds) out.push(await runJudge(judge, kind, input, options))
   return out
 }
-
-// ---------------------------------------------------------------------------------------------------------------
-// Aggregation: counts, so shards add up.
-
-export interface JudgeCounts {
-  /** Judgements asked for. */
-  judged: number
-  correct: number
-  /** Judgements without a label (failed or unreadable): left out of the rate, counted here. */
-  errors: number
-}
-
-export type JudgeAccumulator = Record<JudgeKind, JudgeCounts>
-
-export function createJudgeAccumulator(): JudgeAccumulator {
-  return {
-    tool_selection: { judged: 0, correct: 0, errors: 0 },
-    tool_invocation: { judged: 0, correct: 0, errors: 0 },
-  }
-}
-
-export function addJudgeResults(acc: JudgeAccumulator, results: readonly JudgeResult[]): JudgeAccumulator {
-  for (const r of results) {
-    const c = acc[r.kind]
-    c.judged++
-    if (r.label === undefined) c.errors++
-    else if (r.label === 'correct') c.correct++
-  }
-  return acc
-}
-
-/** Share judged correct among the judgements that have a label (null when none has). */
-export function judgeRates(acc: JudgeAccumulator): Record<JudgeKind, number | null> {
-  const rate = (c: JudgeCounts) => (c.judged - c.errors === 0 ? null : c.correct / (c.judged - c.errors))
-  return { tool_selection: rate(acc.tool_selection), tool_invocation: rate(acc.tool_invocation) }
-}

@@ -1,3 +1,5 @@
+import type { BuiltinScorerDetails, BuiltinScorerMetric, BuiltinScorerValues } from './scorers/index.js'
+
 /** The six per-sample metrics of NeMo's `compute_sample_metrics` (REFERENCE.md section 2). */
 export const NEMO_METRICS = [
   'has_call',
@@ -77,97 +79,29 @@ export interface SampleRecord {
   error?: string
   /** Why the sample was skipped by policy. */
   skipped?: string
-  /** The BFCL checker's verdict (describeEval's `bfcl` option, samples that carry a BFCL answer). */
-  bfcl?: BfclRecord
-  /** DeepFabric-style schema metrics (describeEval's `schema` option). */
-  schema?: SchemaRecord
-  /** Judged metrics by judge kind (describeEval's `judge` option). */
-  judge?: Partial<Record<JudgeKindName, JudgeRecord>>
+  /**
+   * The scorers' values by scorer name (`bfcl`, `schema`, `judge`, and user scorers': see score/scorer.ts). An
+   * errored sample carries each enabled scorer's `errored` value; a skipped one none.
+   */
+  scores?: RecordScores
 }
 
-/** One sample's BFCL verdict as recorded. An errored sample is invalid with `error_type` `sample_errored`. */
-export interface BfclRecord {
-  valid: boolean
-  /** The BFCL category the answer belongs to (`simple_python`, `live_parallel`, ...). */
-  category?: string
-  /** The leaderboard's error type when invalid (`ast_checker:...`, `irrelevance_error:...`, `sample_errored`). */
-  error_type?: string
-}
-
-/** One sample's schema metrics as recorded: 1 or 0 each, and their weighted sum. Errored samples score 0. */
-export interface SchemaRecord {
-  tool_selection: 0 | 1
-  parameter_accuracy: 0 | 1
-  execution_success: 0 | 1
-  overall: number
-}
-
-/** The judges describeEval's `judge` option can run (see score/judge.ts). */
-export type JudgeKindName = 'tool_selection' | 'tool_invocation'
-
-/**
- * One judgement as recorded: the label and score, or the error that left the judgement without one (left out of
- * the rate). The explanation is cut short so task meta stays small. An errored sample is recorded as `incorrect`
- * without asking the judge (a failure never raises a rate).
- */
-export interface JudgeRecord {
-  label?: 'correct' | 'incorrect'
-  score?: 0 | 1
-  explanation?: string
-  error?: string
-}
+/** Scorer values of a record: the built-in scorers' typed, user scorers' by their names. */
+export type RecordScores = BuiltinScorerValues & Record<string, unknown>
 
 /** The run-level metrics a report carries: NeMo's six, then the share of right abstentions. */
 export const REPORT_METRICS = [...NEMO_METRICS, 'no_call_accuracy'] as const
 export type ReportMetric = (typeof REPORT_METRICS)[number]
 
 /**
- * Run-level metrics of the scorers an eval opts into (describeEval's `bfcl`, `schema`, `judge` options). A report
- * carries one only when some sample of the run had it; thresholds accept them like the NeMo metrics.
- * - `bfcl_accuracy`: share of samples with a BFCL answer that pass the BFCL checker;
- * - `schema_tool_selection`, `schema_parameter_accuracy`, `schema_execution_success`: shares of samples (DeepFabric);
- *   `schema_overall`: mean of the per-sample weighted sums (default weights 0.40 / 0.35 / 0.25);
- * - `judge_tool_selection`, `judge_tool_invocation`: share judged correct among the judgements that have a label.
+ * A run-level metric by name: NeMo's six, `no_call_accuracy`, the built-in scorers' (`bfcl_accuracy`, `schema_*`,
+ * `judge_*`: see scorers/index.ts) and user scorers' (`<scorer>.<metric>`). A report carries a scorer's metrics only
+ * when some sample of the run had that scorer; thresholds accept them like the NeMo metrics.
  */
-export const SCORER_METRICS = [
-  'bfcl_accuracy',
-  'schema_tool_selection',
-  'schema_parameter_accuracy',
-  'schema_execution_success',
-  'schema_overall',
-  'judge_tool_selection',
-  'judge_tool_invocation',
-] as const
-export type ScorerMetric = (typeof SCORER_METRICS)[number]
-
-/** Every metric a report can carry and a threshold can name. */
-export const RUN_METRICS = [...REPORT_METRICS, ...SCORER_METRICS] as const
-export type RunMetric = (typeof RUN_METRICS)[number]
+export type RunMetric = ReportMetric | BuiltinScorerMetric | `${string}.${string}`
 
 /** The rates of a run or suite: NeMo's always, the scorers' when some sample had them. */
-export type RunMetrics = Record<ReportMetric, number | null> & Partial<Record<ScorerMetric, number | null>>
-
-/** BFCL verdicts of a run or suite: counts, overall and per BFCL category. */
-export interface BfclAggregate {
-  /** Samples with a verdict (errored ones included, as invalid). */
-  total: number
-  correct: number
-  /** Per BFCL category (as in the leaderboard's score files: accuracy = correct / total). */
-  categories: Record<string, { total: number; correct: number; accuracy: number | null }>
-  /** Invalid samples by the leaderboard's error type. */
-  errorTypes: Record<string, number>
-}
-
-/** Schema metric counts of a run or suite (samples scoring 1 on each). */
-export interface SchemaAggregate {
-  samples: number
-  tool_selection: number
-  parameter_accuracy: number
-  execution_success: number
-}
-
-/** Judgement counts per judge kind: asked, judged correct, and left without a label (not in the rate). */
-export type JudgeAggregate = Partial<Record<JudgeKindName, { judged: number; correct: number; errors: number }>>
+export type RunMetrics = Record<ReportMetric, number | null> & Partial<Record<string, number | null>>
 
 /** The failure categories in their stable order (the order `SampleScore.failures` lists them in). */
 export const FAILURE_CATEGORIES = [
@@ -197,7 +131,7 @@ export interface ToolBreakdown {
  * Run-level numbers from a list of SampleRecords (see `aggregate`). Every mean is built from sums and counts, so
  * the records of sharded runs concatenate: aggregating their union gives exactly the numbers of one run.
  */
-export interface Aggregate {
+export interface Aggregate extends BuiltinScorerDetails {
   /** Every record, whatever became of it. */
   samples: number
   /** Records with a score and neither error nor skip. */
@@ -210,18 +144,12 @@ export interface Aggregate {
   noCallExpected: number
   /**
    * NeMo's six (mean over `withExpectedCalls` of each record's per-sample value; errored records count 0) and
-   * `no_call_accuracy` (share of `noCallExpected` that rightly made no call; errored records count as wrong). Full
-   * precision; `null` when the denominator is empty.
+   * `no_call_accuracy` (share of `noCallExpected` that rightly made no call; errored records count as wrong), then
+   * the scorers' metrics. Full precision; `null` when the denominator is empty.
    */
   metrics: RunMetrics
   /** Number of scored records showing each failure category. */
   failures: Record<FailureCategory, number>
   /** Keyed by expected tool name. */
   tools: Record<string, ToolBreakdown>
-  /** Present when some record carried a BFCL verdict. */
-  bfcl?: BfclAggregate
-  /** Present when some record carried schema metrics. */
-  schema?: SchemaAggregate
-  /** Present when some record carried judgements. */
-  judge?: JudgeAggregate
 }

@@ -11,7 +11,7 @@ import { fromJson, type PyValue } from './pyvalue.js'
 import { scoreDecoded, type BfclScoreOptions, type BfclVerdict } from './score.js'
 
 /**
- * A BFCL possible answer as it travels with an eval sample (`sample.extra.bfcl`): plain JSON, with the JSON Pointers
+ * A BFCL possible answer as it travels with an eval sample (`sample.bfcl`): plain JSON, with the JSON Pointers
  * of its integral floats so that `[1.0, 3.0]` stays a list of floats.
  */
 export interface BfclAnswer {
