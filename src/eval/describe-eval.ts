@@ -13,6 +13,7 @@ import type { DataSource, Sample, SampleError } from '../data/types.js'
 import { toolMatchers } from '../matchers/matchers.js'
 import type { ModelOutput, ModelProvider } from '../models/types.js'
 import { scoreSample } from '../score/nemo.js'
+import { checkSchemaOptions } from '../score/schema.js'
 import type { MatchMode, SampleRecord, SampleScore, ScoreOptions } from '../score/types.js'
 import { Generations } from './generations.js'
 import { applyErroredScorers, applyScorers, callsOf, describeBfclVerdict, judgementsOf, withJudges, type ScorerOptions, type ScorerResults } from './scorers.js'
@@ -82,6 +83,7 @@ export function describeEval(name: string, options: EvalOptions): void {
   // `assert` callbacks use the tool-call matchers: make them available even without the setup entry.
   registerMatchers()
   const { model } = options
+  if (typeof options.schema === 'object') checkSchemaOptions(options.schema) // a bad option fails the file, not each sample
   // The judge is closed with the model, when the last suite using it ends.
   const providers = options.judge && options.judge.model !== model ? [model, options.judge.model] : [model]
   for (const p of providers) openSuites.set(p, (openSuites.get(p) ?? 0) + 1)

@@ -22,14 +22,19 @@ import { bfclErrorLines } from '../matchers/bfcl.js'
 import { checkBfclAnswer, type BfclAnswer } from '../score/bfcl/answer.js'
 import type { BfclScoreOptions, BfclVerdict } from '../score/bfcl/score.js'
 import { JUDGE_KINDS, judgeSample, type JudgeKind, type JudgeResult } from '../score/judge.js'
-import { schemaMetrics, type SchemaSampleMetrics, type SchemaWeights } from '../score/schema.js'
+import { schemaMetrics, type SchemaSampleMetrics, type SchemaSemantics, type SchemaWeights } from '../score/schema.js'
 import type { BfclRecord, JudgeRecord, SampleRecord, SchemaRecord } from '../score/types.js'
 import { META_LIMITS, truncate } from './meta.js'
 
 /** `schema` option: DeepFabric-style metrics of the first call against the first expected one. */
 export interface SchemaScorerOptions {
-  /** Weights of the overall score; default 0.40 / 0.35 / 0.25 (tool_selection / parameter_accuracy / execution_success). */
+  /**
+   * Weights of the overall score; default 0.40 / 0.35 / 0.25 (tool_selection / parameter_accuracy / execution_success).
+   * Given weights replace the defaults: one left out counts as 0 (DeepFabric's rule); they must sum to at most 1.
+   */
   weights?: Partial<SchemaWeights>
+  /** 'deepfabric' (default): DeepFabric's own numbers; 'jsonschema': our corrections (README: deliberate differences). */
+  semantics?: SchemaSemantics
 }
 
 /** `judge` option: a model that judges each sample's calls (off unless given). */
@@ -94,6 +99,7 @@ function schemaRecord(m: SchemaSampleMetrics): SchemaRecord {
     parameter_accuracy: m.parameter_accuracy ? 1 : 0,
     execution_success: m.execution_success ? 1 : 0,
     overall: m.overall,
+    ...(m.deepfabric ? { deepfabric: m.deepfabric } : {}),
   }
 }
 

@@ -100,6 +100,8 @@ export interface SchemaRecord {
   parameter_accuracy: 0 | 1
   execution_success: 0 | 1
   overall: number
+  /** With the default DeepFabric semantics: DeepFabric would reject this sample (error score) or crash on it. */
+  deepfabric?: 'rejected' | 'crashed'
 }
 
 /** The judges describeEval's `judge` option can run (see score/judge.ts). */
