@@ -2,6 +2,8 @@
 // class by class, is in schema-deepfabric-parity.test.ts.
 import { describe, expect, test } from 'vitest'
 import { parseToolCalls } from '../src/calls/index.js'
+import { applyScorers } from '../src/eval/scorers.js'
+import type { SampleRecord } from '../src/score/types.js'
 import type { ToolCall, ToolDefinition } from '../src/calls/types.js'
 import {
   addSchemaSample,
@@ -60,8 +62,16 @@ describe('per sample', () => {
     const wrongType = schemaMetrics(call('get_weather', { city: 'Paris', days: '3' }), expected, tools, J)
     expect(wrongType.problems).toEqual(['parameter \'days\' is not of type "integer"'])
     expect(schemaMetrics(call('get_weather', { city: 'Paris', days: '3' }), expected, tools).problems[0]).toBe(
-      "parameter 'days' is not of DeepFabric type int",
+      'parameter \'days\' is not of type "integer"',
     )
+    // Where DeepFabric's type table changes the reading, the message says so.
+    const floatTool = [{ type: 'function', function: { name: 'scale', parameters: { properties: { r: { type: 'float' }, n: {} } } } }]
+    expect(schemaMetrics(call('scale', { r: 0.5 }), [{ name: 'scale' }], floatTool).problems).toEqual([
+      'parameter \'r\' is not a str (DeepFabric\'s reading of type "float")',
+    ])
+    expect(schemaMetrics(call('scale', { n: 1 }), [{ name: 'scale' }], floatTool).problems).toEqual([
+      "parameter 'n' is not a str (DeepFabric's reading of no type)",
+    ])
   })
 
   test.each([['deepfabric'], ['jsonschema']] as const)(
@@ -162,5 +172,16 @@ describe('aggregation', () => {
     // The tools carry a nullable union: DeepFabric would crash on each scored sample; they are counted.
     expect(summary).toMatchObject({ deepfabric_crashed: 3, deepfabric_rejected: 0 })
     expect(finishSchemaMetrics(createSchemaAccumulator()).overall).toBeNull()
+  })
+})
+
+describe('in the sample record (describeEval)', () => {
+  test('the default semantics mark a sample DeepFabric would reject; the jsonschema option reaches the metrics', () => {
+    const sample = { id: 's', messages: [{ role: 'user' as const, content: 'Weather?' }], tools, expected: [{ name: 'get_weather', arguments: { city: 'P', days: null } }] }
+    const record = {} as SampleRecord
+    applyScorers(record, sample, call('get_weather', { city: 'P' }), { schema: true }, undefined)
+    expect(record.schema).toEqual({ tool_selection: 0, parameter_accuracy: 0, execution_success: 0, overall: 0, deepfabric: 'rejected' })
+    applyScorers(record, sample, call('get_weather', { city: 'P' }), { schema: { semantics: 'jsonschema' } }, undefined)
+    expect(record.schema).toEqual({ tool_selection: 1, parameter_accuracy: 1, execution_success: 1, overall: 1 })
   })
 })

@@ -29,6 +29,8 @@ export interface DeepFabricParam {
   required: boolean
   /** One type, or the members of a union (read where DeepFabric crashes: any member matches). */
   types: DeepFabricType[]
+  /** The `type` as the tool declares it (undefined: none), for messages. */
+  declared: unknown
 }
 
 export interface DeepFabricTool {
@@ -94,7 +96,7 @@ function readTool(t: unknown, index: number): DeepFabricTool | DeepFabricFault {
     if (typeof getOr(props, 'description', '') !== 'string') {
       return { outcome: 'rejected', reason: `${where} parameter '${p}' has a description that is not a string` }
     }
-    params.set(p, { required: required.has(p), types: typeOf(type) })
+    params.set(p, { required: required.has(p), types: typeOf(type), declared: props['type'] })
   }
   return { name, params }
 }
@@ -109,7 +111,7 @@ function readToolLeniently(t: unknown): DeepFabricTool | undefined {
   const params = new Map<string, DeepFabricParam>()
   for (const [p, props] of Object.entries(properties)) {
     if (!isPlainObject(props)) continue
-    params.set(p, { required: required.includes(p), types: typeOf(getOr(props, 'type', 'string')) })
+    params.set(p, { required: required.includes(p), types: typeOf(getOr(props, 'type', 'string')), declared: props['type'] })
   }
   return { name: typeof fn['name'] === 'string' ? fn['name'] : '', params }
 }
@@ -206,4 +208,14 @@ export function deepFabricValuesMatch(expected: Record<string, unknown>, predict
     if (isPyNumber(e) && isPyNumber(p)) return Math.abs(Number(e) - Number(p)) <= 1e-6
     return pyEquals(e, p)
   })
+}
+
+/** A type problem as the user wrote the type, or as DeepFabric's table reads it where that changes it. */
+export function describeTypeProblem(name: string, param: DeepFabricParam): string {
+  const { declared, types } = param
+  if (Array.isArray(declared) || (typeof declared === 'string' && Object.hasOwn(TYPE_TABLE, declared))) {
+    return `parameter '${name}' is not of type ${JSON.stringify(declared)}`
+  }
+  const what = declared === undefined ? 'no type' : `type ${JSON.stringify(declared)}`
+  return `parameter '${name}' is not a ${types.join(' | ')} (DeepFabric's reading of ${what})`
 }

@@ -23,6 +23,7 @@ import { isPlainObject } from '../calls/call-object.js'
 import { parseJson } from '../calls/json.js'
 import {
   deepFabricValuesMatch,
+  describeTypeProblem,
   expectedCallsRejection,
   matchesDeepFabricType,
   readDeepFabricTools,
@@ -256,7 +257,7 @@ function deepFabricProblems(call: ToolCall, tool: DeepFabricTool): string[] {
     const p = tool.params.get(k)
     if (p === undefined) continue
     const isFloat = floats.has('/' + k.replace(/~/g, '~0').replace(/\//g, '~1'))
-    if (!p.types.some((t) => matchesDeepFabricType(t, v, isFloat))) return [`parameter '${k}' is not of DeepFabric type ${p.types.join(' | ')}`]
+    if (!p.types.some((t) => matchesDeepFabricType(t, v, isFloat))) return [describeTypeProblem(k, p)]
   }
   return []
 }
