@@ -119,6 +119,11 @@ describe('per sample', () => {
     // DeepFabric drops the call; we keep it (right name, wrong arguments).
     expect(schemaMetrics(malformed, [{ name: 'get_weather' }], tools)).toMatchObject({ tool_selection: false, parameter_accuracy: false })
     expect(schemaMetrics(malformed, [{ name: 'get_weather' }], tools, J)).toMatchObject({ tool_selection: true, parameter_accuracy: false })
+    // A call without a name is dropped too (DeepFabric's ToolCall requires one): the named call after it is scored.
+    const nameless = parseToolCalls('<tool_call>{"arguments": {"city": "P"}}</tool_call>\n<tool_call>{"name": "get_weather", "arguments": {"city": "P"}}</tool_call>')
+    expect(nameless[0]?.name).toBe('')
+    expect(schemaMetrics(nameless, [{ name: 'get_weather' }], tools)).toMatchObject({ tool_selection: true, parameter_accuracy: true })
+    expect(schemaMetrics(nameless, [{ name: 'get_weather' }], tools, J)).toMatchObject({ tool_selection: false })
     // DeepFabric scores a sample that expects no call 0; a right abstention is 1 for us.
     expect(schemaMetrics([], [], tools)).toMatchObject({ tool_selection: false, parameter_accuracy: false, overall: 0 })
     expect(schemaMetrics([], [], tools, J)).toMatchObject({ tool_selection: true, parameter_accuracy: true, overall: 1 })

@@ -274,8 +274,9 @@ function deepFabricMetrics(calls: readonly ToolCall[], expected: readonly Expect
   const want = expected[0]
   // DeepFabric scores only samples that expect a call: any other sample keeps 0 on every metric.
   if (want === undefined) return crashed(result(false, false, [calls.length ? 'a call where none was expected' : 'no call expected (DeepFabric scores 0)']))
-  // Its parsers drop a call whose arguments are not a JSON object; the first call left is the one scored.
-  const call = calls.find((c) => c.argumentsValid)
+  // Its parsers drop a call whose arguments are not a JSON object, or whose name is missing (our '' name); the
+  // first call left is the one scored.
+  const call = calls.find((c) => c.argumentsValid && c.name !== '')
   if (call === undefined) return crashed(result(false, false, [calls.length ? 'no call with object arguments' : 'no call']))
   const problems: string[] = []
   const selected = call.name === want.name
