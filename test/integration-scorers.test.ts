@@ -48,7 +48,7 @@ import { describeEval, replay } from 'vitest-tool-evals'
 describeEval('judged', {
   data: 'data/weather.jsonl',
   model: replay('data/weather.outputs.jsonl'),
-  schema: true,
+  schema: { semantics: 'jsonschema' }, // our corrections: w3's right abstention scores 1 (DeepFabric: 0)
   judge: { model: replay('data/judge.jsonl') },
   failOnError: false,
 })

@@ -5,13 +5,18 @@
  * and `schema_overall` (the mean of the per-sample weighted sums, summed exactly), with counts under `schema`.
  */
 import { addExact, exactTotal, rate } from '../aggregate.js'
-import { schemaMetrics, type SchemaSampleMetrics, type SchemaWeights } from '../schema.js'
+import { checkSchemaOptions, schemaMetrics, type DeepFabricOutcome, type SchemaSampleMetrics, type SchemaSemantics, type SchemaWeights } from '../schema.js'
 import type { BuiltinScorer, Scorer } from '../scorer.js'
 
 /** `schema` option: DeepFabric-style metrics of the first call against the first expected one. */
 export interface SchemaScorerOptions {
-  /** Weights of the overall score; default 0.40 / 0.35 / 0.25 (tool_selection / parameter_accuracy / execution_success). */
+  /**
+   * Weights of the overall score; default 0.40 / 0.35 / 0.25 (tool_selection / parameter_accuracy / execution_success).
+   * Given weights replace the defaults: one left out counts as 0 (DeepFabric's rule); they must sum to at most 1.
+   */
   weights?: Partial<SchemaWeights>
+  /** 'deepfabric' (default): DeepFabric's own numbers; 'jsonschema': our corrections (README: deliberate differences). */
+  semantics?: SchemaSemantics
 }
 
 /** One sample's schema metrics as recorded: 1 or 0 each, and their weighted sum. Errored samples score 0. */
@@ -20,6 +25,8 @@ export interface SchemaRecord {
   parameter_accuracy: 0 | 1
   execution_success: 0 | 1
   overall: number
+  /** With the default DeepFabric semantics: DeepFabric would reject this sample (error score) or crash on it. */
+  deepfabric?: DeepFabricOutcome
 }
 
 /** Schema metric counts of a run or suite (samples scoring 1 on each). */
@@ -28,21 +35,28 @@ export interface SchemaAggregate {
   tool_selection: number
   parameter_accuracy: number
   execution_success: number
+  /** Samples DeepFabric would reject (counted with its error score, 0) or crash on (scored our documented way); present when any. */
+  deepfabric_rejected?: number
+  deepfabric_crashed?: number
 }
 
 const SCHEMA_KEYS = ['tool_selection', 'parameter_accuracy', 'execution_success'] as const
-export type SchemaAccumulator = SchemaAggregate & { overall: number[] }
+export type SchemaAccumulator = Required<SchemaAggregate> & { overall: number[] }
 
 const schemaAccumulator: Scorer<SchemaRecord, SchemaAccumulator, SchemaAggregate>['accumulator'] = {
-  create: () => ({ samples: 0, tool_selection: 0, parameter_accuracy: 0, execution_success: 0, overall: [] }),
+  create: () => ({ samples: 0, tool_selection: 0, parameter_accuracy: 0, execution_success: 0, deepfabric_rejected: 0, deepfabric_crashed: 0, overall: [] }),
   add(acc, s, errored) {
     acc.samples++
     for (const k of SCHEMA_KEYS) if (!errored && s[k] === 1) acc[k]++
+    if (!errored && s.deepfabric === 'rejected') acc.deepfabric_rejected++
+    if (!errored && s.deepfabric === 'crashed') acc.deepfabric_crashed++
     addExact(acc.overall, !errored && typeof s.overall === 'number' && Number.isFinite(s.overall) ? s.overall : 0)
   },
   merge(into, from) {
     into.samples += from.samples
     for (const k of SCHEMA_KEYS) into[k] += from[k]
+    into.deepfabric_rejected += from.deepfabric_rejected
+    into.deepfabric_crashed += from.deepfabric_crashed
     for (const x of from.overall) addExact(into.overall, x)
     return into
   },
@@ -54,7 +68,14 @@ const schemaAccumulator: Scorer<SchemaRecord, SchemaAccumulator, SchemaAggregate
         schema_execution_success: rate(s.execution_success, s.samples),
         schema_overall: rate(exactTotal(s.overall), s.samples),
       },
-      details: { samples: s.samples, tool_selection: s.tool_selection, parameter_accuracy: s.parameter_accuracy, execution_success: s.execution_success },
+      details: {
+        samples: s.samples,
+        tool_selection: s.tool_selection,
+        parameter_accuracy: s.parameter_accuracy,
+        execution_success: s.execution_success,
+        ...(s.deepfabric_rejected > 0 ? { deepfabric_rejected: s.deepfabric_rejected } : {}),
+        ...(s.deepfabric_crashed > 0 ? { deepfabric_crashed: s.deepfabric_crashed } : {}),
+      },
     }
   },
 }
@@ -65,6 +86,7 @@ function schemaRecord(m: SchemaSampleMetrics): SchemaRecord {
     parameter_accuracy: m.parameter_accuracy ? 1 : 0,
     execution_success: m.execution_success ? 1 : 0,
     overall: m.overall,
+    ...(m.deepfabric ? { deepfabric: m.deepfabric } : {}),
   }
 }
 
@@ -77,6 +99,7 @@ export const schemaScorer: BuiltinScorer<boolean | SchemaScorerOptions, SchemaRe
   configure(option) {
     if (!option) return undefined
     const options = option === true ? {} : option
+    checkSchemaOptions(options) // a bad option fails the eval file at definition, not each sample
     return {
       name: 'schema',
       metrics: schemaMetricNames,
