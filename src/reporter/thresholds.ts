@@ -11,7 +11,8 @@
  * (`bfcl_accuracy`; `schema_tool_selection`, `schema_parameter_accuracy`, `schema_execution_success`,
  * `schema_overall`; `judge_tool_selection`, `judge_tool_invocation`: see SCORER_METRICS); tool keys are
  * `name_correct` and `args_exact_match`. A threshold whose rate cannot be measured (no sample in its scope) fails:
- * a gate on nothing is most likely a misspelt suite or tool name.
+ * a gate on nothing is most likely a misspelt suite or tool name. In a partial run (`-t`, some files, `--changed`,
+ * a watch rerun) such a threshold is "not run" instead: listed, never a failure, since its scope was not selected.
  */
 import { RUN_METRICS, type Aggregate, type RunMetric } from '../score/types.js'
 
@@ -33,6 +34,8 @@ export interface ThresholdResult {
   pass: boolean
   suite?: string
   tool?: string
+  /** Partial runs only: no sample in this threshold's scope ran, so it was not checked (and does not fail). */
+  notRun?: true
 }
 
 /** Rates computed from exact sums may land a hair under a threshold they meet (0.9 as 0.8999999999999999). */
@@ -75,6 +78,7 @@ export function checkThresholds(
   thresholds: Thresholds,
   overall: Aggregate,
   suites: ReadonlyMap<string, Aggregate>,
+  options: { partial?: boolean } = {},
 ): ThresholdResult[] {
   const results: ThresholdResult[] = []
   for (const [metric, min] of Object.entries(thresholds)) {
@@ -95,7 +99,12 @@ export function checkThresholds(
       results.push({ ...outcome(metric, min, breakdown ? breakdown[metric as ToolMetric] : null), tool })
     }
   }
-  return results
+  return options.partial ? results.map(markNotRun) : results
+}
+
+/** In a partial run an unmeasurable threshold means its scope was not selected, not that it is misspelt. */
+function markNotRun(r: ThresholdResult): ThresholdResult {
+  return r.actual === null ? { ...r, pass: true, notRun: true } : r
 }
 
 function outcome(metric: string, min: number, actual: number | null): ThresholdResult {
@@ -112,6 +121,7 @@ export function thresholdFor(thresholds: Thresholds, metric: string, suite?: str
 /** `name_correct 0.850 < 0.900 (suite weather)`: one line naming a threshold's outcome. */
 export function describeThreshold(r: ThresholdResult): string {
   const scope = r.suite !== undefined ? ` (suite ${r.suite})` : r.tool !== undefined ? ` (tool ${r.tool})` : ''
+  if (r.notRun) return `${r.metric}${scope}: not run in this partial run (required ${formatRate(r.min)})`
   if (r.actual === null) return `${r.metric}${scope}: no samples to measure (required ${formatRate(r.min)})`
   return `${r.metric}${scope}: ${formatRate(r.actual)} ${r.pass ? '>=' : '<'} required ${formatRate(r.min)}`
 }
