@@ -16,6 +16,7 @@ import { scoreSample } from '../score/nemo.js'
 import type { MatchMode, SampleRecord, SampleScore, ScoreOptions } from '../score/types.js'
 import { Generations } from './generations.js'
 import { applyErroredScorers, applyScorers, callsOf, describeBfclVerdict, judgementsOf, withJudges, type ScorerOptions, type ScorerResults } from './scorers.js'
+import { inputFiles, writeInputs } from './inputs.js'
 import { META_LIMITS, storedCalls, storedExpected, truncate, writeEvalMeta, type EvalMeta } from './meta.js'
 
 /** What a sample's test knows once its sample is scored: handed to `assert` (with the opted-in scorers' results). */
@@ -96,6 +97,7 @@ export function describeEval(name: string, options: EvalOptions): void {
 
   describe(name, () => {
     const entries = loadData(options.data)
+    const inputs = inputFiles(options.data, providers)
     const samplesByName = new Map<string, Sample>()
     const testOptions = options.timeout === undefined ? {} : { timeout: options.timeout }
     let planned = false
@@ -104,6 +106,7 @@ export function describeEval(name: string, options: EvalOptions): void {
       if (entry.error) {
         const error = entry.error
         test(invalidSampleTestName(error), (ctx) => {
+          writeInputs(ctx.task.meta, inputs)
           failInvalidSample(error, name, ctx.task.meta, options)
         })
         continue
@@ -117,6 +120,7 @@ export function describeEval(name: string, options: EvalOptions): void {
           planned = true
           generations.plan(runnableSamples(ctx.task.suite.tasks, samplesByName))
         }
+        writeInputs(ctx.task.meta, inputs)
         // Provisional record: if the test times out (or anything below throws) the sample still counts, as errored.
         writeEvalMeta(ctx.task.meta, unfinishedMeta(sample, name, scoreOptions, options))
         const generation = await generations.get(sample)
