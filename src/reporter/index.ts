@@ -37,6 +37,21 @@ export interface ToolEvalsReporterOptions {
   summary?: boolean
 }
 
+/**
+ * Reporters with a run under way. SIGINT / SIGTERM make Vitest exit the process without ending the run: one exit
+ * listener for the process writes what each of them finished.
+ */
+const runsInFlight = new Set<ToolEvalsReporter>()
+let exitListening = false
+
+function listenForExit(): void {
+  if (exitListening) return
+  exitListening = true
+  process.on('exit', () => {
+    for (const reporter of [...runsInFlight]) reporter.writeInterrupted()
+  })
+}
+
 interface RunState {
   /** How the run narrows the suite (empty when whole). */
   selection: string[]
@@ -57,7 +72,6 @@ export default class ToolEvalsReporter implements Reporter {
   private run: RunState | undefined
   /** Why Vitest cancelled the current run ('test-failure' is `--bail`), if it did. */
   private cancelReason: string | undefined
-  private exitHook: (() => void) | undefined
   /** The last run's report (for programmatic use and tests). */
   report: ToolEvalsReport | undefined
 
@@ -80,26 +94,16 @@ export default class ToolEvalsReporter implements Reporter {
 
   onInit(vitest: Vitest): void {
     this.vitest = vitest
-    // SIGINT / SIGTERM make Vitest exit the process without ending the run: write what finished on the way out.
-    if (!this.exitHook) {
-      this.exitHook = () => this.writeInterrupted()
-      process.on('exit', this.exitHook)
-      // (A stand-in Vitest in programmatic use may have no onClose.)
-      if (typeof vitest.onClose === 'function') {
-        vitest.onClose(() => {
-          if (this.exitHook) process.off('exit', this.exitHook)
-          this.exitHook = undefined
-        })
-      }
-    }
   }
 
   async onTestRunStart(specifications: ReadonlyArray<TestSpecification> = []): Promise<void> {
     this.progress.start()
     this.cancelReason = undefined
+    listenForExit()
     const selection = this.vitest ? await describeSelection(this.vitest, specifications) : []
     const outputPath = this.reportPath(selection.length > 0)
     this.run = { selection, outputPath, planned: 0, finished: [] }
+    runsInFlight.add(this)
     // Until the run ends, the file says it did not: a killed run (SIGKILL, a crash) leaves no stale pass behind.
     if (outputPath) this.writeFile(outputPath, this.interruptedReport(this.run))
   }
@@ -134,6 +138,7 @@ export default class ToolEvalsReporter implements Reporter {
   onTestRunEnd(modules: ReadonlyArray<TestModule>, _errors: ReadonlyArray<SerializedError>, reason: TestRunEndReason): void {
     const run: RunState = this.run ?? { selection: [], outputPath: this.reportPath(false), planned: 0, finished: [] }
     this.run = undefined
+    runsInFlight.delete(this)
     const tests = modules.flatMap((m) => [...m.children.allTests()])
     const stopped = reason === 'interrupted' ? (this.cancelReason === 'test-failure' ? 'bail' : 'interrupted') : undefined
     const partial = stopped ?? (run.selection.length > 0 ? 'filter' : undefined)
@@ -192,11 +197,12 @@ export default class ToolEvalsReporter implements Reporter {
     return report
   }
 
-  /** On process exit with a run still open (SIGINT, SIGTERM, `process.exit` mid-run): write what finished. */
-  private writeInterrupted(): void {
+  /** On process exit with a run still open (SIGINT, SIGTERM, `process.exit` mid-run): write what finished. @internal */
+  writeInterrupted(): void {
     const run = this.run
-    if (!run?.outputPath) return
     this.run = undefined
+    runsInFlight.delete(this)
+    if (!run?.outputPath) return
     try {
       this.writeFile(run.outputPath, this.interruptedReport(run))
       process.stderr.write(`tool-evals: run interrupted; report of the ${run.finished.length} finished test(s) written to ${run.outputPath}\n`)

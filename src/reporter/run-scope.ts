@@ -5,7 +5,7 @@
  * report out of the whole run's file.
  */
 import { readEvalMeta } from '../eval/meta.js'
-import type { TestModule, TestSpecification, Vitest } from 'vitest/node'
+import type { TestSpecification, Vitest } from 'vitest/node'
 
 /**
  * How a run is partial: `filter` (a selection of the suite), `bail` (stopped at `--bail` failures) or
@@ -64,17 +64,4 @@ export function isPlanned(test: CaseLike): boolean {
 export function hasRun(test: CaseLike): boolean {
   const state = test.result().state
   return state === 'passed' || state === 'failed' || (state === 'skipped' && readEvalMeta(test.meta()) !== undefined)
-}
-
-/** Planned and finished test cases over a run's modules. */
-export function countCases(modules: ReadonlyArray<TestModule>): { planned: number; ran: number } {
-  let planned = 0
-  let ran = 0
-  for (const module of modules) {
-    for (const test of module.children.allTests()) {
-      if (isPlanned(test)) planned++
-      if (hasRun(test)) ran++
-    }
-  }
-  return { planned, ran }
 }
