@@ -1,10 +1,11 @@
 // The example evals (`npm run evals`): each sample of fixtures/*.jsonl is a test case, scored against the outputs of
-// the local fixture model (travel) or recorded outputs (weather, calendar, smoke); the reporter gates the run on the
-// rates below. In this repository `vitest-tool-evals` resolves to the sources (no build needed); eval files import
-// it exactly as a user's would.
+// the local fixture model (travel) or recorded outputs (weather, calendar, smoke); the plugin's reporter gates the
+// run on the rates below, whatever `--reporter` the command line names, and registers the matchers. In this
+// repository `vitest-tool-evals` resolves to the sources (no build needed); eval files import it exactly as a user's
+// would.
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
-import ToolEvalsReporter from './src/reporter/index.js'
+import { toolEvals } from './src/plugin.js'
 
 const src = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta.url))
 
@@ -16,28 +17,24 @@ export default defineConfig({
       { find: /^vitest-tool-evals\/matchers$/, replacement: src('matchers/index.ts') },
     ],
   },
+  plugins: [
+    toolEvals({
+      thresholds: {
+        has_call: 0.9,
+        name_correct: 0.8,
+        args_exact_match: 0.6,
+        no_call_accuracy: 0.6,
+        suites: {
+          weather: { name_correct: 0.75 },
+          calendar: { args_field_recall: 0.8 },
+          travel: { has_call: 1, schema_overall: 0.6 },
+        },
+        tools: { cancel_event: { args_exact_match: 0.9 } },
+      },
+      outputFile: 'tool-evals-report.json',
+    }),
+  ],
   test: {
     include: ['evals/**/*.eval.ts'],
-    // Vitest resolves setupFiles as paths, not through `resolve.alias`, so point at the source; a user's project
-    // names 'vitest-tool-evals/setup', which resolves through the package's exports.
-    setupFiles: [src('setup.ts')],
-    reporters: [
-      'default',
-      new ToolEvalsReporter({
-        thresholds: {
-          has_call: 0.9,
-          name_correct: 0.8,
-          args_exact_match: 0.6,
-          no_call_accuracy: 0.6,
-          suites: {
-            weather: { name_correct: 0.75 },
-            calendar: { args_field_recall: 0.8 },
-            travel: { has_call: 1, schema_overall: 0.6 },
-          },
-          tools: { cancel_event: { args_exact_match: 0.9 } },
-        },
-        outputFile: 'tool-evals-report.json',
-      }),
-    ],
   },
 })

@@ -264,8 +264,9 @@ describe('eval projects run by vitest', () => {
     expect(r.stdout).toContain('name_correct: 1.000 >= required 0.500')
     const statuses = Object.fromEntries(tests('filtered-vitest.json').map((t) => [t.title, t.status]))
     expect(statuses).toEqual({ w1: 'skipped', w2: 'passed', w3: 'skipped' })
-    const report = read('filtered.json')
-    expect(report).toMatchObject({ samples: 1, pass: false, thresholdsPass: false, testsPass: true })
+    // A filtered run is partial: its report goes beside the whole run's (filtered.json), never over it.
+    const report = read('filtered.partial.json')
+    expect(report).toMatchObject({ samples: 1, pass: false, thresholdsPass: false, testsPass: true, partial: { reason: 'filter' } })
     expect(report.thresholds[1]).toEqual({ metric: 'args_exact_match', min: 0.5, actual: 0, pass: false })
   })
 })

@@ -20,6 +20,7 @@ import { annotateSample, definitionStack, sampleAnnotation } from './annotate.js
 import { Generations } from './generations.js'
 import type { Scorer, StrictVerdict } from '../score/scorer.js'
 import { activeScorers, applyErroredScorers, applyScorers, callsOf, withPreparation, type ScorerOptions, type ScorerResults } from './scorers.js'
+import { inputFiles, writeInputs } from './inputs.js'
 import { lastUserPrompt, META_LIMITS, storedCalls, storedExpected, truncate, writeEvalMeta, type EvalMeta } from './meta.js'
 
 /** What a sample's test knows once its sample is scored: handed to `assert` (with the opted-in scorers' results). */
@@ -103,6 +104,7 @@ export function describeEval(name: string, options: EvalOptions): void {
 
   describe(name, () => {
     const entries = loadData(options.data)
+    const inputs = inputFiles(options.data, providers)
     const samplesByName = new Map<string, Sample>()
     const testOptions = options.timeout === undefined ? {} : { timeout: options.timeout }
     let planned = false
@@ -111,6 +113,7 @@ export function describeEval(name: string, options: EvalOptions): void {
       if (entry.error) {
         const error = entry.error
         test(invalidSampleTestName(error), (ctx) => {
+          writeInputs(ctx.task.meta, inputs)
           failInvalidSample(error, name, ctx.task.meta, scorers)
         })
         continue
@@ -124,6 +127,7 @@ export function describeEval(name: string, options: EvalOptions): void {
           planned = true
           generations.plan(runnableSamples(ctx.task.suite.tasks, samplesByName))
         }
+        writeInputs(ctx.task.meta, inputs)
         // Provisional record: if the test times out (or anything below throws) the sample still counts, as errored.
         writeEvalMeta(ctx.task.meta, unfinishedMeta(sample, name, scoreOptions, scorers, ctx.task.timeout))
         const generation = await generations.get(sample)

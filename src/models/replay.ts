@@ -48,6 +48,7 @@ export function replay(path: string | URL, options: ReplayOptions = {}): ModelPr
   let recording: Recording | undefined
   return {
     id: `replay:${file}`,
+    inputFiles: typeof path === 'string' || path.protocol === 'file:' ? [file] : [],
     async generate(sample: Sample): Promise<ModelOutput> {
       recording ??= readRecording(path, file)
       const hit = recording.byId.get(sample.id)

@@ -34,6 +34,8 @@ export interface ModelProvider {
    */
   readonly concurrency?: number
   generate(sample: Sample, options?: { signal?: AbortSignal }): Promise<ModelOutput>
+  /** Local files the provider reads its outputs from (a replay recording): watch mode reruns the eval on an edit. */
+  readonly inputFiles?: readonly string[]
   /** Release resources (sessions, sockets) at the end of a run. */
   close?(): Promise<void>
 }

@@ -7,9 +7,9 @@
  * (`vitest --merge-reports`) gives exactly the numbers of one unsharded run. A threshold under its minimum fails the
  * run (non-zero exit) naming the metric, its value and the minimum.
  */
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs'
+import { appendFileSync, mkdirSync, renameSync, writeFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
-import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason, Vitest } from 'vitest/node'
+import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason, TestSpecification, Vitest } from 'vitest/node'
 import { readEvalMeta } from '../eval/meta.js'
 import { RunCollector } from './collect.js'
 import { htmlSampleFromMeta, writeHtmlReport, type HtmlReportInput, type HtmlSample } from './html.js'
@@ -19,6 +19,7 @@ import { renderMarkdown } from './markdown.js'
 import { Progress } from './progress.js'
 import { buildReport, type ToolEvalsReport } from './report.js'
 import { renderSummary } from './terminal.js'
+import { describeSelection, hasRun, isPlanned, partialReportPath, type PartialReason, type PartialRun } from './run-scope.js'
 import { checkThresholds, describeThreshold, validateThresholds, type Thresholds } from './thresholds.js'
 
 export interface ToolEvalsReporterOptions {
@@ -41,11 +42,41 @@ export interface ToolEvalsReporterOptions {
   htmlFile?: string
 }
 
+/**
+ * Reporters with a run under way. SIGINT / SIGTERM make Vitest exit the process without ending the run: one exit
+ * listener for the process writes what each of them finished.
+ */
+const runsInFlight = new Set<ToolEvalsReporter>()
+let exitListening = false
+
+function listenForExit(): void {
+  if (exitListening) return
+  exitListening = true
+  process.on('exit', () => {
+    for (const reporter of [...runsInFlight]) reporter.writeInterrupted()
+  })
+}
+
+interface RunState {
+  /** How the run narrows the suite (empty when whole). */
+  selection: string[]
+  /** Where its report goes (absolute), if anywhere. */
+  outputPath: string | undefined
+  /** Test cases collected to run, and those finished so far (for a report written mid-run). */
+  planned: number
+  finished: TestCase[]
+  cancelHooked?: boolean
+}
+
 export default class ToolEvalsReporter implements Reporter {
   private readonly options: ToolEvalsReporterOptions
   private readonly thresholds: Thresholds
   private vitest: Vitest | undefined
   private progress: Progress
+  /** The current run: its selection (empty when whole), the file its report goes to, the cases finished so far. */
+  private run: RunState | undefined
+  /** Why Vitest cancelled the current run ('test-failure' is `--bail`), if it did. */
+  private cancelReason: string | undefined
   /** The last run's report (for programmatic use and tests). */
   report: ToolEvalsReport | undefined
 
@@ -70,34 +101,53 @@ export default class ToolEvalsReporter implements Reporter {
     this.vitest = vitest
   }
 
-  onTestRunStart(): void {
+  async onTestRunStart(specifications: ReadonlyArray<TestSpecification> = []): Promise<void> {
     this.progress.start()
+    this.cancelReason = undefined
+    listenForExit()
+    const selection = this.vitest ? await describeSelection(this.vitest, specifications) : []
+    const outputPath = this.reportPath(selection.length > 0)
+    this.run = { selection, outputPath, planned: 0, finished: [] }
+    runsInFlight.add(this)
+    // Until the run ends, the file says it did not: a killed run (SIGKILL, a crash) leaves no stale pass behind.
+    if (outputPath) this.writeFile(outputPath, this.interruptedReport(this.run))
+  }
+
+  /** Vitest drops its cancel listeners as each run starts: listen again once the run is under way. */
+  private listenForCancel(): void {
+    const run = this.run
+    if (!run || run.cancelHooked || !this.vitest) return
+    run.cancelHooked = true
+    this.vitest.onCancel((reason) => {
+      this.cancelReason = reason
+    })
+  }
+
+  onTestModuleQueued(): void {
+    this.listenForCancel()
   }
 
   onTestModuleCollected(module: TestModule): void {
+    this.listenForCancel()
     let n = 0
-    for (const test of module.children.allTests()) if (test.options.mode === 'run' || test.options.mode === 'only') n++
+    for (const test of module.children.allTests()) if (isPlanned(test)) n++
     this.progress.addTotal(n)
+    if (this.run) this.run.planned += n
   }
 
-  onTestCaseResult(_test: TestCase): void {
+  onTestCaseResult(test: TestCase): void {
     this.progress.tick()
+    this.run?.finished.push(test)
   }
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>, _errors: ReadonlyArray<SerializedError>, reason: TestRunEndReason): void {
-    const collector = new RunCollector(this.options.worst ?? 5)
-    const htmlSamples: HtmlSample[] = []
-    for (const module of modules) {
-      for (const test of module.children.allTests()) {
-        const meta = readEvalMeta(test.meta())
-        if (meta) collector.add(meta)
-        if (meta && this.options.htmlFile) htmlSamples.push(htmlSampleFromMeta(meta))
-      }
-    }
-    const overall = collector.overallAggregate()
-    const suites = collector.suiteAggregates()
-    const thresholds = checkThresholds(this.thresholds, overall, suites)
-    const report = buildReport(collector, overall, suites, thresholds, reason === 'passed')
+    const run: RunState = this.run ?? { selection: [], outputPath: this.reportPath(false), planned: 0, finished: [] }
+    this.run = undefined
+    runsInFlight.delete(this)
+    const tests = modules.flatMap((m) => [...m.children.allTests()])
+    const stopped = reason === 'interrupted' ? (this.cancelReason === 'test-failure' ? 'bail' : 'interrupted') : undefined
+    const partial = stopped ?? (run.selection.length > 0 ? 'filter' : undefined)
+    const report = this.buildFrom(tests, reason === 'passed', partial, run.selection)
     this.report = report
 
     if (this.options.summary ?? true) {
@@ -105,29 +155,96 @@ export default class ToolEvalsReporter implements Reporter {
       const elapsedMs = this.vitest?.config.mergeReports ? undefined : this.progress.elapsedMs()
       this.log(renderSummary(report, { thresholds: this.thresholds, elapsedMs }))
     }
-    if (this.options.outputFile) this.writeJson(this.options.outputFile, report)
-    if (this.options.htmlFile) this.writeHtml(this.options.htmlFile, { report, samples: htmlSamples })
+    if (report.partial) this.log(`tool-evals: ${describePartial(report.partial)}`)
+    if (run.outputPath) {
+      this.writeFile(run.outputPath, report)
+      this.log(`tool-evals: JSON report written to ${run.outputPath}`)
+    }
+    if (this.options.htmlFile) {
+      const samples: HtmlSample[] = []
+      for (const test of tests) {
+        const meta = readEvalMeta(test.meta())
+        if (meta) samples.push(htmlSampleFromMeta(meta))
+      }
+      // Like the JSON report: a partial run's page goes beside the whole run's, never over it.
+      this.writeHtml(report.partial ? partialReportPath(this.options.htmlFile) : this.options.htmlFile, { report, samples })
+    }
     const markdownFile = this.options.markdownFile ?? process.env['GITHUB_STEP_SUMMARY']
     if (markdownFile) this.appendMarkdown(markdownFile, report)
 
-    if (!report.thresholdsPass) {
+    if (!report.pass && (!report.thresholdsPass || stopped)) {
       // Vitest sets the exit code from test results before reporters run; a failed gate must fail the run too.
-      process.exitCode = 1
-      const failed = thresholds.filter((t) => !t.pass).map(describeThreshold)
-      if (!(this.options.summary ?? true)) this.log(`tool-evals: threshold(s) failed: ${failed.join('; ')}`)
+      process.exitCode ||= 1
+      const failed = report.thresholds.filter((t) => !t.pass).map(describeThreshold)
+      if (failed.length > 0 && !(this.options.summary ?? true)) this.log(`tool-evals: threshold(s) failed: ${failed.join('; ')}`)
       if (inGitHubActions()) for (const text of failed) this.log(githubError('tool-evals threshold failed', text))
     }
+  }
+
+  /** The report of the given test cases; `partial` says how the run fell short of the whole suite, if it did. */
+  private buildFrom(tests: readonly TestCase[], testsPass: boolean, partial: PartialReason | undefined, selection: string[]): ToolEvalsReport {
+    const collector = new RunCollector(this.options.worst ?? 5)
+    for (const test of tests) {
+      const meta = readEvalMeta(test.meta())
+      if (meta) collector.add(meta)
+    }
+    const overall = collector.overallAggregate()
+    const suites = collector.suiteAggregates()
+    const thresholds = checkThresholds(this.thresholds, overall, suites, { partial: partial !== undefined })
+    const report = buildReport(collector, overall, suites, thresholds, testsPass)
+    if (partial === undefined) return report
+    let planned = 0
+    let ran = 0
+    for (const test of tests) {
+      if (isPlanned(test)) planned++
+      if (hasRun(test)) ran++
+    }
+    report.partial = { reason: partial, planned, ran }
+    if (selection.length > 0) report.partial.selection = selection
+    if (partial === 'interrupted') report.interrupted = true
+    // A run that stopped early never passes, whatever the part that ran scored.
+    if (partial !== 'filter') report.pass = false
+    return report
+  }
+
+  /** What finished of a run cut short (or, at run start, nothing): marked interrupted, never a pass. */
+  private interruptedReport(run: RunState): ToolEvalsReport {
+    const report = this.buildFrom(run.finished, false, 'interrupted', run.selection)
+    report.partial = { ...(report.partial as PartialRun), planned: run.planned, ran: run.finished.length }
+    return report
+  }
+
+  /** On process exit with a run still open (SIGINT, SIGTERM, `process.exit` mid-run): write what finished. @internal */
+  writeInterrupted(): void {
+    const run = this.run
+    this.run = undefined
+    runsInFlight.delete(this)
+    if (!run?.outputPath) return
+    try {
+      this.writeFile(run.outputPath, this.interruptedReport(run))
+      process.stderr.write(`tool-evals: run interrupted; report of the ${run.finished.length} finished test(s) written to ${run.outputPath}\n`)
+    } catch {
+      // Exiting anyway; the file written at run start already says the run did not finish.
+    }
+  }
+
+  /** The file this run's report goes to: a partial run's beside the whole run's, never over it. */
+  private reportPath(partial: boolean): string | undefined {
+    const file = this.options.outputFile
+    if (!file) return undefined
+    return this.resolvePath(partial ? partialReportPath(file) : file)
   }
 
   private resolvePath(file: string): string {
     return resolve(this.vitest?.config.root ?? process.cwd(), file)
   }
 
-  private writeJson(file: string, report: ToolEvalsReport): void {
-    const path = this.resolvePath(file)
+  private writeFile(path: string, report: ToolEvalsReport): void {
     mkdirSync(dirname(path), { recursive: true })
-    writeFileSync(path, `${JSON.stringify(report, null, 2)}\n`)
-    this.log(`tool-evals: JSON report written to ${path}`)
+    // Write beside and rename: a reader (or a kill mid-write) never sees half a report.
+    const tmp = `${path}.${process.pid}.tmp`
+    writeFileSync(tmp, `${JSON.stringify(report, null, 2)}\n`)
+    renameSync(tmp, path)
   }
 
   private writeHtml(file: string, input: HtmlReportInput): void {
@@ -145,10 +262,17 @@ export default class ToolEvalsReporter implements Reporter {
   }
 }
 
+/** `partial run (bail): 3 of 10 planned test cases ran`: one line for the terminal. */
+export function describePartial(p: PartialRun): string {
+  const what = p.reason === 'filter' ? `partial run (${(p.selection ?? []).join(', ')})` : `partial run (${p.reason})`
+  return `${what}: ${p.ran} of ${p.planned} planned test case(s) ran; thresholds whose scope did not run are "not run"`
+}
+
 export { ToolEvalsReporter }
 export type { Thresholds, MetricThresholds, ToolThresholds, ThresholdResult } from './thresholds.js'
 export type { ToolEvalsReport, SuiteReport, ScorerDetails } from './report.js'
 export type { WorstSample, ErroredSample } from './collect.js'
+export type { PartialRun, PartialReason } from './run-scope.js'
 export { renderSummary } from './terminal.js'
 export { renderMarkdown } from './markdown.js'
 export { renderHtmlReport, wilsonInterval } from './html.js'

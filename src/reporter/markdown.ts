@@ -18,6 +18,11 @@ export function renderMarkdown(report: ToolEvalsReport): string {
   if (report.errored.count > 0) counts.push(`${report.errored.count} errored`)
   if (report.skipped.count > 0) counts.push(`${report.skipped.count} skipped`)
   lines.push(counts.join(' · '), '')
+  if (report.partial) {
+    const p = report.partial
+    const why = p.reason === 'filter' ? `a selection: ${(p.selection ?? []).join(', ')}` : p.reason === 'bail' ? 'stopped by --bail' : 'interrupted'
+    lines.push(`**Partial run** (${cell(why)}): ${p.ran} of ${p.planned} planned test cases ran.`, '')
+  }
 
   const suites = Object.keys(report.suites)
   const showSuites = suites.length > 1 ? suites : []

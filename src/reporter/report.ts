@@ -8,6 +8,7 @@ import { REPORT_METRICS } from '../score/types.js'
 import type { Aggregate, FailureCategory, RunMetric, RunMetrics, ToolBreakdown } from '../score/types.js'
 import { sortErrored, type ErroredSample, type RunCollector, type WorstSample } from './collect.js'
 import type { ThresholdResult } from './thresholds.js'
+import type { PartialRun } from './run-scope.js'
 
 export interface CountByReason {
   count: number
@@ -58,6 +59,13 @@ export interface ToolEvalsReport extends ScorerDetails {
   worst: WorstSample[]
   /** Samples whose cache entry was unusable (corrupt, unreadable) and was regenerated; absent when none. */
   cacheRegenerated?: number
+  /**
+   * The run did not finish (a signal, Ctrl-C, the process killed): the report holds what finished and never passes.
+   * A report reading `interrupted` with `partial.ran: 0` was written at run start and the run never reached its end.
+   */
+  interrupted?: true
+  /** Present when the run covered less than the whole suite: a selection, a `--bail` stop, an interruption. */
+  partial?: PartialRun
 }
 
 /** The metrics a report carries, in table order: NeMo's, then the scorers' that were measured in the run. */

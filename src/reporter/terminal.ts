@@ -151,7 +151,7 @@ function worstSection(report: ToolEvalsReport, c: ChalkInstance): string[] {
 function thresholdSection(report: ToolEvalsReport, c: ChalkInstance): string[] {
   if (report.thresholds.length === 0) return []
   const rows = ['']
-  for (const t of report.thresholds) rows.push(`  ${t.pass ? c.green('✓') : c.red('✗')} ${describeThreshold(t)}`)
+  for (const t of report.thresholds) rows.push(`  ${t.notRun ? c.dim('○') : t.pass ? c.green('✓') : c.red('✗')} ${describeThreshold(t)}`)
   const failed = report.thresholds.filter((t) => !t.pass).length
   rows.push(failed === 0 ? c.green('  All thresholds pass') : c.red.bold(`  ${failed} threshold(s) failed: the run fails`))
   return rows

@@ -13,7 +13,9 @@
  * (`<scorer>.<metric>`, see defineScorer); tool keys are `name_correct` and `args_exact_match`. A name without a dot
  * must be a built-in metric (checked up front: a typo must not disable a gate); a user metric is known only once
  * samples produced it (user scorers run in the workers). A threshold whose rate cannot be measured (no sample in its
- * scope produced it) fails: a gate on nothing is most likely a misspelt suite, tool or metric name.
+ * scope produced it) fails: a gate on nothing is most likely a misspelt suite, tool or metric name. In a partial run
+ * (`-t`, some files, `--changed`, a watch rerun) such a threshold is "not run" instead: listed, never a failure,
+ * since its scope was not selected.
  */
 import { BUILTIN_SCORER_METRICS } from '../score/scorers/index.js'
 import { REPORT_METRICS, type Aggregate, type RunMetric } from '../score/types.js'
@@ -41,6 +43,8 @@ export interface ThresholdResult {
   pass: boolean
   suite?: string
   tool?: string
+  /** Partial runs only: no sample in this threshold's scope ran, so it was not checked (and does not fail). */
+  notRun?: true
 }
 
 /** Rates computed from exact sums may land a hair under a threshold they meet (0.9 as 0.8999999999999999). */
@@ -85,6 +89,7 @@ export function checkThresholds(
   thresholds: Thresholds,
   overall: Aggregate,
   suites: ReadonlyMap<string, Aggregate>,
+  options: { partial?: boolean } = {},
 ): ThresholdResult[] {
   const results: ThresholdResult[] = []
   for (const [metric, min] of Object.entries(thresholds)) {
@@ -105,7 +110,12 @@ export function checkThresholds(
       results.push({ ...outcome(metric, min, breakdown ? breakdown[metric as ToolMetric] : null), tool })
     }
   }
-  return results
+  return options.partial ? results.map(markNotRun) : results
+}
+
+/** In a partial run an unmeasurable threshold means its scope was not selected, not that it is misspelt. */
+function markNotRun(r: ThresholdResult): ThresholdResult {
+  return r.actual === null ? { ...r, pass: true, notRun: true } : r
 }
 
 function outcome(metric: string, min: number, actual: number | null): ThresholdResult {
@@ -123,6 +133,7 @@ export function thresholdFor(thresholds: Thresholds, metric: string, suite?: str
 /** `name_correct 0.850 < 0.900 (suite weather)`: one line naming a threshold's outcome. */
 export function describeThreshold(r: ThresholdResult): string {
   const scope = r.suite !== undefined ? ` (suite ${r.suite})` : r.tool !== undefined ? ` (tool ${r.tool})` : ''
+  if (r.notRun) return `${r.metric}${scope}: not run in this partial run (required ${formatRate(r.min)})`
   if (r.actual === null && !KNOWN_METRICS.includes(r.metric)) {
     return `${r.metric}${scope}: no sample produced this metric: is the scorer on, and are its name and metric spelt right? (required ${formatRate(r.min)})`
   }

@@ -4,7 +4,7 @@
  * repository's copy, so an eval file there imports the package exactly as a user's would. Vitest runs as a real
  * subprocess (node_modules/vitest/vitest.mjs).
  */
-import { execFile, execFileSync } from 'node:child_process'
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -28,6 +28,8 @@ export interface EvalProject {
   dir: string
   write(path: string, content: string): void
   run(args: string[], env?: Record<string, string>): Promise<RunResult>
+  /** Vitest as a live child (for signals and watch mode): its output so far, and its end. */
+  start(args: string[], env?: Record<string, string>): LiveVitest
   remove(): void
 }
 
@@ -51,6 +53,7 @@ export function createEvalProject(files: Record<string, string>): EvalProject {
     dir,
     write,
     run: (args, env) => runVitest(dir, args, env),
+    start: (args, env) => startVitest(dir, args, env),
     remove: () => rmSync(dir, { recursive: true, force: true }),
   }
 }
@@ -72,4 +75,55 @@ export function runVitest(cwd: string, args: string[], env?: Record<string, stri
       resolve({ code, stdout, stderr })
     })
   })
+}
+
+export interface LiveVitest {
+  child: ChildProcess
+  /** stdout and stderr so far, interleaved. */
+  output(): string
+  /** Resolves when `pattern` appears in the output (rejects after `timeoutMs`). */
+  waitFor(pattern: RegExp | string, timeoutMs?: number): Promise<void>
+  /** The exit: code (or 128 + signal number when killed by a signal) and output. */
+  done: Promise<RunResult>
+}
+
+export function startVitest(cwd: string, args: string[], env?: Record<string, string>): LiveVitest {
+  const child = spawn(process.execPath, [VITEST_BIN, ...args], { cwd, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
+  let stdout = ''
+  let stderr = ''
+  let all = ''
+  const waiters = new Set<() => void>()
+  const onData = (which: 'out' | 'err') => (chunk: Buffer) => {
+    const text = chunk.toString()
+    if (which === 'out') stdout += text
+    else stderr += text
+    all += text
+    for (const w of [...waiters]) w()
+  }
+  child.stdout?.on('data', onData('out'))
+  child.stderr?.on('data', onData('err'))
+  const killTimer = setTimeout(() => child.kill('SIGKILL'), 90_000)
+  const done = new Promise<RunResult>((resolve) => {
+    child.on('close', (code, signal) => {
+      clearTimeout(killTimer)
+      resolve({ code: code ?? (signal === 'SIGKILL' ? 137 : signal === 'SIGTERM' ? 143 : 130), stdout, stderr })
+    })
+  })
+  const waitFor = (pattern: RegExp | string, timeoutMs = 30_000) =>
+    new Promise<void>((resolve, reject) => {
+      const matches = () => (typeof pattern === 'string' ? all.includes(pattern) : pattern.test(all))
+      if (matches()) return resolve()
+      const timer = setTimeout(() => {
+        waiters.delete(check)
+        reject(new Error(`timed out waiting for ${String(pattern)}; output so far:\n${all}`))
+      }, timeoutMs)
+      const check = () => {
+        if (!matches()) return
+        clearTimeout(timer)
+        waiters.delete(check)
+        resolve()
+      }
+      waiters.add(check)
+    })
+  return { child, output: () => all, waitFor, done }
 }
