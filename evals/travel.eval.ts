@@ -10,4 +10,7 @@ describeEval('travel', {
   // Schema metrics with our corrections: a right abstention (t09, t10) scores 1. `schema: true` gives DeepFabric's
   // own numbers, which score every sample that expects no call 0.
   schema: { semantics: 'jsonschema' },
+  // The first sample waits for the model to load (onnxruntime session, tokenizer): on a busy 2-core CI machine that
+  // can pass Vitest's 5 s default, and a timed-out sample counts as errored.
+  timeout: 60_000,
 })
