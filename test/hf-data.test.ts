@@ -134,6 +134,21 @@ describe('hf:// datasets', () => {
     expect(uncached?.error?.message).toMatch(/^HF_HUB_OFFLINE is set and hf:\/\/datasets\/acme\/tool-calls at this revision is not in the cache/)
   })
 
+  it('reads another revision (the Parquet conversion branch, its name URL-encoded) and a config', async () => {
+    const revision = 'refs/convert/parquet'
+    const files = { 'default/test/0000.parquet': TEST_PARQUET, 'default/validation/0000.parquet': TEST_PARQUET }
+    const converted = await startHubServer({ repo: REPO, revision, files })
+    try {
+      const entries = await loadHfDataset(URI, { split: 'test', revision, config: 'default', limit: 2 }, hub({ endpoint: converted.url }))
+      expect(ids(entries)).toEqual(['t1', 't2'])
+      expect(converted.requests.map((r) => r.path)).toContain(`/datasets/${REPO}/resolve/refs%2Fconvert%2Fparquet/default/test/0000.parquet`)
+      const [bad] = await loadHfDataset(URI, { split: 'test', revision: '..' }, hub({ endpoint: converted.url }))
+      expect(bad?.error).toMatchObject({ field: 'revision' })
+    } finally {
+      await converted.close()
+    }
+  })
+
   it('an unreachable Hub is one clear error entry', async () => {
     const [e] = await loadHfDataset(URI, { split: 'test' }, hub({ endpoint: 'http://127.0.0.1:1' }))
     expect(e?.error?.message).toMatch(/^cannot reach the Hub at http:\/\/127\.0\.0\.1:1/)

@@ -75,6 +75,8 @@ export async function loadHfDataset(uri: string, options: DataOptions = {}, hub:
   if (!parsed.ok) return fail('data', parsed.message)
   const { repo } = parsed.value
   const revision = options.revision ?? 'main'
+  // The revision names a cache folder too: nothing that would step out of it.
+  if (revision === '' || revision === '.' || revision === '..' || revision.includes('\0')) return fail('revision', `not a revision: "${revision}"`)
   const cache = new RepoCache(hub.cacheDir, repo, revision)
   let tree: RepoFile[]
   try {
