@@ -2,11 +2,14 @@
 // file, row and field, the token, the disk cache and HF_HUB_OFFLINE, `limit` and `maxSamples`.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
+import { gzipSync } from 'node:zlib'
+import { parquetWriteBuffer } from 'hyparquet-writer'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { chooseSplitFiles, splitOfPath, type RepoFile } from '../src/data/hf-splits.js'
 import { loadHfDataset, type HubConfig } from '../src/data/hf.js'
 import { loadData, loadDataAsync } from '../src/data/load.js'
+import { readParquetRows } from '../src/data/parquet.js'
 import type { DataEntry } from '../src/data/types.js'
 import { sampleParquet, startHubServer, type HubServer } from './helpers/hub-server.js'
 
@@ -115,6 +118,20 @@ describe('hf:// datasets', () => {
     expect(anonymous?.error?.message).toContain('set HF_TOKEN')
   })
 
+  it('follows the Hub\'s redirect to its CDN without the token (another origin)', async () => {
+    const cdn = await startHubServer({ repo: REPO, files: FILES })
+    const hubSide = await startHubServer({ repo: REPO, files: FILES, token: TOKEN, cdn: cdn.url })
+    try {
+      const entries = await loadHfDataset(URI, { split: 'test' }, hub({ endpoint: hubSide.url }))
+      expect(ids(entries).slice(0, 2)).toEqual(['t1', 't2'])
+      expect(cdn.requests.map((r) => r.path)).toEqual(['/cdn/data/test-00000-of-00001.parquet'])
+      expect(cdn.requests[0]?.authorization).toBeUndefined()
+    } finally {
+      await cdn.close()
+      await hubSide.close()
+    }
+  })
+
   it('caches files on disk: HF_HUB_OFFLINE reads the cache with the server gone; offline without a cache is a clear error', async () => {
     const own = await startHubServer({ repo: REPO, files: FILES })
     try {
@@ -170,6 +187,22 @@ describe('hf:// datasets', () => {
     expect(() => loadData(items, { limit: -1 })).toThrow('`limit` must be a whole number >= 0')
     const [e] = await loadDataAsync(items, { split: 'test' })
     expect(e?.error).toMatchObject({ field: 'split' })
+  })
+})
+
+describe('Parquet rows', () => {
+  it('reads codecs beyond hyparquet\'s native snappy (here gzip), and a row with JSON text that is not JSON is an error', async () => {
+    const buffer = parquetWriteBuffer({
+      codec: 'GZIP',
+      compressors: { GZIP: (b: Uint8Array) => new Uint8Array(gzipSync(b)) },
+      columnData: [
+        { name: 'id', data: ['g1', 'g2'], type: 'STRING' },
+        { name: 'expected', data: ['[]', '[{"name": '], type: 'STRING' },
+      ],
+    })
+    const rows = await readParquetRows(new Uint8Array(buffer))
+    expect(rows[0]).toEqual({ value: { id: 'g1', expected: [] } })
+    expect(rows[1]).toMatchObject({ field: 'expected', message: expect.stringMatching(/^a string that is not valid JSON/) })
   })
 })
 

@@ -27,6 +27,8 @@ export interface HubServerOptions {
   token?: string
   /** Tree entries per page (default: all on one page). */
   pageSize?: number
+  /** Answer resolve URLs with a redirect to `<cdn>/cdn/<path>` (as the Hub sends LFS files to its CDN). */
+  cdn?: string
 }
 
 export async function startHubServer(options: HubServerOptions): Promise<HubServer> {
@@ -40,6 +42,13 @@ export async function startHubServer(options: HubServerOptions): Promise<HubServ
     const url = new URL(req.url ?? '/', 'http://127.0.0.1')
     const authorization = req.headers.authorization
     requests.push({ path: url.pathname, authorization })
+    // The CDN side: files by path, no authentication (a second server plays it, on another origin).
+    if (url.pathname.startsWith('/cdn/')) {
+      const content = options.files[decodeURIComponent(url.pathname.slice('/cdn/'.length))]
+      res.writeHead(content === undefined ? 404 : 200)
+      res.end(content)
+      return
+    }
     if (options.token && authorization !== `Bearer ${options.token}`) {
       res.writeHead(401, { 'x-error-message': `Invalid credentials in Authorization header (${authorization ?? 'none'})` })
       res.end()
@@ -61,6 +70,11 @@ export async function startHubServer(options: HubServerOptions): Promise<HubServ
     if (url.pathname.startsWith(resolvePrefix)) {
       const path = decodeURIComponent(url.pathname.slice(resolvePrefix.length))
       const content = options.files[path]
+      if (content !== undefined && options.cdn) {
+        res.writeHead(302, { location: `${options.cdn}/cdn/${encodeURI(path)}` })
+        res.end()
+        return
+      }
       if (content !== undefined) {
         res.writeHead(200, { 'content-type': 'application/octet-stream' })
         res.end(content)
