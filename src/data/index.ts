@@ -1,2 +1,3 @@
-export type { ChatMessage, DataEntry, DataSource, Sample, SampleError } from './types.js'
-export { formatSampleError, loadArray, loadData, loadJsonl, loadSamples, parseJsonlSamples } from './load.js'
+export type { ChatMessage, DataEntry, DataOptions, DataSource, Sample, SampleError } from './types.js'
+export { formatSampleError, loadArray, loadData, loadDataAsync, loadJsonl, loadSamples, parseJsonlSamples } from './load.js'
+export { hubConfigFromEnv, loadHfDataset, type HubConfig } from './hf.js'

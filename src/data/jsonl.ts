@@ -4,9 +4,9 @@ import type { JsonValue } from '../calls/types.js'
 /**
  * Walking a JSON-lines text: one visit per non-blank line, with its 1-based line number (blank lines still count, so
  * error messages point at the right line). A leading BOM and `\r\n` endings are accepted. The content is handed over
- * untouched otherwise, so column numbers in decode errors stay the file's.
+ * untouched otherwise, so column numbers in decode errors stay the file's. The visitor returns `false` to stop.
  */
-export function forEachJsonlLine(text: string, visit: (content: string, line: number) => void): void {
+export function forEachJsonlLine(text: string, visit: (content: string, line: number) => boolean | void): void {
   let start = text.charCodeAt(0) === 0xfeff ? 1 : 0
   let line = 0
   while (start < text.length) {
@@ -16,7 +16,8 @@ export function forEachJsonlLine(text: string, visit: (content: string, line: nu
     let content = text.slice(start, end)
     if (content.endsWith('\r')) content = content.slice(0, -1)
     start = end + 1
-    if (content.trim().length > 0) visit(content, line)
+    // `false` from the visitor stops the walk (a line limit reached).
+    if (content.trim().length > 0 && visit(content, line) === false) return
   }
 }
 

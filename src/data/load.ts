@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { decodeJsonLine, forEachJsonlLine } from './jsonl.js'
 import { samplesFromObject } from './sample.js'
-import type { DataEntry, DataSource, Sample, SampleError } from './types.js'
+import { isHfSource, loadHfDataset, type HubConfig } from './hf.js'
+import type { DataEntry, DataOptions, DataSource, Sample, SampleError } from './types.js'
 
 /** A readable name for a data source: the path as given, or `data` for in-memory arrays. */
 export function sourceName(source: DataSource): string {
@@ -17,25 +18,38 @@ export function sourceName(source: DataSource): string {
 }
 
 /** Entries of a JSONL text; `file` names it in errors. Blank lines are not samples. */
-export function parseJsonlSamples(text: string, file: string): DataEntry[] {
+export function parseJsonlSamples(text: string, file: string, options: DataOptions = {}): DataEntry[] {
   const entries: DataEntry[] = []
   const wheres: string[] = []
+  pushJsonlEntries(entries, wheres, text, file, options.limit ?? Infinity)
+  return capSamples(checkUniqueIds(entries, wheres), options.maxSamples)
+}
+
+/**
+ * Appends the entries of a JSONL text's first `maxLines` data lines (blank lines do not count) and returns how many
+ * data lines it read: loaders reading several files share one `limit` this way.
+ */
+export function pushJsonlEntries(entries: DataEntry[], wheres: string[], text: string, file: string, maxLines: number): number {
+  let read = 0
   forEachJsonlLine(text, (content, line) => {
+    if (read >= maxLines) return false
+    read++
     const source = { file, line }
     const where = `${file}:${line}`
     const decoded = decodeJsonLine(content)
     if (!decoded.ok) {
       entries.push({ error: { where, source, field: '', message: `not valid JSON (${decoded.error} at column ${decoded.at + 1})` } })
       wheres.push(where)
-      return
+      return true
     }
     pushObjectEntries(entries, wheres, decoded.value, where, source)
+    return true
   })
-  return checkUniqueIds(entries, wheres)
+  return read
 }
 
 /** Entries of a JSONL file. A file that cannot be read is one error entry (the run goes on). */
-export function loadJsonl(path: string | URL): DataEntry[] {
+export function loadJsonl(path: string | URL, options: DataOptions = {}): DataEntry[] {
   const file = sourceName(path)
   let text: string
   try {
@@ -43,20 +57,35 @@ export function loadJsonl(path: string | URL): DataEntry[] {
   } catch (err) {
     return [{ error: { where: file, field: '', message: `cannot read the data file: ${(err as Error).message}` } }]
   }
-  return parseJsonlSamples(text, file)
+  return parseJsonlSamples(text, file, options)
 }
 
 /** Entries of an in-memory array of sample objects (the JSONL line shapes, dialogues included). */
-export function loadArray(items: readonly unknown[]): DataEntry[] {
+export function loadArray(items: readonly unknown[], options: DataOptions = {}): DataEntry[] {
   const entries: DataEntry[] = []
   const wheres: string[] = []
-  for (let i = 0; i < items.length; i++) pushObjectEntries(entries, wheres, items[i], `data[${i}]`, undefined)
-  return checkUniqueIds(entries, wheres)
+  const n = Math.min(items.length, options.limit ?? Infinity)
+  for (let i = 0; i < n; i++) pushObjectEntries(entries, wheres, items[i], `data[${i}]`, undefined)
+  return capSamples(checkUniqueIds(entries, wheres), options.maxSamples)
 }
 
-/** Entries of any data source. */
-export function loadData(source: DataSource): DataEntry[] {
-  return typeof source === 'string' || source instanceof URL ? loadJsonl(source) : loadArray(source)
+/** Entries of a local data source (a JSONL file or an array); `hf://` sources load with `loadDataAsync`. */
+export function loadData(source: DataSource, options: DataOptions = {}): DataEntry[] {
+  checkDataOptions(options)
+  return typeof source === 'string' || source instanceof URL ? loadJsonl(source, options) : loadArray(source, options)
+}
+
+/** `limit` and `maxSamples` must be whole numbers >= 0 when given: a typo must not silently read everything. */
+export function checkDataOptions(options: DataOptions): void {
+  for (const key of ['limit', 'maxSamples'] as const) {
+    const v = options[key]
+    if (v !== undefined && !(Number.isInteger(v) && v >= 0)) throw new Error(`describeEval: \`${key}\` must be a whole number >= 0 (got ${String(v)})`)
+  }
+}
+
+/** The first `max` entries (samples and errored ones alike: each is one test case). */
+export function capSamples(entries: DataEntry[], max: number | undefined): DataEntry[] {
+  return max === undefined || entries.length <= max ? entries : entries.slice(0, max)
 }
 
 /**
@@ -78,7 +107,7 @@ export function formatSampleError(e: SampleError): string {
 }
 
 /** Appends the entries of one data object, and for each the place it came from (`wheres`, parallel). */
-function pushObjectEntries(
+export function pushObjectEntries(
   entries: DataEntry[],
   wheres: string[],
   value: unknown,
@@ -102,7 +131,7 @@ function pushObjectEntries(
 }
 
 /** A repeated id would make two test cases and two records indistinguishable: the later one is an error. */
-function checkUniqueIds(entries: DataEntry[], wheres: readonly string[]): DataEntry[] {
+export function checkUniqueIds(entries: DataEntry[], wheres: readonly string[]): DataEntry[] {
   const seen = new Map<string, string>()
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i] as DataEntry
@@ -124,4 +153,19 @@ function checkUniqueIds(entries: DataEntry[], wheres: readonly string[]): DataEn
     entries[i] = { error }
   }
   return entries
+}
+
+/**
+ * Entries of any data source, Hub datasets (`hf://datasets/<owner>/<name>`) included. The Hub options (`split`,
+ * `revision`, `config`) on a local source are an error: they would be silently ignored otherwise.
+ */
+export async function loadDataAsync(source: DataSource, options: DataOptions = {}, hub?: HubConfig): Promise<DataEntry[]> {
+  checkDataOptions(options)
+  if (isHfSource(source)) return loadHfDataset(String(source), options, hub)
+  const hfOnly = (['split', 'revision', 'config'] as const).filter((k) => options[k] !== undefined)
+  if (hfOnly.length > 0) {
+    const message = `\`${hfOnly.join('`, `')}\` apply to Hub datasets (\`data: 'hf://datasets/<owner>/<name>'\`) only`
+    return [{ error: { where: sourceName(source), field: hfOnly[0] as string, message } }]
+  }
+  return loadData(source, options)
 }

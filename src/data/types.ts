@@ -49,7 +49,25 @@ export interface SampleError {
 export type DataEntry = { sample: Sample; error?: undefined } | { error: SampleError; sample?: undefined }
 
 /**
- * Where samples come from: a JSONL file path (relative to the working directory) or URL, or an in-memory array of
+ * Where samples come from: a JSONL file path (relative to the working directory) or URL, a Hub dataset
+ * (`hf://datasets/<owner>/<name>`, see DataOptions), or an in-memory array of
  * sample objects (the same shapes as the JSONL lines, dialogues included).
  */
 export type DataSource = string | URL | readonly unknown[]
+
+/** How much of a data source to read, and which part of a Hub dataset (`data: 'hf://datasets/<owner>/<name>'`). */
+export interface DataOptions {
+  /**
+   * Data objects read, at most: JSONL lines, array items or dataset rows, a dialogue counting once however many
+   * samples it expands into, an invalid one counting too (NeMo's evaluator's `limit`).
+   */
+  limit?: number
+  /** Samples kept, at most, after dialogues are expanded (an invalid entry counts: it is a test case too). */
+  maxSamples?: number
+  /** The split of an `hf://` dataset (`train`, `test`, ...): required, a missing one is an error listing the splits. */
+  split?: string
+  /** The branch, tag or commit of an `hf://` dataset (default `main`). */
+  revision?: string
+  /** The config (subset) of an `hf://` dataset that has several. */
+  config?: string
+}

@@ -10,8 +10,8 @@ import type { TaskMeta } from '@vitest/runner'
 import { afterAll, describe, expect, test } from 'vitest'
 import { assertKnownFormat } from '../calls/index.js'
 import type { ToolCall } from '../calls/types.js'
-import { formatSampleError, loadData } from '../data/load.js'
-import type { DataSource, Sample, SampleError } from '../data/types.js'
+import { formatSampleError, loadDataAsync } from '../data/load.js'
+import type { DataOptions, DataSource, Sample, SampleError } from '../data/types.js'
 import { toolMatchers } from '../matchers/matchers.js'
 import type { ModelOutput, ModelProvider } from '../models/types.js'
 import { scoreSample } from '../score/nemo.js'
@@ -34,9 +34,12 @@ export interface EvalResult extends ScorerResults {
   record: SampleRecord
 }
 
-/** describeEval's options; the scorer options (`bfcl`, `schema`, `judge`, `scorers`) are documented on ScorerOptions. */
-export interface EvalOptions extends ScorerOptions {
-  /** JSONL path (relative to the working directory) or URL, or an in-memory array of sample objects. */
+/**
+ * describeEval's options; the scorer options (`bfcl`, `schema`, `judge`, `scorers`) are documented on ScorerOptions,
+ * the data options (`limit`, `maxSamples`, and `split`, `revision`, `config` for Hub datasets) on DataOptions.
+ */
+export interface EvalOptions extends ScorerOptions, DataOptions {
+  /** JSONL path (relative to the working directory) or URL, `hf://datasets/<owner>/<name>`, or an array of sample objects. */
   data: DataSource
   /** The model under test: `replay(...)`, a local model, an endpoint. */
   model: ModelProvider
@@ -102,8 +105,9 @@ export function describeEval(name: string, options: EvalOptions): void {
   if (options.match !== undefined) scoreOptions.match = options.match
   if (options.strictTypes !== undefined) scoreOptions.strictTypes = options.strictTypes
 
-  describe(name, () => {
-    const entries = loadData(options.data)
+  // Async: a Hub dataset is fetched (or read from its cache) while Vitest collects the suite.
+  describe(name, async () => {
+    const entries = await loadDataAsync(options.data, options)
     const inputs = inputFiles(options.data, providers)
     const samplesByName = new Map<string, Sample>()
     const testOptions = options.timeout === undefined ? {} : { timeout: options.timeout }
