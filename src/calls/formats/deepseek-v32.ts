@@ -16,7 +16,7 @@
  * value is still there to score). A parameter cut off by the end of the output (a truncated stream) makes the call's
  * arguments invalid. Both `｜` (U+FF5C) and an ASCII `|` are accepted around `DSML`.
  */
-import { isPlainObject, makeCall } from '../call-object.js'
+import { isPlainObject, makeCall, setOwn } from '../call-object.js'
 import { parseJson, toPointer } from '../json.js'
 import type { FormatParser, ParseOptions, ToolCall, ToolDefinition } from '../types.js'
 import { TokenFinder } from './tool-calls-tag.js'
@@ -140,7 +140,7 @@ export function parseDsml(text: string, options: ParseOptions = {}): ToolCall[] 
         for (const p of r.floatPaths ?? []) invoke.floatPaths.push(toPointer([param.key]) + p)
       }
     }
-    invoke.params[param.key] = value
+    setOwn(invoke.params, param.key, value)
     if (!closed) invoke.truncated = true
     param = undefined
   }

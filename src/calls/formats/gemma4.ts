@@ -9,7 +9,7 @@
  * make the call's arguments invalid (`{}`); a block ends at `<tool_call|>`, the next `<|tool_call>` or the end.
  * The same reader serves FunctionGemma (`functiongemma.ts`), whose strings are delimited by `<escape>`.
  */
-import { makeCall } from '../call-object.js'
+import { makeCall, setOwn } from '../call-object.js'
 import { parseJson, toPointer } from '../json.js'
 import { ArgumentsBuilder, Marker, typeValue, type TypedValue } from '../schema-values.js'
 import type { FormatParser, ParseOptions, ToolCall } from '../types.js'
@@ -193,11 +193,6 @@ class ValueReader {
     }
     return { value: raw, quoted: false, raw }
   }
-}
-
-function setOwn(obj: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true })
-  else obj[key] = value
 }
 
 /** The float paths of `all` under `/key`, relative to that value. */
