@@ -10,6 +10,7 @@ import type { FormatParser, ParseOptions, ToolCall } from './types.js'
 
 export type { FormatParser, JsonSchema, JsonValue, ParseOptions, ToolCall, ToolDefinition } from './types.js'
 export { FORMATS } from './formats/index.js'
+export { MAX_ARGUMENT_DEPTH } from './call-object.js'
 export { stripReasoning } from './reasoning.js'
 
 const byName = new Map<string, FormatParser>()
