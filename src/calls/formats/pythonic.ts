@@ -1,7 +1,7 @@
 /**
  * Pythonic call lists: `[get_weather(city='Paris'), search(query="x")]` (Llama 3.2 pythonic template, Llama 4 without
  * its markers, LFM2.5, ToolACE-style models, BFCL prompting). Read with our own Python-literal parser
- * (`../python.ts`); nothing is evaluated.
+ * (`../python/`); nothing is evaluated.
  *
  * Rules: every `[` followed by a dotted name and `(` starts a candidate list; a candidate that parses completely as a
  * list of calls gives its calls, anything else is prose (so `[1, 2]`, `[see above]`, a JSON array, and text with a
@@ -14,7 +14,7 @@
  * (`Let's try this: [`) gives none.
  */
 import { makeCall } from '../call-object.js'
-import { parsePythonCallListAt, renderPythonCall, type PyCall } from '../python.js'
+import { parsePythonCallListAt, renderPythonCall, type PyCall } from '../python/index.js'
 import type { FormatParser, ToolCall } from '../types.js'
 import { TokenFinder } from './tool-calls-tag.js'
 
