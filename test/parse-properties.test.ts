@@ -192,3 +192,31 @@ describe('typed numbers: long digit runs in integer- and number-typed parameters
     )
   })
 })
+
+// The dispatcher's pre-scan is derived from the markers each format declares: a format whose `detect` accepted a
+// text holding none of its markers would be skipped wrongly. Each text here is checked with its markers removed.
+describe('declared markers: detect needs one of them', () => {
+  const withMarkers = FORMATS.filter((f) => f.markers && f.markers.length > 0)
+  const stripMarkers = (text: string, markers: readonly string[]): string => {
+    let out = text
+    for (let changed = true; changed; ) {
+      const before = out
+      for (const m of markers) out = out.split(m).join('')
+      changed = out !== before
+    }
+    return out
+  }
+  it('the formats with a tag marker declare it', () => {
+    expect(withMarkers.length).toBeGreaterThanOrEqual(27)
+  })
+  it.for(withMarkers.map((f) => [f.name, f] as const))('%s', ([, f]) => {
+    fc.assert(
+      fc.property(calls, fc.array(mutation, { maxLength: 3 }), (cs, ms) => {
+        const text = ms.reduce(mutate, 'Sure.\n' + f.render!(cs))
+        expect(f.detect(stripMarkers(text, f.markers!))).toBe(false)
+      }),
+      { numRuns: 40, seed: 5 },
+    )
+    expect(f.detect(f.render!([{ name: 'f', arguments: {} }]))).toBe(true)
+  })
+})

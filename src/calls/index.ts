@@ -4,7 +4,7 @@
  */
 import { FORMATS } from './formats/index.js'
 import { inDetectionRun } from './detection-pass.js'
-import { mayHoldReasoning, probeMask, probesIn } from './markers.js'
+import { mayHoldReasoning, probeMasks, probesIn } from './markers.js'
 import { stripReasoning } from './reasoning.js'
 import type { FormatParser, ParseOptions, ToolCall } from './types.js'
 
@@ -30,7 +30,7 @@ export function formatNames(): string[] {
 }
 
 /** Per format (same index as FORMATS): the tag openings one of which its markers need (see markers.ts). */
-const PROBE_MASKS = FORMATS.map((f) => probeMask(f.name))
+const PROBE_MASKS = probeMasks(FORMATS)
 
 function runFormat(f: FormatParser, text: string, stripped: string, options: ParseOptions): ToolCall[] {
   try {

@@ -32,6 +32,7 @@ function nameKeyCall(name: string, it: JsonItem): ToolCall {
 
 export const apertus: FormatParser = {
   name: FORMAT,
+  markers: [OPEN],
   detect: (text) => text.includes(OPEN),
   parse: (text) => callsInBlocks(removeReasoningBlocks(text, '<|inner_prefix|>', '<|inner_suffix|>'), OPEN, CLOSE, FORMAT, apertusCall),
   render: (calls) => `${OPEN}${JSON.stringify(calls.map((c) => ({ [c.name]: c.arguments })))}${CLOSE}`,

@@ -31,6 +31,7 @@ export function cohereCall(it: JsonItem, format: string): ToolCall | undefined {
 
 export const commandR7b: FormatParser = {
   name: 'command_r7b',
+  markers: [OPEN],
   detect: (text) => text.includes(OPEN),
   parse: (text) =>
     callsInBlocks(removeReasoningBlocks(text, '<|START_THINKING|>', '<|END_THINKING|>'), OPEN, CLOSE, 'command_r7b', (it) =>

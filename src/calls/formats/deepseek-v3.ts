@@ -173,14 +173,18 @@ function readDeepSeek(text: string): ToolCall[] {
   return found.map(({ call }) => (call.format === shape ? call : { ...call, format: shape }))
 }
 
+/** The start every DeepSeek tool token shares. */
+export const DEEPSEEK_TOOL_TOKEN = '<｜tool'
+
 /** True when the text holds a DeepSeek tool token (cheap: any `<｜tool`). */
 export function hasDeepSeekToken(text: string): boolean {
-  return text.includes('<｜tool')
+  return text.includes(DEEPSEEK_TOOL_TOKEN)
 }
 
 export const deepseekV3: FormatParser = {
   name: 'deepseek_v3',
   aliases: ['deepseek_r1'],
+  markers: [DEEPSEEK_TOOL_TOKEN],
   detect: hasDeepSeekToken,
   parse: (text) => parseDeepSeek(text),
   render: (calls) =>

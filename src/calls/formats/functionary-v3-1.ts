@@ -84,6 +84,7 @@ function readName(text: string, start: number, limit: number): number {
 export const functionaryV31: FormatParser = {
   name: 'functionary_v3_1',
   aliases: ['functionary_v3_llama_3_1'],
+  markers: [EQ_TAG],
   detect: (text) => text.includes(EQ_TAG),
   parse: (text) => functionTagCalls(text, 'functionary_v3_1'),
   render: (calls) => calls.map((c) => `<function=${c.name}>${JSON.stringify(c.arguments)}</function>`).join(''),

@@ -16,6 +16,7 @@ const SYNTAX: CallSyntax = { quote: '<escape>', typeQuotedStrings: true }
 export const functiongemma: FormatParser = {
   name: FORMAT,
   aliases: ['function_gemma', 'functiongemma-270m'],
+  markers: [OPEN],
   detect: (text) => text.includes(OPEN),
   parse: (text, options) => callBlocks(text, options, FORMAT, OPEN, CLOSE, SYNTAX),
   render: (calls) => calls.map((c) => OPEN + renderCall(c, SYNTAX.quote) + CLOSE).join(''),

@@ -280,6 +280,7 @@ const SYNTAX: CallSyntax = { quote: QUOTE, typeQuotedStrings: false }
 export const gemma4: FormatParser = {
   name: FORMAT,
   aliases: ['gemma', 'gemma-4'],
+  markers: [OPEN],
   detect: (text) => text.includes(OPEN),
   parse: (text, options) => callBlocks(removeReasoningBlocks(text, '<|channel>', '<channel|>'), options, FORMAT, OPEN, CLOSE, SYNTAX),
   render: (calls) => calls.map((c) => OPEN + renderCall(c, QUOTE) + CLOSE).join(''),

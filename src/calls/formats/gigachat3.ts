@@ -43,6 +43,7 @@ export function strictCallsAfter(text: string, marker: string, format: string): 
 
 export const gigachat3: FormatParser = {
   name: 'gigachat3',
+  markers: [MARKER],
   detect: (text) => text.includes(MARKER),
   parse: (text) => strictCallsAfter(text, MARKER, 'gigachat3'),
   render: (calls) =>

@@ -9,6 +9,7 @@ const MARKER = '<|function_call|>'
 
 export const gigachat31: FormatParser = {
   name: 'gigachat31',
+  markers: [MARKER],
   detect: (text) => text.includes(MARKER),
   parse: (text) => strictCallsAfter(text, MARKER, 'gigachat31'),
   render: (calls) => calls.map((c) => `${MARKER}${JSON.stringify({ name: c.name, arguments: c.arguments })}`).join(''),

@@ -87,6 +87,7 @@ function render(calls: readonly { name: string; arguments: Record<string, unknow
 export const glm: FormatParser = {
   name: FORMAT,
   aliases: ['glm47', 'glm', 'glm4', 'glm4_moe', 'glm45_air', 'glm46'],
+  markers: [OPEN],
   detect: (text) => text.includes(OPEN),
   parse,
   render,

@@ -30,6 +30,7 @@ function parseGranite20bFc(text: string, options: ParseOptions): ToolCall[] {
 export const granite20bFc: FormatParser = {
   name: FORMAT,
   aliases: ['granite-20b-fc', 'granite_20b'],
+  markers: [MARKER],
   detect: (text) => text.includes(MARKER),
   parse: parseGranite20bFc,
   render: (calls) =>

@@ -51,6 +51,7 @@ function parseGranite(text: string, options: ParseOptions): ToolCall[] {
 export const granite: FormatParser = {
   name: FORMAT,
   aliases: ['granite3'],
+  markers: [TOKEN],
   detect: (text) => text.includes(TOKEN),
   parse: parseGranite,
   render: (calls) => TOKEN + JSON.stringify(calls.map((c) => ({ name: c.name, arguments: c.arguments }))),

@@ -119,6 +119,7 @@ function parseHermes(text: string, options: ParseOptions): ToolCall[] {
 export const hermes: FormatParser = {
   name: FORMAT,
   aliases: ['qwen', 'qwen2.5', 'qwen2_5', 'qwen3', 'qwq', 'hermes_think', 'hermes_2_pro', 'granite4'],
+  markers: [OPEN, ...WRAPPERS],
   detect: (text) => text.includes(OPEN) || WRAPPERS.some((w) => text.includes(w)),
   parse: parseHermes,
   render: (calls) =>

@@ -29,6 +29,7 @@ function parseInternlm2(text: string, options: ParseOptions): ToolCall[] {
 export const internlm2: FormatParser = {
   name: FORMAT,
   aliases: ['internlm', 'internlm2_5'],
+  markers: ['<|action_start|>'],
   detect: (text) => text.includes('<|action_start|>'),
   parse: parseInternlm2,
   render: (calls) =>

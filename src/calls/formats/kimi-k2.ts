@@ -86,6 +86,7 @@ export function parseKimi(text: string): ToolCall[] {
 
 export const kimiK2: FormatParser = {
   name: 'kimi_k2',
+  markers: [CALL_BEGIN],
   detect: (text) => text.includes(CALL_BEGIN),
   reasoning: 'keep',
   parse: (text) => parseKimi(text),

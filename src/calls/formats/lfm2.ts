@@ -54,6 +54,7 @@ function parse(text: string): ToolCall[] {
 export const lfm2: FormatParser = {
   name: FORMAT,
   aliases: ['lfm', 'liquid'],
+  markers: [START],
   detect: (text) => text.includes(START),
   parse,
   render: (calls) => START + renderPythonicList(calls) + END,

@@ -34,6 +34,7 @@ function parse(text: string): ToolCall[] {
 export const llama3Builtin: FormatParser = {
   name: FORMAT,
   aliases: ['llama3_1_builtin', 'llama_builtin'],
+  markers: [TAG],
   detect: (text) => text.includes(TAG) && text.includes(SUFFIX),
   parse,
   render: (calls) => calls.map((c) => TAG + renderPythonCall(c.name + SUFFIX, c.arguments) + '<|eom_id|>').join(''),

@@ -19,6 +19,7 @@ const PYTHON_TAG = '<|python_tag|>'
 export const llama3Json: FormatParser = {
   name: 'llama3_json',
   aliases: ['llama', 'llama3'],
+  markers: [PYTHON_TAG],
   detect: (text) => text.includes(PYTHON_TAG),
   parse: (text, options) => jsonCallsIn(text, 'llama3_json', options),
   render: (calls) =>

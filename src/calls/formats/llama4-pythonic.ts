@@ -38,6 +38,7 @@ function parse(text: string): ToolCall[] {
 export const llama4Pythonic: FormatParser = {
   name: FORMAT,
   aliases: ['llama4'],
+  markers: [START],
   detect: (text) => text.includes(START),
   parse,
   render: (calls) => START + renderPythonicList(calls) + END,

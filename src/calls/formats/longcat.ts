@@ -14,6 +14,7 @@ const CLOSE = '</longcat_tool_call>'
 
 export const longcat: FormatParser = {
   name: 'longcat',
+  markers: [OPEN],
   detect: (text) => text.includes(OPEN),
   parse: (text) => callsInBlocks(text, OPEN, CLOSE, 'longcat', standardCall('longcat')),
   render: (calls) =>

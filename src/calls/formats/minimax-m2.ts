@@ -97,6 +97,7 @@ const TAGS: InvokeTags = { invoke: '<invoke', invokeEnd: '</invoke>', parameter:
 export const minimaxM2: FormatParser = {
   name: FORMAT,
   aliases: ['minimax', 'minimax-m2'],
+  markers: [BLOCK_OPEN],
   detect: (text) => text.includes(BLOCK_OPEN),
   parse: (text, options) => invokeCalls(text, options, FORMAT, TAGS),
   render: (calls) => `${BLOCK_OPEN}\n${calls.map((c) => renderInvoke(c, TAGS, '\n')).join('\n')}\n${BLOCK_CLOSE}`,

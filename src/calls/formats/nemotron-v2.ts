@@ -10,6 +10,7 @@ const CLOSE = '</TOOLCALL>'
 
 export const nemotronV2: FormatParser = {
   name: 'nemotron_v2',
+  markers: [OPEN],
   detect: (text) => text.includes(OPEN),
   parse: (text) => callsInBlocks(text, OPEN, CLOSE, 'nemotron_v2', standardCall('nemotron_v2')),
   render: (calls) => `${OPEN}${renderJsonList(calls)}${CLOSE}`,

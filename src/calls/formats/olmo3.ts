@@ -44,6 +44,7 @@ function parse(text: string): ToolCall[] {
 export const olmo3: FormatParser = {
   name: FORMAT,
   aliases: ['olmo'],
+  markers: [OPEN],
   detect: (text) => text.includes(OPEN),
   parse,
   render: (calls) => OPEN + calls.map((c) => renderPythonCall(c.name, c.arguments)).join('\n') + CLOSE,

@@ -109,6 +109,7 @@ export function renderFunctionBlock(
 export const qwen3Coder: FormatParser = {
   name: FORMAT,
   aliases: ['qwen3_xml', 'qwen3coder', 'qwen3_5', 'nemotron3_nano'],
+  markers: [FUNCTION],
   detect: (text) => text.includes(FUNCTION),
   parse: (text, options) => functionBlockCalls(text, options, FORMAT, ['</function>', '</tool_call>'], (s) => s.trim()),
   render: (calls) => calls.map((c) => `<tool_call>\n${renderFunctionBlock(c, true)}\n</tool_call>`).join('\n'),

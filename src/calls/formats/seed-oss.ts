@@ -19,6 +19,7 @@ const CLOSE = '</seed:tool_call>'
 export const seedOss: FormatParser = {
   name: FORMAT,
   aliases: ['seed', 'seed-oss'],
+  markers: [OPEN],
   detect: (text) => text.includes(OPEN),
   parse: (text, options) =>
     functionBlockCalls(removeReasoningBlocks(text, '<seed:think>', '</seed:think>'), options, FORMAT, ['</function>', CLOSE], stripOneNewline),

@@ -27,6 +27,7 @@ const SEP = '<｜tool_sep｜>'
 export const step3: FormatParser = {
   name: FORMAT,
   aliases: ['stepfun3', 'step-3'],
+  markers: [TAGS.invoke],
   detect: (text) => text.includes(TAGS.invoke),
   parse: (text, options) => invokeCalls(text, options, FORMAT, TAGS),
   render: (calls) =>

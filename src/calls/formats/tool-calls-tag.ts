@@ -155,6 +155,7 @@ const FINAL_RESPONSE = '[BEGIN FINAL RESPONSE]'
 export const toolCallsTag: FormatParser = {
   name: 'tool_calls_tag',
   aliases: ['hunyuan', 'jamba', 'apriel'],
+  markers: [OPEN],
   detect: (text) => text.includes(OPEN),
   parse(text) {
     const marker = text.indexOf(FINAL_RESPONSE)
