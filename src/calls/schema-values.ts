@@ -297,27 +297,3 @@ export class ArgumentsBuilder {
 export function renderRawValue(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value) ?? 'null'
 }
-
-/**
- * Forward-only search for one marker: `next(from)` is the first index of `token` at or after `from`, or -1. While
- * `from` only grows, each part of the text is searched once, so scanning many unclosed tags stays linear.
- */
-export class Marker {
-  private found = -2 // last result (-1: none after `searchedFrom`)
-  private searchedFrom = -1
-
-  constructor(
-    private readonly text: string,
-    readonly token: string,
-  ) {}
-
-  next(from: number): number {
-    if (from >= this.searchedFrom && (this.found === -1 || this.found >= from)) {
-      if (this.found !== -2) return this.found
-    }
-    this.searchedFrom = from
-    this.found = this.text.indexOf(this.token, from)
-    return this.found
-  }
-}
-

@@ -6,7 +6,7 @@
 import { callFromObject, decodeArguments, isPlainObject, makeCall, subPaths } from '../call-object.js'
 import { toPointer } from '../json.js'
 import type { FormatParser, ToolCall } from '../types.js'
-import { callsInBlocks, type JsonItem } from './tool-calls-tag.js'
+import { callsInBlocks, type JsonItem } from '../json-blocks.js'
 import { removeReasoningBlocks } from '../reasoning.js'
 
 const OPEN = '<|tools_prefix|>'

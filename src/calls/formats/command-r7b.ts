@@ -9,7 +9,7 @@
  */
 import { decodeArguments, isPlainObject, makeCall, subPaths } from '../call-object.js'
 import type { FormatParser, ToolCall } from '../types.js'
-import { callsInBlocks, type JsonItem } from './tool-calls-tag.js'
+import { callsInBlocks, type JsonItem } from '../json-blocks.js'
 import { removeReasoningBlocks } from '../reasoning.js'
 
 const OPEN = '<|START_ACTION|>'

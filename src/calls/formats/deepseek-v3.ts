@@ -21,7 +21,8 @@ import { decodeArguments, makeCall } from '../call-object.js'
 import { NoCallMemo } from '../detection-pass.js'
 import { parseJsonAt, skipSpace } from '../json.js'
 import type { FormatParser, ToolCall } from '../types.js'
-import { skipFenceOpen, TokenFinder } from './tool-calls-tag.js'
+import { skipFenceOpen } from '../json-blocks.js'
+import { ForwardSearch } from '../scan.js'
 
 type Kind = 'callsBegin' | 'callsEnd' | 'callBegin' | 'callEnd' | 'sep'
 
@@ -62,7 +63,7 @@ function canonicalAt(text: string, at: number): readonly [string, Kind] | undefi
 /** The DeepSeek tool tokens in `text`, in order. Each `<｜` is looked at once, with a bounded look-ahead. */
 function scanTokens(text: string): Token[] {
   const tokens: Token[] = []
-  const opens = new TokenFinder(text, OPEN)
+  const opens = new ForwardSearch(text, OPEN)
   let p = opens.next(0)
   while (p >= 0) {
     const canonical = canonicalAt(text, p + OPEN.length)

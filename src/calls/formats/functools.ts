@@ -11,7 +11,7 @@
  */
 import type { FormatParser, ParseOptions, ToolCall } from '../types.js'
 import { callsFromList } from './generic-json.js'
-import { forEachMarkerRegion } from '../blocks.js'
+import { forEachMarkerRegion } from '../scan.js'
 
 const MARKER = 'functools['
 const FORMAT = 'functools'

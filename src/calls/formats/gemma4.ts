@@ -11,7 +11,8 @@
  */
 import { makeCall, setOwn } from '../call-object.js'
 import { parseJson, toPointer } from '../json.js'
-import { ArgumentsBuilder, Marker, typeValue, type TypedValue } from '../schema-values.js'
+import { ArgumentsBuilder, typeValue, type TypedValue } from '../schema-values.js'
+import { ForwardSearch } from '../scan.js'
 import type { FormatParser, ParseOptions, ToolCall } from '../types.js'
 import { removeReasoningBlocks } from '../reasoning.js'
 
@@ -228,8 +229,8 @@ export function callBlocks(
   syntax: CallSyntax,
 ): ToolCall[] {
   const out: ToolCall[] = []
-  const opens = new Marker(text, open)
-  const closes = new Marker(text, close)
+  const opens = new ForwardSearch(text, open)
+  const closes = new ForwardSearch(text, close)
   let at = opens.next(0)
   while (at >= 0) {
     const from = at + open.length

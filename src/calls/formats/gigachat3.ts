@@ -9,7 +9,7 @@
 import { decodeArguments, isPlainObject, makeCall, subPaths } from '../call-object.js'
 import { parseJsonAt } from '../json.js'
 import type { FormatParser, ToolCall } from '../types.js'
-import { TokenFinder } from './tool-calls-tag.js'
+import { ForwardSearch } from '../scan.js'
 
 const MARKER = 'function call<|role_sep|>'
 
@@ -28,7 +28,7 @@ export function strictCallAt(text: string, start: number, limit: number, format:
 
 /** Every strict call object that follows an occurrence of `marker`; each JSON is read up to the next marker. */
 export function strictCallsAfter(text: string, marker: string, format: string): ToolCall[] {
-  const markers = new TokenFinder(text, marker)
+  const markers = new ForwardSearch(text, marker)
   const calls: ToolCall[] = []
   let m = markers.next(0)
   while (m >= 0) {

@@ -14,7 +14,8 @@
  * parser can tell.
  */
 import { makeCall } from '../call-object.js'
-import { ArgumentsBuilder, Marker, renderRawValue, stripOneNewline } from '../schema-values.js'
+import { ArgumentsBuilder, renderRawValue, stripOneNewline } from '../schema-values.js'
+import { ForwardSearch } from '../scan.js'
 import type { FormatParser, ParseOptions, ToolCall } from '../types.js'
 
 const FORMAT = 'glm45'
@@ -36,12 +37,12 @@ const NAME = /^[^\s<>{}[\]"'`,]+$/
 
 function parse(text: string, options: ParseOptions): ToolCall[] {
   const out: ToolCall[] = []
-  const open = new Marker(text, OPEN)
-  const close = new Marker(text, CLOSE)
-  const key = new Marker(text, KEY)
-  const keyEnd = new Marker(text, KEY_END)
-  const value = new Marker(text, VALUE)
-  const valueEnd = new Marker(text, VALUE_END)
+  const open = new ForwardSearch(text, OPEN)
+  const close = new ForwardSearch(text, CLOSE)
+  const key = new ForwardSearch(text, KEY)
+  const keyEnd = new ForwardSearch(text, KEY_END)
+  const value = new ForwardSearch(text, VALUE)
+  const valueEnd = new ForwardSearch(text, VALUE_END)
   let at = open.next(0)
   while (at >= 0) {
     const from = at + OPEN.length

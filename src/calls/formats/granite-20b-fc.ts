@@ -10,7 +10,7 @@
 import { parseJsonAt, skipSpace } from '../json.js'
 import type { FormatParser, ParseOptions, ToolCall } from '../types.js'
 import { callsFromValue } from './generic-json.js'
-import { forEachMarkerRegion } from '../blocks.js'
+import { forEachMarkerRegion } from '../scan.js'
 
 const MARKER = '<function_call>'
 const FORMAT = 'granite_20b_fc'

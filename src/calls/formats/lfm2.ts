@@ -16,7 +16,7 @@ import { parseJson, skipSpace } from '../json.js'
 import { parsePythonCalls } from '../python/index.js'
 import type { FormatParser, ToolCall } from '../types.js'
 import { renderPythonicList, toolCallFromPython } from './pythonic.js'
-import { forEachBlock } from '../blocks.js'
+import { forEachBlock } from '../scan.js'
 
 const FORMAT = 'lfm2'
 const START = '<|tool_call_start|>'

@@ -6,7 +6,7 @@
 import { parsePythonCalls } from '../python/index.js'
 import type { FormatParser, ToolCall } from '../types.js'
 import { pythonicListsIn, renderPythonicList, toolCallFromPython } from './pythonic.js'
-import { TokenFinder } from './tool-calls-tag.js'
+import { ForwardSearch } from '../scan.js'
 
 const FORMAT = 'llama4_pythonic'
 const START = '<|python_start|>'
@@ -16,7 +16,7 @@ function parse(text: string): ToolCall[] {
   let start = text.indexOf(START)
   if (start < 0) return pythonicListsIn(text, FORMAT)
   const out: ToolCall[] = []
-  const brackets = new TokenFinder(text, '[')
+  const brackets = new ForwardSearch(text, '[')
   let end = -2 // the next END at or after the current block (-1: none left); searched forward only
   while (start >= 0) {
     const from = start + START.length

@@ -7,7 +7,7 @@
  * block that does not decode is no call.
  */
 import type { FormatParser } from '../types.js'
-import { callsInBlocks, standardCall } from './tool-calls-tag.js'
+import { callsInBlocks, standardCall } from '../json-blocks.js'
 
 const OPEN = '<longcat_tool_call>'
 const CLOSE = '</longcat_tool_call>'

@@ -7,7 +7,8 @@
  * the next one is not a call. The same reader serves Step-3's `<steptml:invoke>` (see `step3.ts`).
  */
 import { makeCall } from '../call-object.js'
-import { ArgumentsBuilder, Marker, renderRawValue, stripOneNewline } from '../schema-values.js'
+import { ArgumentsBuilder, renderRawValue, stripOneNewline } from '../schema-values.js'
+import { ForwardSearch } from '../scan.js'
 import type { FormatParser, ParseOptions, ToolCall } from '../types.js'
 
 const FORMAT = 'minimax_m2'
@@ -37,14 +38,14 @@ function nearest(...positions: number[]): number {
   return best
 }
 
-/** Calls of every closed invoke block in `text`. Marker searches move forward only: linear. */
+/** Calls of every closed invoke block in `text`. Forward searches only (scan.ts): linear. */
 export function invokeCalls(text: string, options: ParseOptions, format: string, tags: InvokeTags): ToolCall[] {
   const out: ToolCall[] = []
-  const invoke = new Marker(text, tags.invoke)
-  const invokeEnd = new Marker(text, tags.invokeEnd)
-  const parameter = new Marker(text, tags.parameter)
-  const parameterEnd = new Marker(text, tags.parameterEnd)
-  const gt = new Marker(text, '>')
+  const invoke = new ForwardSearch(text, tags.invoke)
+  const invokeEnd = new ForwardSearch(text, tags.invokeEnd)
+  const parameter = new ForwardSearch(text, tags.parameter)
+  const parameterEnd = new ForwardSearch(text, tags.parameterEnd)
+  const gt = new ForwardSearch(text, '>')
   let at = invoke.next(0)
   while (at >= 0) {
     const attrsStart = at + tags.invoke.length

@@ -3,7 +3,7 @@
  * and a trailing end-of-turn token (`<SPECIAL_12>`) may remain; neither is part of a call.
  */
 import type { FormatParser } from '../types.js'
-import { callsInBlocks, renderJsonList, standardCall } from './tool-calls-tag.js'
+import { callsInBlocks, renderJsonList, standardCall } from '../json-blocks.js'
 
 const OPEN = '<TOOLCALL>'
 const CLOSE = '</TOOLCALL>'

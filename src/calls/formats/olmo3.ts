@@ -7,7 +7,7 @@
 import { parsePythonCallAt, parsePythonCallListAt, renderPythonCall } from '../python/index.js'
 import type { FormatParser, ToolCall } from '../types.js'
 import { toolCallFromPython } from './pythonic.js'
-import { forEachBlock } from '../blocks.js'
+import { forEachBlock } from '../scan.js'
 
 const FORMAT = 'olmo3'
 const OPEN = '<function_calls>'

@@ -16,7 +16,7 @@
 import { makeCall } from '../call-object.js'
 import { parsePythonCallListAt, renderPythonCall, type PyCall } from '../python/index.js'
 import type { FormatParser, ToolCall } from '../types.js'
-import { TokenFinder } from './tool-calls-tag.js'
+import { ForwardSearch } from '../scan.js'
 
 const FORMAT = 'pythonic'
 
@@ -60,7 +60,7 @@ export function pythonicListsIn(
   format: string,
   from = 0,
   to = text.length,
-  brackets = new TokenFinder(text, '['),
+  brackets = new ForwardSearch(text, '['),
 ): ToolCall[] {
   const out: ToolCall[] = []
   let i = from

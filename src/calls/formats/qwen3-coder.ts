@@ -11,7 +11,8 @@
  * Functionary / Hermes shape) is left to those formats, and `<tool_call>{json}</tool_call>` is Hermes': both give [].
  */
 import { makeCall } from '../call-object.js'
-import { ArgumentsBuilder, Marker, renderRawValue } from '../schema-values.js'
+import { ArgumentsBuilder, renderRawValue } from '../schema-values.js'
+import { ForwardSearch } from '../scan.js'
 import type { FormatParser, ParseOptions, ToolCall } from '../types.js'
 
 const FORMAT = 'qwen3_coder'
@@ -51,11 +52,11 @@ export function functionBlockCalls(
   clean: (raw: string) => string,
 ): ToolCall[] {
   const out: ToolCall[] = []
-  const fnOpen = new Marker(text, FUNCTION)
-  const gt = new Marker(text, '>')
-  const pOpen = new Marker(text, PARAMETER)
-  const pClose = new Marker(text, '</parameter>')
-  const ends = closers.map((c) => new Marker(text, c))
+  const fnOpen = new ForwardSearch(text, FUNCTION)
+  const gt = new ForwardSearch(text, '>')
+  const pOpen = new ForwardSearch(text, PARAMETER)
+  const pClose = new ForwardSearch(text, '</parameter>')
+  const ends = closers.map((c) => new ForwardSearch(text, c))
   let at = fnOpen.next(0)
   while (at >= 0) {
     const nameStart = at + FUNCTION.length

@@ -1,4 +1,31 @@
 /**
+ * The scanning toolkit the format parsers share. Every search here moves forward only, so a format that scans with
+ * these stays linear however many unclosed or repeated markers the text holds.
+ */
+
+/**
+ * Successive occurrences of one token: `next(from)` is the first index of `token` at or after `from`, or -1. Each
+ * search resumes where the previous one stopped, so as long as callers ask with non-decreasing `from` the text is
+ * searched at most once per token, however many times it is asked.
+ */
+export class ForwardSearch {
+  private found = -2 // last result (-1: none at or after `searchedFrom`; -2: not searched yet)
+  private searchedFrom = -1
+
+  constructor(
+    private readonly text: string,
+    readonly token: string,
+  ) {}
+
+  next(from: number): number {
+    if (this.found !== -2 && from >= this.searchedFrom && (this.found === -1 || this.found >= from)) return this.found
+    this.searchedFrom = from
+    this.found = this.text.indexOf(this.token, from)
+    return this.found
+  }
+}
+
+/**
  * The bodies of a format's blocks: the text after each `open` marker up to the next `close`, or up to the next
  * `open` (or the end) when the block is not closed first. Both searches only move forward, so one pass is linear
  * however many unclosed markers the text holds.
