@@ -27,18 +27,24 @@ export class ForwardSearch {
 
 /**
  * The bodies of a format's blocks: the text after each `open` marker up to the next `close`, or up to the next
- * `open` (or the end) when the block is not closed first. Both searches only move forward, so one pass is linear
- * however many unclosed markers the text holds.
+ * `open` (or the end) when the block is not closed first; `visit` also gets the body's bounds and whether `close`
+ * ended it. Both searches only move forward, so one pass is linear however many unclosed markers the text holds.
  */
-export function forEachBlock(text: string, open: string, close: string, visit: (body: string) => void): void {
+export function forEachBlock(
+  text: string,
+  open: string,
+  close: string,
+  visit: (body: string, from: number, to: number, closed: boolean) => void,
+): void {
   let end = -2 // the next `close` at or after the current block (-1: none left)
   let start = text.indexOf(open)
   while (start >= 0) {
     const from = start + open.length
     if (end !== -1 && end < from) end = text.indexOf(close, from)
     const next = text.indexOf(open, from)
-    const to = end >= 0 && (next < 0 || end < next) ? end : next >= 0 ? next : text.length
-    visit(text.slice(from, to))
+    const closed = end >= 0 && (next < 0 || end < next)
+    const to = closed ? end : next >= 0 ? next : text.length
+    visit(text.slice(from, to), from, to, closed)
     start = next
   }
 }

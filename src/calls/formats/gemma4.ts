@@ -12,7 +12,7 @@
 import { makeCall, setOwn } from '../call-object.js'
 import { parseJson, toPointer } from '../json.js'
 import { ArgumentsBuilder, typeValue, type TypedValue } from '../schema-values.js'
-import { ForwardSearch } from '../scan.js'
+import { forEachBlock } from '../scan.js'
 import type { FormatParser, ParseOptions, ToolCall } from '../types.js'
 import { removeReasoningBlocks } from '../reasoning.js'
 
@@ -229,19 +229,10 @@ export function callBlocks(
   syntax: CallSyntax,
 ): ToolCall[] {
   const out: ToolCall[] = []
-  const opens = new ForwardSearch(text, open)
-  const closes = new ForwardSearch(text, close)
-  let at = opens.next(0)
-  while (at >= 0) {
-    const from = at + open.length
-    const next = opens.next(from)
-    const c = closes.next(from)
-    const end = c >= 0 && (next < 0 || c < next) ? c : next >= 0 ? next : text.length
-    const block = text.slice(from, end)
+  forEachBlock(text, open, close, (block) => {
     const call = blockCall(block, options, format, syntax)
     if (call) out.push(call)
-    at = next
-  }
+  })
   return out
 }
 
