@@ -3,7 +3,7 @@
  * `{"tool_name": ..., "parameters": {...}}`. Each `Action:` is read up to the next one.
  */
 import type { FormatParser, ToolCall } from '../types.js'
-import { cohereCall } from './command-r7b.js'
+import { cohereCall } from '../cohere-calls.js'
 import { parseJsonItems, skipFenceOpen } from '../json-blocks.js'
 import { ForwardSearch } from '../scan.js'
 

@@ -9,7 +9,7 @@
  * complete output).
  */
 import type { FormatParser } from '../types.js'
-import { DEEPSEEK_TOOL_TOKEN, hasDeepSeekToken, parseDeepSeek } from './deepseek-v3.js'
+import { DEEPSEEK_TOOL_TOKEN, hasDeepSeekToken, parseDeepSeek } from '../deepseek-calls.js'
 
 export const deepseekV31: FormatParser = {
   name: 'deepseek_v31',

@@ -6,7 +6,7 @@
  * `vllm-functiongemma-6` gives both arguments, as vLLM does).
  */
 import type { FormatParser } from '../types.js'
-import { callBlocks, renderCall, type CallSyntax } from './gemma4.js'
+import { callBlocks, renderCall, type CallSyntax } from '../gemma-calls.js'
 
 const FORMAT = 'functiongemma'
 const OPEN = '<start_function_call>'

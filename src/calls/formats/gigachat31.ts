@@ -3,7 +3,7 @@
  * GigaChat 3 (see gigachat3.ts).
  */
 import type { FormatParser } from '../types.js'
-import { strictCallsAfter } from './gigachat3.js'
+import { strictCallsAfter } from '../gigachat-calls.js'
 
 const MARKER = '<|function_call|>'
 

@@ -16,7 +16,7 @@
  */
 import { parseJsonAt, skipSpace } from '../json.js'
 import type { FormatParser, ParseOptions, ToolCall } from '../types.js'
-import { callsFromList, callsFromValue } from './generic-json.js'
+import { callsFromList, callsFromValue } from '../json-calls.js'
 
 const TOKEN = '<|tool_call|>'
 const TAG = '<tool_call>'

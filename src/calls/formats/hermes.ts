@@ -26,8 +26,8 @@
  */
 import { skipSpace } from '../json.js'
 import type { FormatParser, JsonValue, ParseOptions, ToolCall } from '../types.js'
-import { functionTagCalls } from './functionary-v3-1.js'
-import { callsFromValue, jsonCallsIn, parseJsonPast, pastMarkerBudget, unknownCall, type Budget } from './generic-json.js'
+import { functionTagCalls } from '../function-tags.js'
+import { callsFromValue, jsonCallsIn, parseJsonPast, pastMarkerBudget, unknownCall, type Budget } from '../json-calls.js'
 
 const OPEN = '<tool_call>'
 const CLOSE = '</tool_call>'

@@ -8,7 +8,7 @@
  */
 import { parseJsonAt, skipSpace } from '../json.js'
 import type { FormatParser, ParseOptions, ToolCall } from '../types.js'
-import { callsFromValue } from './generic-json.js'
+import { callsFromValue } from '../json-calls.js'
 import { forEachMarkerRegion } from '../scan.js'
 
 const MARKER = '<|action_start|><|plugin|>'

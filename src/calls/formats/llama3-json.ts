@@ -12,7 +12,7 @@
  * Detection keys on `<|python_tag|>` only: bare JSON without it is claimed by the generic JSON format (same calls).
  */
 import type { FormatParser } from '../types.js'
-import { jsonCallsIn } from './generic-json.js'
+import { jsonCallsIn } from '../json-calls.js'
 
 const PYTHON_TAG = '<|python_tag|>'
 

@@ -5,7 +5,7 @@
  */
 import { parsePythonCalls } from '../python/index.js'
 import type { FormatParser, ToolCall } from '../types.js'
-import { pythonicListsIn, renderPythonicList, toolCallFromPython } from './pythonic.js'
+import { pythonicListsIn, renderPythonicList, toolCallFromPython } from '../pythonic-calls.js'
 import { ForwardSearch } from '../scan.js'
 
 const FORMAT = 'llama4_pythonic'

@@ -6,7 +6,7 @@
  */
 import { parsePythonCallAt, parsePythonCallListAt, renderPythonCall } from '../python/index.js'
 import type { FormatParser, ToolCall } from '../types.js'
-import { toolCallFromPython } from './pythonic.js'
+import { toolCallFromPython } from '../pythonic-calls.js'
 import { forEachBlock } from '../scan.js'
 
 const FORMAT = 'olmo3'

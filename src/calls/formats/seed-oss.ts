@@ -9,7 +9,7 @@
  */
 import { stripOneNewline } from '../schema-values.js'
 import type { FormatParser } from '../types.js'
-import { functionBlockCalls, renderFunctionBlock } from './qwen3-coder.js'
+import { functionBlockCalls, renderFunctionBlock } from '../xml-function-blocks.js'
 import { removeReasoningBlocks } from '../reasoning.js'
 
 const FORMAT = 'seed_oss'

@@ -9,7 +9,7 @@
  * wherever it is; an invoke cut off before `</steptml:invoke>` (`vllm-step3-7`) gives none.
  */
 import type { FormatParser } from '../types.js'
-import { invokeCalls, renderInvoke, type InvokeTags } from './minimax-m2.js'
+import { invokeCalls, renderInvoke, type InvokeTags } from '../xml-invoke.js'
 
 const FORMAT = 'step3'
 const TAGS: InvokeTags = {
