@@ -11,6 +11,8 @@ export interface DecodedArguments {
   arguments: Record<string, unknown>
   argumentsValid: boolean
   floatPaths?: string[]
+  /** Set by `decodeArguments`: the nesting depth is already checked, so `makeCall` need not walk it again. */
+  depthChecked?: true
 }
 
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
@@ -28,6 +30,7 @@ export const MAX_ARGUMENT_DEPTH = 512
 /** Whether `value` nests objects and arrays at most `max` levels deep. Iterative, and stops at the first too-deep one. */
 export function nestingWithin(value: unknown, max = MAX_ARGUMENT_DEPTH): boolean {
   if (typeof value !== 'object' || value === null) return true
+  if (!holdsContainer(value)) return true // most arguments: no walk, no allocation
   const stack: unknown[] = [value]
   const depths: number[] = [1]
   while (stack.length > 0) {
@@ -54,6 +57,19 @@ export function setOwn(obj: Record<string, unknown>, key: string, value: unknown
   else obj[key] = value
 }
 
+/** Whether an object or array has an object or array directly inside it. */
+function holdsContainer(value: object): boolean {
+  if (Array.isArray(value)) {
+    for (const c of value) if (typeof c === 'object' && c !== null) return true
+    return false
+  }
+  for (const k in value) {
+    const c = (value as Record<string, unknown>)[k]
+    if (typeof c === 'object' && c !== null) return true
+  }
+  return false
+}
+
 const INVALID: () => DecodedArguments = () => ({ arguments: {}, argumentsValid: false })
 
 /**
@@ -62,12 +78,12 @@ const INVALID: () => DecodedArguments = () => ({ arguments: {}, argumentsValid: 
  */
 export function decodeArguments(value: unknown, floatPaths?: string[]): DecodedArguments {
   if (isPlainObject(value)) {
-    return nestingWithin(value) ? withFloatPaths({ arguments: value, argumentsValid: true }, floatPaths) : INVALID()
+    return nestingWithin(value) ? withFloatPaths({ arguments: value, argumentsValid: true, depthChecked: true }, floatPaths) : INVALID()
   }
   if (typeof value === 'string') {
     const r = parseJson(value)
     if (r.ok && isPlainObject(r.value) && nestingWithin(r.value)) {
-      return withFloatPaths({ arguments: r.value, argumentsValid: true }, r.floatPaths)
+      return withFloatPaths({ arguments: r.value, argumentsValid: true, depthChecked: true }, r.floatPaths)
     }
   }
   return INVALID()
@@ -115,7 +131,7 @@ export function callFromObject(
  * builds its calls here, so this is where arguments nested past MAX_ARGUMENT_DEPTH become invalid.
  */
 export function makeCall(name: string, args: DecodedArguments, format: string, raw?: string, id?: string): ToolCall {
-  if (args.argumentsValid && !nestingWithin(args.arguments)) args = INVALID()
+  if (args.argumentsValid && !args.depthChecked && !nestingWithin(args.arguments)) args = INVALID()
   const call: ToolCall = { name, arguments: args.arguments, argumentsValid: args.argumentsValid, format }
   if (raw !== undefined) call.raw = raw
   if (id !== undefined) call.id = id
