@@ -1,5 +1,6 @@
 // Parser speed: throughput on a mixed-format corpus as a ratio to JSON.parse of the same call payloads, and cost
-// per byte on 1 MB adversarial inputs relative to 1 MB of ordinary output. Run: npm run bench (or node bench/parse.js
+// per byte on 1 MB adversarial inputs (and typed-number shapes at 1 MB and 4 MB) relative to ordinary output of
+// the same size. Run: npm run bench (or node bench/parse.js
 // after npm run build). Figures go to BENCHMARKS.md; nothing here passes or fails.
 import { existsSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
@@ -70,16 +71,17 @@ function throughput() {
  * Steady-state time of one parse of `text` (ms): one untimed run first, so that the baseline and every input are
  * timed with the parsers already compiled (a cold first run of `normal` would flatter every ratio).
  */
-function timeParse(text, rounds = 5) {
-  parseToolCalls(text)
-  return time(() => parseToolCalls(text), 1, rounds)
+function timeParse(text, rounds = 5, options = {}) {
+  parseToolCalls(text, options)
+  return time(() => parseToolCalls(text, options), 1, rounds)
 }
 
+const MB = 1 << 20
+const normalUnit =
+  'Sure, I will check the weather for you. <tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>\n'
+
 function adversarial() {
-  const MB = 1 << 20
   const fill = (unit) => unit.repeat(Math.ceil(MB / unit.length)).slice(0, MB)
-  const normalUnit =
-    'Sure, I will check the weather for you. <tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>\n'
   const inputs = {
     normal: fill(normalUnit),
     unclosedToolCallTags: fill('<tool_call>'),
@@ -124,6 +126,43 @@ function adversarial() {
   return out
 }
 
+/**
+ * Integer- and number-typed parameters of the formats that type raw text by the tool's schema, holding one digit
+ * run of the whole size that ends in a non-digit (the shape that once made the number pattern backtrack
+ * quadratically), at 1 MB and 4 MB, each against ordinary output of the same size.
+ */
+function typedNumbers() {
+  const out = {}
+  for (const size of [MB, 4 * MB]) {
+    const label = `${size / MB}MB`
+    const normal = normalUnit.repeat(Math.ceil(size / normalUnit.length)).slice(0, size)
+    const ms = {}
+    const base = () => timeParse(normal, 3)
+    let baseMs = base()
+    for (const format of ['qwen3_coder', 'glm45', 'minimax_m2', 'seed_oss']) {
+      const f = FORMATS.find((x) => x.name === format)
+      for (const [shape, value] of [
+        ['digitsThenLetter', '7'.repeat(size) + 'x'],
+        ['digitsDotDigitsThenLetter', '7'.repeat(size / 2) + '.' + '7'.repeat(size / 2) + 'x'],
+        ['underscoredDigitsThenLetter', '1_'.repeat(size / 2) + 'x'],
+      ]) {
+        for (const type of ['integer', 'number']) {
+          const tools = [{ type: 'function', function: { name: 'f', parameters: { type: 'object', properties: { n: { type } } } } }]
+          const text = f.render([{ name: 'f', arguments: { n: value } }])
+          ms[`${format}.${type}.${shape}`] = timeParse(text, 3, { tools }) / (text.length / size)
+        }
+      }
+    }
+    baseMs = Math.min(baseMs, base())
+    const results = { normal: { ms: +baseMs.toFixed(1), costPerByteVsNormal: 1 } }
+    for (const [name, t] of Object.entries(ms)) results[name] = { ms: +t.toFixed(1), costPerByteVsNormal: +(t / baseMs).toFixed(2) }
+    const worst = Math.max(...Object.values(results).map((r) => r.costPerByteVsNormal))
+    out[label] = { worstCostPerByteVsNormal: worst, results }
+  }
+  return out
+}
+
 const t = throughput()
 console.log(JSON.stringify({ bench: 'parse-throughput', ...t, ratioToJsonParse: +t.ratioToJsonParse.toFixed(3) }))
 console.log(JSON.stringify({ bench: 'parse-adversarial-1MB', results: adversarial() }))
+console.log(JSON.stringify({ bench: 'parse-adversarial-typed-numbers', ...typedNumbers() }))

@@ -116,6 +116,18 @@ describe('tool-evals parse', () => {
     expect(r.stdout).toBe('')
   })
 
+  it('answers every line even when one holds arguments nested 100k levels deep', () => {
+    const deep = '{"a":'.repeat(100_000) + '1' + '}'.repeat(100_000)
+    const text = `<tool_call>{"name":"f","arguments":${deep}}</tool_call>`
+    const r = run(['parse'], JSON.stringify({ text }) + '\n' + jsonl({ text: hermes('g', { x: 1 }) }))
+    expect(r.stderr).toBe('')
+    expect(r.code).toBe(0)
+    expect(r.lines).toEqual([
+      { calls: [{ name: 'f', arguments: {}, argumentsValid: false, format: 'hermes' }] },
+      { calls: [{ name: 'g', arguments: { x: 1 }, argumentsValid: true, format: 'hermes' }] },
+    ])
+  })
+
   it('streams many lines', () => {
     const rows = Array.from({ length: 3000 }, (_, i) => ({ text: hermes('f', { i }) }))
     const r = run(['parse'], jsonl(...rows))
@@ -279,6 +291,30 @@ describe('tool-evals score', () => {
     expect(summary.metrics.no_call_accuracy).toBe(1)
     const errs = r.stderr.trim().split('\n').map((l) => JSON.parse(l) as { error: string })
     expect(errs.map((e) => e.error.slice(0, 7))).toEqual(['line 2:', 'line 3:'])
+  })
+
+  it('answers every line even when arguments are nested 100k levels deep (text, calls or expected)', () => {
+    const deep = '{"a":'.repeat(100_000) + '1' + '}'.repeat(100_000)
+    const expected = [{ name: 'f', arguments: { a: 1 } }]
+    const lines = [
+      JSON.stringify({ text: `<tool_call>{"name":"f","arguments":${deep}}</tool_call>`, expected }),
+      `{"calls": [{"name": "f", "arguments": ${deep}}], "expected": ${JSON.stringify(expected)}}`,
+      `{"calls": [{"name": "f", "arguments": {"a": 1}}], "expected": [{"name": "f", "arguments": ${deep}}]}`,
+      JSON.stringify({ text: hermes('f', { a: 1 }), expected }),
+    ]
+    for (const args of [['score'], ['score', '--summary']]) {
+      const r = run(args, lines.join('\n') + '\n')
+      expect(r.stderr).not.toContain('internal error')
+      if (args.length === 1) {
+        expect(r.lines).toHaveLength(4)
+        expect(r.lines.slice(0, 2)).toEqual([
+          expect.objectContaining({ name_correct: 1, args_json_valid: 0 }),
+          expect.objectContaining({ name_correct: 1, args_json_valid: 0 }),
+        ])
+        expect(r.lines[2]).toSatisfy((l) => typeof l === 'object' && l !== null)
+        expect(r.lines[3]).toMatchObject({ args_exact_match: 1 })
+      } else expect(r.lines[0]).toMatchObject({ samples: 4 })
+    }
   })
 
   it('--summary of no input: zero samples, null rates', () => {

@@ -19,7 +19,9 @@ import { harmony, recipientFunction } from '../src/calls/formats/harmony.js'
 import { kimiK2, nameFromCallId } from '../src/calls/formats/kimi-k2.js'
 import { longcat } from '../src/calls/formats/longcat.js'
 import { nemotronV2 } from '../src/calls/formats/nemotron-v2.js'
-import { parseJsonItems, TokenFinder, toolCallsTag } from '../src/calls/formats/tool-calls-tag.js'
+import { toolCallsTag } from '../src/calls/formats/tool-calls-tag.js'
+import { parseJsonItems } from '../src/calls/json-blocks.js'
+import { ForwardSearch } from '../src/calls/scan.js'
 import { removeReasoningBlocks } from '../src/calls/reasoning.js'
 import type { FormatParser, ToolCall } from '../src/calls/types.js'
 import { actualCalls, corpusAvailable, expectedCalls, loadCorpus, toolsOf, type ComparedCall, type CorpusCase } from './corpus.js'
@@ -298,8 +300,8 @@ describe('JSON-in-tags formats', () => {
 })
 
 describe('shared scanning helpers', () => {
-  it('TokenFinder gives the first occurrence at or after a position', () => {
-    const f = new TokenFinder('ab ab ab', 'ab')
+  it('ForwardSearch gives the first occurrence at or after a position', () => {
+    const f = new ForwardSearch('ab ab ab', 'ab')
     expect([f.next(0), f.next(1), f.next(3), f.next(4), f.next(7), f.next(2)]).toEqual([0, 3, 3, 6, -1, 3])
   })
   it('parseJsonItems decodes item by item', () => {

@@ -6,6 +6,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { FORMATS, parseToolCalls } from '../src/calls/index.js'
+import { typeValue } from '../src/calls/schema-values.js'
 import type { ToolCall, ToolDefinition } from '../src/calls/types.js'
 
 const identifier = fc.stringMatching(/^[a-z][a-z0-9_]{0,11}$/)
@@ -141,5 +142,93 @@ describe('format hints', () => {
     expect(() => parseToolCalls('', { format: 'nope' })).toThrow(/unknown format "nope"/)
     // Names and aliases are accepted.
     for (const f of FORMATS) for (const name of [f.name, ...(f.aliases ?? [])]) expect(() => parseToolCalls('x', { format: name })).not.toThrow()
+  })
+})
+
+// Typed numbers: formats that type raw text by the parameter's schema (integer / number). A long digit run that
+// ends in a non-digit once made the number pattern backtrack quadratically (100K digits took seconds); these
+// shapes must parse correctly (kept as the string, or read as the number) at sizes where quadratic work would not
+// finish. Their speed at 1 MB and 4 MB is measured in bench/parse.js, not asserted here.
+describe('typed numbers: long digit runs in integer- and number-typed parameters', () => {
+  const typed = ['qwen3_coder', 'glm45', 'minimax_m2', 'seed_oss', 'step3'].map((n) => FORMATS.find((f) => f.name === n)!)
+  const digits = '7'.repeat(200_000)
+  const notNumbers = [digits + 'x', digits + '.' + digits + 'x', '1_'.repeat(100_000) + 'x', digits + 'e', digits + 'e+', '-' + digits + '..']
+  const tool = (type: string): ToolDefinition[] => [
+    { type: 'function', function: { name: 'f', parameters: { type: 'object', properties: { n: { type } } } } },
+  ]
+
+  it.for(typed.map((f) => [f.name, f] as const))('%s keeps a long digit run that is no number as the string', ([, f]) => {
+    for (const type of ['integer', 'number']) {
+      for (const value of notNumbers) {
+        const out = f.parse(f.render!([{ name: 'f', arguments: { n: value } }]), { tools: tool(type) })
+        expect(out).toHaveLength(1)
+        expect(out[0]!.arguments['n']).toBe(value)
+      }
+    }
+  })
+
+  it.for(typed.map((f) => [f.name, f] as const))('%s reads long Python number literals as numbers', ([, f]) => {
+    const cases: [string, number][] = [
+      ['1_000_000', 1_000_000],
+      ['0'.repeat(200_000) + '.5', 0.5],
+      ['.' + '5'.repeat(200_000), 0.5555555555555556],
+      ['2_5.0_0', 25],
+    ]
+    for (const [text, expected] of cases) {
+      const out = f.parse(f.render!([{ name: 'f', arguments: { n: text } }]), { tools: tool('number') })
+      expect(out[0]!.arguments['n']).toBe(expected)
+    }
+  })
+
+  it('the hand-written number scan accepts exactly what the Python number pattern accepts', () => {
+    // The pattern the scan replaced, safe on these short strings.
+    const PY_NUMBER = /^[-+]?(?:\d[\d_]*\.?[\d_]*|\.\d[\d_]*)(?:[eE][-+]?\d+)?$/
+    const short = fc.array(fc.constantFrom('0', '1', '9', '_', '.', 'e', 'E', '+', '-', 'x'), { maxLength: 10 }).map((a) => a.join(''))
+    fc.assert(
+      fc.property(short, (s) => {
+        const clean = s.replace(/_/g, '')
+        const n = Number(clean)
+        const json = (() => {
+          try {
+            return typeof JSON.parse(s) === 'number'
+          } catch {
+            return false
+          }
+        })()
+        const isNumber = s.length > 0 && (json || (PY_NUMBER.test(s) && Number.isFinite(n)))
+        const got = typeValue(s, { type: 'number' }).value
+        if (isNumber) expect(got).toBe(json ? JSON.parse(s) : n)
+        else expect(got).toBe(s)
+      }),
+      { numRuns: 2000, seed: 8 },
+    )
+  })
+})
+
+// The dispatcher's pre-scan is derived from the markers each format declares: a format whose `detect` accepted a
+// text holding none of its markers would be skipped wrongly. Each text here is checked with its markers removed.
+describe('declared markers: detect needs one of them', () => {
+  const withMarkers = FORMATS.filter((f) => f.markers && f.markers.length > 0)
+  const stripMarkers = (text: string, markers: readonly string[]): string => {
+    let out = text
+    for (let changed = true; changed; ) {
+      const before = out
+      for (const m of markers) out = out.split(m).join('')
+      changed = out !== before
+    }
+    return out
+  }
+  it('the formats with a tag marker declare it', () => {
+    expect(withMarkers.length).toBeGreaterThanOrEqual(27)
+  })
+  it.for(withMarkers.map((f) => [f.name, f] as const))('%s', ([, f]) => {
+    fc.assert(
+      fc.property(calls, fc.array(mutation, { maxLength: 3 }), (cs, ms) => {
+        const text = ms.reduce(mutate, 'Sure.\n' + f.render!(cs))
+        expect(f.detect(stripMarkers(text, f.markers!))).toBe(false)
+      }),
+      { numRuns: 40, seed: 5 },
+    )
+    expect(f.detect(f.render!([{ name: 'f', arguments: {} }]))).toBe(true)
   })
 })

@@ -12,7 +12,7 @@ import {
   renderPythonValue,
   unparsePython,
   type PyCallsResult,
-} from '../src/calls/python.js'
+} from '../src/calls/python/index.js'
 
 function calls(text: string, jsonLiterals = false) {
   const r = parsePythonCalls(text, { jsonLiterals })

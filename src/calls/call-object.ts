@@ -11,6 +11,8 @@ export interface DecodedArguments {
   arguments: Record<string, unknown>
   argumentsValid: boolean
   floatPaths?: string[]
+  /** Set by `decodeArguments`: the nesting depth is already checked, so `makeCall` need not walk it again. */
+  depthChecked?: true
 }
 
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
@@ -18,16 +20,73 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
 }
 
 /**
+ * The deepest nesting of objects and arrays an arguments value may have (the arguments object itself is level 1).
+ * Deeper arguments make an invalid call (`argumentsValid` false, arguments `{}`): recursive consumers downstream
+ * (`JSON.stringify`, `structuredClone`, deep equality) overflow the stack a few thousand levels down, and real
+ * arguments are never more than a few levels deep.
+ */
+export const MAX_ARGUMENT_DEPTH = 512
+
+/** Whether `value` nests objects and arrays at most `max` levels deep. Iterative, and stops at the first too-deep one. */
+export function nestingWithin(value: unknown, max = MAX_ARGUMENT_DEPTH): boolean {
+  if (typeof value !== 'object' || value === null) return true
+  if (!holdsContainer(value)) return true // most arguments: no walk, no allocation
+  const stack: unknown[] = [value]
+  const depths: number[] = [1]
+  while (stack.length > 0) {
+    const v = stack.pop() as object
+    const d = depths.pop()!
+    if (d > max) return false
+    const children = Array.isArray(v) ? v : Object.values(v)
+    for (const c of children) {
+      if (typeof c === 'object' && c !== null) {
+        stack.push(c)
+        depths.push(d + 1)
+      }
+    }
+  }
+  return true
+}
+
+/**
+ * Set `obj[key]` as an own, enumerable data property, for every key: plain assignment of `__proto__` would replace
+ * the object's prototype instead (and the key would vanish from the arguments).
+ */
+export function setOwn(obj: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true })
+  else obj[key] = value
+}
+
+/** Whether an object or array has an object or array directly inside it. */
+function holdsContainer(value: object): boolean {
+  if (Array.isArray(value)) {
+    for (const c of value) if (typeof c === 'object' && c !== null) return true
+    return false
+  }
+  for (const k in value) {
+    const c = (value as Record<string, unknown>)[k]
+    if (typeof c === 'object' && c !== null) return true
+  }
+  return false
+}
+
+const INVALID: () => DecodedArguments = () => ({ arguments: {}, argumentsValid: false })
+
+/**
  * Arguments from a decoded value. `floatPaths` are those of the enclosing JSON, already relative to this value
  * (see `subPaths`).
  */
 export function decodeArguments(value: unknown, floatPaths?: string[]): DecodedArguments {
-  if (isPlainObject(value)) return withFloatPaths({ arguments: value, argumentsValid: true }, floatPaths)
+  if (isPlainObject(value)) {
+    return nestingWithin(value) ? withFloatPaths({ arguments: value, argumentsValid: true, depthChecked: true }, floatPaths) : INVALID()
+  }
   if (typeof value === 'string') {
     const r = parseJson(value)
-    if (r.ok && isPlainObject(r.value)) return withFloatPaths({ arguments: r.value, argumentsValid: true }, r.floatPaths)
+    if (r.ok && isPlainObject(r.value) && nestingWithin(r.value)) {
+      return withFloatPaths({ arguments: r.value, argumentsValid: true, depthChecked: true }, r.floatPaths)
+    }
   }
-  return { arguments: {}, argumentsValid: false }
+  return INVALID()
 }
 
 function withFloatPaths(d: DecodedArguments, floatPaths: string[] | undefined): DecodedArguments {
@@ -67,8 +126,12 @@ export function callFromObject(
   return makeCall(name, args, format, raw, typeof obj['id'] === 'string' ? obj['id'] : undefined)
 }
 
-/** Assemble a ToolCall, leaving optional fields out when empty (keeps task meta and snapshots small). */
+/**
+ * Assemble a ToolCall, leaving optional fields out when empty (keeps task meta and snapshots small). Every format
+ * builds its calls here, so this is where arguments nested past MAX_ARGUMENT_DEPTH become invalid.
+ */
 export function makeCall(name: string, args: DecodedArguments, format: string, raw?: string, id?: string): ToolCall {
+  if (args.argumentsValid && !args.depthChecked && !nestingWithin(args.arguments)) args = INVALID()
   const call: ToolCall = { name, arguments: args.arguments, argumentsValid: args.argumentsValid, format }
   if (raw !== undefined) call.raw = raw
   if (id !== undefined) call.id = id

@@ -4,12 +4,13 @@
  */
 import { FORMATS } from './formats/index.js'
 import { inDetectionRun } from './detection-pass.js'
-import { mayHoldReasoning, probeMask, probesIn } from './markers.js'
+import { mayHoldReasoning, probeMasks, probesIn } from './markers.js'
 import { stripReasoning } from './reasoning.js'
 import type { FormatParser, ParseOptions, ToolCall } from './types.js'
 
 export type { FormatParser, JsonSchema, JsonValue, ParseOptions, ToolCall, ToolDefinition } from './types.js'
 export { FORMATS } from './formats/index.js'
+export { MAX_ARGUMENT_DEPTH } from './call-object.js'
 export { stripReasoning } from './reasoning.js'
 
 const byName = new Map<string, FormatParser>()
@@ -41,7 +42,7 @@ export function assertKnownFormat(name: string, where = 'format'): void {
 }
 
 /** Per format (same index as FORMATS): the tag openings one of which its markers need (see markers.ts). */
-const PROBE_MASKS = FORMATS.map((f) => probeMask(f.name))
+const PROBE_MASKS = probeMasks(FORMATS)
 
 function runFormat(f: FormatParser, text: string, stripped: string, options: ParseOptions): ToolCall[] {
   try {

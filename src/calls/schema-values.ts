@@ -17,9 +17,9 @@
  *   string otherwise (`"From Zero" Linkin Park` stays a string); text starting with `[` or `{` also gets the
  *   double-escaped-JSON repair. This is llama.cpp's rule for templates without a schema.
  */
-import { decodeArguments, type DecodedArguments } from './call-object.js'
+import { decodeArguments, setOwn, type DecodedArguments } from './call-object.js'
 import { parseJson, toPointer } from './json.js'
-import { parsePythonLiteral } from './python.js'
+import { parsePythonLiteral } from './python/index.js'
 import type { JsonSchema, ParseOptions, ToolDefinition } from './types.js'
 
 /** A typed value with the integral-float paths inside it (relative to the value). */
@@ -90,13 +90,52 @@ export function parameterSchemas(
   return undefined
 }
 
-const INTEGER = /^[-+]?\d+$/
-const PY_NUMBER = /^[-+]?(?:\d[\d_]*\.?[\d_]*|\.\d[\d_]*)(?:[eE][-+]?\d+)?$/
+function isDigitAt(text: string, i: number): boolean {
+  const c = text.charCodeAt(i)
+  return c >= 48 && c <= 57
+}
+
+/** Index after the run of digits and underscores from `i`. */
+function skipDigitsAndUnderscores(text: string, i: number): number {
+  while (i < text.length && (isDigitAt(text, i) || text.charCodeAt(i) === 95)) i++
+  return i
+}
+
+/** `[-+]?\d+`: an optionally signed run of digits (one forward scan). */
+function isSignedInteger(text: string): boolean {
+  let i = text.charCodeAt(0) === 43 || text.charCodeAt(0) === 45 ? 1 : 0
+  if (i >= text.length) return false
+  while (i < text.length && isDigitAt(text, i)) i++
+  return i === text.length
+}
+
+/**
+ * A Python number literal with optional sign and digit underscores: `[-+]?(\d[\d_]*(\.[\d_]*)?|\.\d[\d_]*)`
+ * then an optional `[eE][-+]?\d+`. Hand-written, one forward scan: the equivalent regular expression backtracks
+ * quadratically on a long digit run that ends in a non-digit (two `[\d_]*` around an optional dot).
+ */
+function isPythonNumber(text: string): boolean {
+  const n = text.length
+  let i = text.charCodeAt(0) === 43 || text.charCodeAt(0) === 45 ? 1 : 0
+  if (isDigitAt(text, i)) {
+    i = skipDigitsAndUnderscores(text, i + 1)
+    if (text.charCodeAt(i) === 46) i = skipDigitsAndUnderscores(text, i + 1)
+  } else if (text.charCodeAt(i) === 46 && isDigitAt(text, i + 1)) {
+    i = skipDigitsAndUnderscores(text, i + 2)
+  } else return false
+  if (i < n && (text.charCodeAt(i) | 0x20) === 101 /* e, E */) {
+    i++
+    if (text.charCodeAt(i) === 43 || text.charCodeAt(i) === 45) i++
+    if (!isDigitAt(text, i)) return false
+    while (i < n && isDigitAt(text, i)) i++
+  }
+  return i === n
+}
 
 function asNumber(text: string): TypedValue | undefined {
   const j = parseJson(text)
   if (j.ok && typeof j.value === 'number') return j.floatPaths ? { value: j.value, floatPaths: j.floatPaths } : { value: j.value }
-  if (!PY_NUMBER.test(text)) return undefined
+  if (!isPythonNumber(text)) return undefined
   const clean = text.replace(/_/g, '')
   const n = Number(clean)
   if (!Number.isFinite(n)) return undefined
@@ -140,7 +179,7 @@ function convert(kind: Kind, text: string): TypedValue | undefined {
     case 'string':
       return { value: text }
     case 'integer':
-      if (INTEGER.test(text)) return { value: Number(text) }
+      if (isSignedInteger(text)) return { value: Number(text) }
       return asNumber(text)
     case 'number':
       return asNumber(text)
@@ -242,9 +281,7 @@ export class ArgumentsBuilder {
       this.floatPaths.length = 0
       this.floatPaths.push(...kept)
     }
-    if (key === '__proto__') {
-      Object.defineProperty(this.args, key, { value: typed.value, enumerable: true, writable: true, configurable: true })
-    } else this.args[key] = typed.value
+    setOwn(this.args, key, typed.value)
     if (typed.floatPaths && typed.floatPaths.length > 0) {
       const prefix = toPointer([key])
       for (const p of typed.floatPaths) this.floatPaths.push(prefix + p)
@@ -260,27 +297,3 @@ export class ArgumentsBuilder {
 export function renderRawValue(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value) ?? 'null'
 }
-
-/**
- * Forward-only search for one marker: `next(from)` is the first index of `token` at or after `from`, or -1. While
- * `from` only grows, each part of the text is searched once, so scanning many unclosed tags stays linear.
- */
-export class Marker {
-  private found = -2 // last result (-1: none after `searchedFrom`)
-  private searchedFrom = -1
-
-  constructor(
-    private readonly text: string,
-    readonly token: string,
-  ) {}
-
-  next(from: number): number {
-    if (from >= this.searchedFrom && (this.found === -1 || this.found >= from)) {
-      if (this.found !== -2) return this.found
-    }
-    this.searchedFrom = from
-    this.found = this.text.indexOf(this.token, from)
-    return this.found
-  }
-}
-

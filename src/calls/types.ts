@@ -68,6 +68,12 @@ export interface FormatParser {
    * Cheap test for the format's distinctive marker (a substring search). Only formats whose `detect` is true get
    * `parse` called during detection; a `format` hint bypasses it.
    */
+  /**
+   * The strings `detect` looks for: any text it accepts holds at least one of them. The dispatcher's pre-scan
+   * (markers.ts) is derived from these, so a format is skipped without its `detect` when none can occur. Absent
+   * for formats without a marker (bare JSON, pythonic lists): those are always detected.
+   */
+  markers?: readonly string[]
   detect(text: string): boolean
   parse(text: string, options: ParseOptions): ToolCall[]
   /**

@@ -16,23 +16,26 @@ export const parseCommand: Command = {
   async run(_values, _positionals, io) {
     let failed = false
     for await (const item of readJsonLines(io.stdin)) {
-      let out: unknown
-      if ('error' in item) {
-        out = { error: item.error }
-      } else {
-        try {
-          const text = requireString(item.value, 'text')
-          const calls = parseToolCalls(text, parseOptionsOf(item.value))
-          out = {
-            calls: calls.map((c) => ({ name: c.name, arguments: c.arguments, argumentsValid: c.argumentsValid, format: c.format })),
-          }
-        } catch (err) {
-          out = { error: lineError(item.line, err) }
-        }
-      }
-      if ('error' in (out as object)) failed = true
-      await writeLine(io.stdout, JSON.stringify(out))
+      const out = 'error' in item ? JSON.stringify({ error: item.error }) : parseLine(item.line, item.value)
+      if (out.startsWith('{"error"')) failed = true
+      await writeLine(io.stdout, out)
     }
     return failed ? EXIT_BAD_INPUT : EXIT_OK
   },
+}
+
+/**
+ * One input line's output line, already serialised. Nothing a line holds may stop the command (one answer per input
+ * line): any failure, serialising included, becomes that line's `{"error": ...}`.
+ */
+function parseLine(line: number, value: Record<string, unknown>): string {
+  try {
+    const text = requireString(value, 'text')
+    const calls = parseToolCalls(text, parseOptionsOf(value))
+    return JSON.stringify({
+      calls: calls.map((c) => ({ name: c.name, arguments: c.arguments, argumentsValid: c.argumentsValid, format: c.format })),
+    })
+  } catch (err) {
+    return JSON.stringify({ error: lineError(line, err) })
+  }
 }

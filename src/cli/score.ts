@@ -6,7 +6,7 @@ import { parseToolCalls } from '../calls/index.js'
 import type { ToolCall } from '../calls/types.js'
 import { addRecord, createAccumulator, finishAggregate } from '../score/aggregate.js'
 import { scoreSample } from '../score/nemo.js'
-import { NEMO_METRICS, type MatchMode, type SampleRecord, type SampleScore, type ScoreOptions } from '../score/types.js'
+import { NEMO_METRICS, type ExpectedCall, type MatchMode, type SampleRecord, type SampleScore, type ScoreOptions } from '../score/types.js'
 import { EXIT_BAD_INPUT, EXIT_OK, UsageError, writeLine, type Command } from './command.js'
 import { InputError, callsOf, expectedOf, lineError, parseOptionsOf, readJsonLines, requireString } from './input.js'
 
@@ -29,6 +29,24 @@ function predictedOf(obj: Record<string, unknown>): ToolCall[] {
   if (hasCalls) return callsOf(obj)
   if (!hasText) throw new InputError('missing (or give calls)', 'text')
   return parseToolCalls(requireString(obj, 'text'), parseOptionsOf(obj))
+}
+
+/** No prediction scored against `expected`, or undefined when even that fails (expected calls too deep to compare). */
+function scoreOrUndefined(expected: ExpectedCall[], options: ScoreOptions): SampleScore | undefined {
+  try {
+    return scoreSample([], expected, options)
+  } catch {
+    return undefined
+  }
+}
+
+/** A line's output, serialised; one that cannot be serialised becomes the line's error (one answer per line). */
+function outputLine(record: SampleRecord, line: number): string {
+  try {
+    return JSON.stringify(record.error !== undefined ? { error: record.error } : scoreLine(record.score!))
+  } catch (err) {
+    return JSON.stringify({ error: lineError(line, err) })
+  }
 }
 
 function idOf(obj: Record<string, unknown>, line: number): string {
@@ -83,7 +101,7 @@ export const scoreCommand: Command = {
         } catch (err) {
           // With the expected calls known, a bad prediction is scored as none (failures never raise a rate).
           record = { id, error: lineError(item.line, err) }
-          if (expected) record.score = scoreSample([], expected, options)
+          if (expected) record.score = scoreOrUndefined(expected, options)
         }
       }
       if (record.error !== undefined) failed = true
@@ -95,7 +113,7 @@ export const scoreCommand: Command = {
         }
         addRecord(acc, record)
       } else {
-        await writeLine(io.stdout, JSON.stringify(record.error !== undefined ? { error: record.error } : scoreLine(record.score!)))
+        await writeLine(io.stdout, outputLine(record, item.line))
       }
     }
     if (acc) await writeLine(io.stdout, JSON.stringify(finishAggregate(acc)))

@@ -6,7 +6,7 @@
 import { callFromObject, decodeArguments, isPlainObject, makeCall, subPaths } from '../call-object.js'
 import { toPointer } from '../json.js'
 import type { FormatParser, ToolCall } from '../types.js'
-import { callsInBlocks, type JsonItem } from './tool-calls-tag.js'
+import { callsInBlocks, type JsonItem } from '../json-blocks.js'
 import { removeReasoningBlocks } from '../reasoning.js'
 
 const OPEN = '<|tools_prefix|>'
@@ -32,6 +32,7 @@ function nameKeyCall(name: string, it: JsonItem): ToolCall {
 
 export const apertus: FormatParser = {
   name: FORMAT,
+  markers: [OPEN],
   detect: (text) => text.includes(OPEN),
   parse: (text) => callsInBlocks(removeReasoningBlocks(text, '<|inner_prefix|>', '<|inner_suffix|>'), OPEN, CLOSE, FORMAT, apertusCall),
   render: (calls) => `${OPEN}${JSON.stringify(calls.map((c) => ({ [c.name]: c.arguments })))}${CLOSE}`,

@@ -3,8 +3,9 @@
  * `{"tool_name": ..., "parameters": {...}}`. Each `Action:` is read up to the next one.
  */
 import type { FormatParser, ToolCall } from '../types.js'
-import { cohereCall } from './command-r7b.js'
-import { parseJsonItems, skipFenceOpen, TokenFinder } from './tool-calls-tag.js'
+import { cohereCall } from '../cohere-calls.js'
+import { parseJsonItems, skipFenceOpen } from '../json-blocks.js'
+import { ForwardSearch } from '../scan.js'
 
 const MARKER = 'Action:'
 const FORMAT = 'command_r_plus'
@@ -13,7 +14,7 @@ export const commandRPlus: FormatParser = {
   name: FORMAT,
   detect: (text) => text.includes(MARKER),
   parse(text) {
-    const markers = new TokenFinder(text, MARKER)
+    const markers = new ForwardSearch(text, MARKER)
     const calls: ToolCall[] = []
     let m = markers.next(0)
     while (m >= 0) {

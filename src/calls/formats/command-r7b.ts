@@ -7,30 +7,17 @@
  * `tool_name` was already complete (llama.cpp's streaming parser surfaces it early): the name sits inside the
  * unfinished JSON, and a call is only counted once its object is complete.
  */
-import { decodeArguments, isPlainObject, makeCall, subPaths } from '../call-object.js'
-import type { FormatParser, ToolCall } from '../types.js'
-import { callsInBlocks, type JsonItem } from './tool-calls-tag.js'
+import type { FormatParser } from '../types.js'
+import { callsInBlocks } from '../json-blocks.js'
 import { removeReasoningBlocks } from '../reasoning.js'
+import { cohereCall } from '../cohere-calls.js'
 
 const OPEN = '<|START_ACTION|>'
 const CLOSE = '<|END_ACTION|>'
 
-/** A Cohere action object (`tool_name` + `parameters`; `name` + `arguments` accepted too), or undefined. */
-export function cohereCall(it: JsonItem, format: string): ToolCall | undefined {
-  const obj = it.value
-  if (!isPlainObject(obj)) return undefined
-  const name = typeof obj['tool_name'] === 'string' ? obj['tool_name'] : obj['name']
-  if (typeof name !== 'string' || name.length === 0) return undefined
-  const key = 'parameters' in obj ? 'parameters' : 'arguments' in obj ? 'arguments' : undefined
-  const args =
-    key === undefined ? { arguments: {}, argumentsValid: true } : decodeArguments(obj[key], subPaths(it.floatPaths, '/' + key))
-  const rawId = obj['tool_call_id']
-  const id = typeof rawId === 'string' ? rawId : typeof rawId === 'number' ? String(rawId) : undefined
-  return makeCall(name, args, format, it.raw, id)
-}
-
 export const commandR7b: FormatParser = {
   name: 'command_r7b',
+  markers: [OPEN],
   detect: (text) => text.includes(OPEN),
   parse: (text) =>
     callsInBlocks(removeReasoningBlocks(text, '<|START_THINKING|>', '<|END_THINKING|>'), OPEN, CLOSE, 'command_r7b', (it) =>

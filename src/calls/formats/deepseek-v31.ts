@@ -9,10 +9,11 @@
  * complete output).
  */
 import type { FormatParser } from '../types.js'
-import { hasDeepSeekToken, parseDeepSeek } from './deepseek-v3.js'
+import { DEEPSEEK_TOOL_TOKEN, hasDeepSeekToken, parseDeepSeek } from '../deepseek-calls.js'
 
 export const deepseekV31: FormatParser = {
   name: 'deepseek_v31',
+  markers: [DEEPSEEK_TOOL_TOKEN],
   detect: hasDeepSeekToken,
   parse: (text) => parseDeepSeek(text),
   render: (calls) =>

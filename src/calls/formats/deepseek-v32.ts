@@ -16,10 +16,10 @@
  * value is still there to score). A parameter cut off by the end of the output (a truncated stream) makes the call's
  * arguments invalid. Both `｜` (U+FF5C) and an ASCII `|` are accepted around `DSML`.
  */
-import { isPlainObject, makeCall } from '../call-object.js'
+import { isPlainObject, makeCall, setOwn } from '../call-object.js'
 import { parseJson, toPointer } from '../json.js'
 import type { FormatParser, ParseOptions, ToolCall, ToolDefinition } from '../types.js'
-import { TokenFinder } from './tool-calls-tag.js'
+import { ForwardSearch } from '../scan.js'
 
 type TagName = 'function_calls' | 'invoke' | 'parameter'
 
@@ -46,7 +46,7 @@ function isTagNameChar(c: number): boolean {
 /** The DSML tags in `text`, in order; each `DSML` occurrence is looked at once with a bounded look-ahead. */
 function scanTags(text: string): Tag[] {
   const tags: Tag[] = []
-  const marks = new TokenFinder(text, 'DSML')
+  const marks = new ForwardSearch(text, 'DSML')
   let p = marks.next(0)
   while (p >= 0) {
     let next = p + 4
@@ -140,7 +140,7 @@ export function parseDsml(text: string, options: ParseOptions = {}): ToolCall[] 
         for (const p of r.floatPaths ?? []) invoke.floatPaths.push(toPointer([param.key]) + p)
       }
     }
-    invoke.params[param.key] = value
+    setOwn(invoke.params, param.key, value)
     if (!closed) invoke.truncated = true
     param = undefined
   }

@@ -13,7 +13,7 @@
 import { skipSpace } from '../json.js'
 import { isPlainObject, makeCall } from '../call-object.js'
 import type { FormatParser, ToolCall } from '../types.js'
-import { namedCall, parseJsonPast, pastMarkerBudget, type Budget } from './generic-json.js'
+import { namedCall, parseJsonPast, pastMarkerBudget, type Budget } from '../json-calls.js'
 
 const SEP = '>>>'
 const FORMAT = 'functionary_v3_2'

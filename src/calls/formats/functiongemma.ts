@@ -6,7 +6,7 @@
  * `vllm-functiongemma-6` gives both arguments, as vLLM does).
  */
 import type { FormatParser } from '../types.js'
-import { callBlocks, renderCall, type CallSyntax } from './gemma4.js'
+import { callBlocks, renderCall, type CallSyntax } from '../gemma-calls.js'
 
 const FORMAT = 'functiongemma'
 const OPEN = '<start_function_call>'
@@ -16,6 +16,7 @@ const SYNTAX: CallSyntax = { quote: '<escape>', typeQuotedStrings: true }
 export const functiongemma: FormatParser = {
   name: FORMAT,
   aliases: ['function_gemma', 'functiongemma-270m'],
+  markers: [OPEN],
   detect: (text) => text.includes(OPEN),
   parse: (text, options) => callBlocks(text, options, FORMAT, OPEN, CLOSE, SYNTAX),
   render: (calls) => calls.map((c) => OPEN + renderCall(c, SYNTAX.quote) + CLOSE).join(''),

@@ -10,8 +10,8 @@
  * off inside the first call gives no call.
  */
 import type { FormatParser, ParseOptions, ToolCall } from '../types.js'
-import { callsFromList } from './generic-json.js'
-import { forEachMarkerRegion } from '../blocks.js'
+import { callsFromList } from '../json-calls.js'
+import { forEachMarkerRegion } from '../scan.js'
 
 const MARKER = 'functools['
 const FORMAT = 'functools'

@@ -3,12 +3,13 @@
  * GigaChat 3 (see gigachat3.ts).
  */
 import type { FormatParser } from '../types.js'
-import { strictCallsAfter } from './gigachat3.js'
+import { strictCallsAfter } from '../gigachat-calls.js'
 
 const MARKER = '<|function_call|>'
 
 export const gigachat31: FormatParser = {
   name: 'gigachat31',
+  markers: [MARKER],
   detect: (text) => text.includes(MARKER),
   parse: (text) => strictCallsAfter(text, MARKER, 'gigachat31'),
   render: (calls) => calls.map((c) => `${MARKER}${JSON.stringify({ name: c.name, arguments: c.arguments })}`).join(''),

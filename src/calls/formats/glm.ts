@@ -14,7 +14,8 @@
  * parser can tell.
  */
 import { makeCall } from '../call-object.js'
-import { ArgumentsBuilder, Marker, renderRawValue, stripOneNewline } from '../schema-values.js'
+import { ArgumentsBuilder, renderRawValue, stripOneNewline } from '../schema-values.js'
+import { ForwardSearch, forEachBlock } from '../scan.js'
 import type { FormatParser, ParseOptions, ToolCall } from '../types.js'
 
 const FORMAT = 'glm45'
@@ -36,41 +37,31 @@ const NAME = /^[^\s<>{}[\]"'`,]+$/
 
 function parse(text: string, options: ParseOptions): ToolCall[] {
   const out: ToolCall[] = []
-  const open = new Marker(text, OPEN)
-  const close = new Marker(text, CLOSE)
-  const key = new Marker(text, KEY)
-  const keyEnd = new Marker(text, KEY_END)
-  const value = new Marker(text, VALUE)
-  const valueEnd = new Marker(text, VALUE_END)
-  let at = open.next(0)
-  while (at >= 0) {
-    const from = at + OPEN.length
-    const next = open.next(from)
-    const end = close.next(from)
-    if (end < 0 || (next >= 0 && next < end)) {
-      at = next
-      continue
-    }
+  const key = new ForwardSearch(text, KEY)
+  const keyEnd = new ForwardSearch(text, KEY_END)
+  const value = new ForwardSearch(text, VALUE)
+  const valueEnd = new ForwardSearch(text, VALUE_END)
+  // Only closed blocks are calls; the key and value searches move forward across blocks, so the pass is linear.
+  forEachBlock(text, OPEN, CLOSE, (_body, from, end, closed) => {
+    if (!closed) return
     let k = key.next(from)
     if (k >= end) k = -1
     const name = cleanName(text.slice(from, k < 0 ? end : k))
-    if (NAME.test(name)) {
-      const args = new ArgumentsBuilder(name, options)
-      while (k >= 0) {
-        const ke = keyEnd.next(k + KEY.length)
-        if (ke < 0 || ke >= end) break
-        const v = value.next(k + KEY.length)
-        if (v < 0 || v >= end || v < ke) break // key never closed
-        const ve = valueEnd.next(v + VALUE.length)
-        if (ve < 0 || ve >= end) break
-        args.addText(text.slice(k + KEY.length, ke).trim(), stripOneNewline(text.slice(v + VALUE.length, ve)))
-        k = key.next(ve)
-        if (k >= end) k = -1
-      }
-      out.push(makeCall(name, args.result(), FORMAT, text.slice(at, end + CLOSE.length)))
+    if (!NAME.test(name)) return
+    const args = new ArgumentsBuilder(name, options)
+    while (k >= 0) {
+      const ke = keyEnd.next(k + KEY.length)
+      if (ke < 0 || ke >= end) break
+      const v = value.next(k + KEY.length)
+      if (v < 0 || v >= end || v < ke) break // key never closed
+      const ve = valueEnd.next(v + VALUE.length)
+      if (ve < 0 || ve >= end) break
+      args.addText(text.slice(k + KEY.length, ke).trim(), stripOneNewline(text.slice(v + VALUE.length, ve)))
+      k = key.next(ve)
+      if (k >= end) k = -1
     }
-    at = open.next(end)
-  }
+    out.push(makeCall(name, args.result(), FORMAT, text.slice(from - OPEN.length, end + CLOSE.length)))
+  })
   return out
 }
 
@@ -87,6 +78,7 @@ function render(calls: readonly { name: string; arguments: Record<string, unknow
 export const glm: FormatParser = {
   name: FORMAT,
   aliases: ['glm47', 'glm', 'glm4', 'glm4_moe', 'glm45_air', 'glm46'],
+  markers: [OPEN],
   detect: (text) => text.includes(OPEN),
   parse,
   render,

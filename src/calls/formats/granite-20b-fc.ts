@@ -9,8 +9,8 @@
  */
 import { parseJsonAt, skipSpace } from '../json.js'
 import type { FormatParser, ParseOptions, ToolCall } from '../types.js'
-import { callsFromValue } from './generic-json.js'
-import { forEachMarkerRegion } from '../blocks.js'
+import { callsFromValue } from '../json-calls.js'
+import { forEachMarkerRegion } from '../scan.js'
 
 const MARKER = '<function_call>'
 const FORMAT = 'granite_20b_fc'
@@ -30,6 +30,7 @@ function parseGranite20bFc(text: string, options: ParseOptions): ToolCall[] {
 export const granite20bFc: FormatParser = {
   name: FORMAT,
   aliases: ['granite-20b-fc', 'granite_20b'],
+  markers: [MARKER],
   detect: (text) => text.includes(MARKER),
   parse: parseGranite20bFc,
   render: (calls) =>

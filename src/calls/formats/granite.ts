@@ -16,7 +16,7 @@
  */
 import { parseJsonAt, skipSpace } from '../json.js'
 import type { FormatParser, ParseOptions, ToolCall } from '../types.js'
-import { callsFromList, callsFromValue } from './generic-json.js'
+import { callsFromList, callsFromValue } from '../json-calls.js'
 
 const TOKEN = '<|tool_call|>'
 const TAG = '<tool_call>'
@@ -51,6 +51,7 @@ function parseGranite(text: string, options: ParseOptions): ToolCall[] {
 export const granite: FormatParser = {
   name: FORMAT,
   aliases: ['granite3'],
+  markers: [TOKEN],
   detect: (text) => text.includes(TOKEN),
   parse: parseGranite,
   render: (calls) => TOKEN + JSON.stringify(calls.map((c) => ({ name: c.name, arguments: c.arguments }))),

@@ -22,7 +22,7 @@
 import { decodeArguments, makeCall } from '../call-object.js'
 import { parseJsonAt } from '../json.js'
 import type { FormatParser, ToolCall } from '../types.js'
-import { TokenFinder } from './tool-calls-tag.js'
+import { ForwardSearch } from '../scan.js'
 
 const START = '<|start|>'
 const CHANNEL = '<|channel|>'
@@ -59,8 +59,8 @@ export function recipientFunction(header: string): string | undefined {
 }
 
 export function parseHarmony(text: string): ToolCall[] {
-  const messages = new TokenFinder(text, MESSAGE)
-  const bodyEnds = BODY_ENDS.map((t) => new TokenFinder(text, t))
+  const messages = new ForwardSearch(text, MESSAGE)
+  const bodyEnds = BODY_ENDS.map((t) => new ForwardSearch(text, t))
   /** First body-ending token at or after `from` and before `limit`, else `limit`. */
   const bodyEnd = (from: number, limit: number): number => {
     let end = limit

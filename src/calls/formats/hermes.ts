@@ -26,8 +26,8 @@
  */
 import { skipSpace } from '../json.js'
 import type { FormatParser, JsonValue, ParseOptions, ToolCall } from '../types.js'
-import { functionTagCalls } from './functionary-v3-1.js'
-import { callsFromValue, jsonCallsIn, parseJsonPast, pastMarkerBudget, unknownCall, type Budget } from './generic-json.js'
+import { functionTagCalls } from '../function-tags.js'
+import { callsFromValue, jsonCallsIn, parseJsonPast, pastMarkerBudget, unknownCall, type Budget } from '../json-calls.js'
 
 const OPEN = '<tool_call>'
 const CLOSE = '</tool_call>'
@@ -119,6 +119,7 @@ function parseHermes(text: string, options: ParseOptions): ToolCall[] {
 export const hermes: FormatParser = {
   name: FORMAT,
   aliases: ['qwen', 'qwen2.5', 'qwen2_5', 'qwen3', 'qwq', 'hermes_think', 'hermes_2_pro', 'granite4'],
+  markers: [OPEN, ...WRAPPERS],
   detect: (text) => text.includes(OPEN) || WRAPPERS.some((w) => text.includes(w)),
   parse: parseHermes,
   render: (calls) =>

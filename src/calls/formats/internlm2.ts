@@ -8,8 +8,8 @@
  */
 import { parseJsonAt, skipSpace } from '../json.js'
 import type { FormatParser, ParseOptions, ToolCall } from '../types.js'
-import { callsFromValue } from './generic-json.js'
-import { forEachMarkerRegion } from '../blocks.js'
+import { callsFromValue } from '../json-calls.js'
+import { forEachMarkerRegion } from '../scan.js'
 
 const MARKER = '<|action_start|><|plugin|>'
 const END = '<|action_end|>'
@@ -29,6 +29,7 @@ function parseInternlm2(text: string, options: ParseOptions): ToolCall[] {
 export const internlm2: FormatParser = {
   name: FORMAT,
   aliases: ['internlm', 'internlm2_5'],
+  markers: ['<|action_start|>'],
   detect: (text) => text.includes('<|action_start|>'),
   parse: parseInternlm2,
   render: (calls) =>

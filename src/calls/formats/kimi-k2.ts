@@ -18,7 +18,7 @@
 import { decodeArguments, makeCall } from '../call-object.js'
 import { parseJsonAt } from '../json.js'
 import type { FormatParser, ToolCall } from '../types.js'
-import { TokenFinder } from './tool-calls-tag.js'
+import { ForwardSearch } from '../scan.js'
 
 const SECTION_BEGIN = '<|tool_calls_section_begin|>'
 const SECTION_END = '<|tool_calls_section_end|>'
@@ -47,11 +47,11 @@ function firstOf(a: number, b: number): number {
 }
 
 export function parseKimi(text: string): ToolCall[] {
-  const begins = new TokenFinder(text, CALL_BEGIN)
-  const argBegins = new TokenFinder(text, ARGUMENT_BEGIN)
-  const callEnds = new TokenFinder(text, CALL_END)
-  const sectionEnds = new TokenFinder(text, SECTION_END)
-  const sectionBegins = new TokenFinder(text, SECTION_BEGIN)
+  const begins = new ForwardSearch(text, CALL_BEGIN)
+  const argBegins = new ForwardSearch(text, ARGUMENT_BEGIN)
+  const callEnds = new ForwardSearch(text, CALL_END)
+  const sectionEnds = new ForwardSearch(text, SECTION_END)
+  const sectionBegins = new ForwardSearch(text, SECTION_BEGIN)
   const calls: ToolCall[] = []
   let b = begins.next(0)
   while (b >= 0) {
@@ -86,6 +86,7 @@ export function parseKimi(text: string): ToolCall[] {
 
 export const kimiK2: FormatParser = {
   name: 'kimi_k2',
+  markers: [CALL_BEGIN],
   detect: (text) => text.includes(CALL_BEGIN),
   reasoning: 'keep',
   parse: (text) => parseKimi(text),

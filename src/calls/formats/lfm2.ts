@@ -13,10 +13,10 @@
  */
 import { callFromObject, subPaths } from '../call-object.js'
 import { parseJson, skipSpace } from '../json.js'
-import { parsePythonCalls } from '../python.js'
+import { parsePythonCalls } from '../python/index.js'
 import type { FormatParser, ToolCall } from '../types.js'
-import { renderPythonicList, toolCallFromPython } from './pythonic.js'
-import { forEachBlock } from '../blocks.js'
+import { renderPythonicList, toolCallFromPython } from '../pythonic-calls.js'
+import { forEachBlock } from '../scan.js'
 
 const FORMAT = 'lfm2'
 const START = '<|tool_call_start|>'
@@ -54,6 +54,7 @@ function parse(text: string): ToolCall[] {
 export const lfm2: FormatParser = {
   name: FORMAT,
   aliases: ['lfm', 'liquid'],
+  markers: [START],
   detect: (text) => text.includes(START),
   parse,
   render: (calls) => START + renderPythonicList(calls) + END,

@@ -4,7 +4,7 @@
  * `NAME.call(...)` shape is this format; JSON after the tag is `llama3_json`'s, tried next.
  */
 import { makeCall } from '../call-object.js'
-import { parsePythonCallAt, renderPythonCall } from '../python.js'
+import { parsePythonCallAt, renderPythonCall } from '../python/index.js'
 import type { FormatParser, ToolCall } from '../types.js'
 
 const FORMAT = 'llama3_builtin'
@@ -34,6 +34,7 @@ function parse(text: string): ToolCall[] {
 export const llama3Builtin: FormatParser = {
   name: FORMAT,
   aliases: ['llama3_1_builtin', 'llama_builtin'],
+  markers: [TAG],
   detect: (text) => text.includes(TAG) && text.includes(SUFFIX),
   parse,
   render: (calls) => calls.map((c) => TAG + renderPythonCall(c.name + SUFFIX, c.arguments) + '<|eom_id|>').join(''),

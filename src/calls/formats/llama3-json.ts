@@ -12,13 +12,14 @@
  * Detection keys on `<|python_tag|>` only: bare JSON without it is claimed by the generic JSON format (same calls).
  */
 import type { FormatParser } from '../types.js'
-import { jsonCallsIn } from './generic-json.js'
+import { jsonCallsIn } from '../json-calls.js'
 
 const PYTHON_TAG = '<|python_tag|>'
 
 export const llama3Json: FormatParser = {
   name: 'llama3_json',
   aliases: ['llama', 'llama3'],
+  markers: [PYTHON_TAG],
   detect: (text) => text.includes(PYTHON_TAG),
   parse: (text, options) => jsonCallsIn(text, 'llama3_json', options),
   render: (calls) =>

@@ -3,10 +3,10 @@
  * surround the block; without the start marker the output is read as a plain pythonic list (vLLM's Llama 4 parser
  * accepts both). Inside the markers a bare call (`f(a=1)`) or a comma sequence of calls is accepted too.
  */
-import { parsePythonCalls } from '../python.js'
+import { parsePythonCalls } from '../python/index.js'
 import type { FormatParser, ToolCall } from '../types.js'
-import { pythonicListsIn, renderPythonicList, toolCallFromPython } from './pythonic.js'
-import { TokenFinder } from './tool-calls-tag.js'
+import { pythonicListsIn, renderPythonicList, toolCallFromPython } from '../pythonic-calls.js'
+import { ForwardSearch } from '../scan.js'
 
 const FORMAT = 'llama4_pythonic'
 const START = '<|python_start|>'
@@ -16,7 +16,7 @@ function parse(text: string): ToolCall[] {
   let start = text.indexOf(START)
   if (start < 0) return pythonicListsIn(text, FORMAT)
   const out: ToolCall[] = []
-  const brackets = new TokenFinder(text, '[')
+  const brackets = new ForwardSearch(text, '[')
   let end = -2 // the next END at or after the current block (-1: none left); searched forward only
   while (start >= 0) {
     const from = start + START.length
@@ -38,6 +38,7 @@ function parse(text: string): ToolCall[] {
 export const llama4Pythonic: FormatParser = {
   name: FORMAT,
   aliases: ['llama4'],
+  markers: [START],
   detect: (text) => text.includes(START),
   parse,
   render: (calls) => START + renderPythonicList(calls) + END,

@@ -7,13 +7,14 @@
  * block that does not decode is no call.
  */
 import type { FormatParser } from '../types.js'
-import { callsInBlocks, standardCall } from './tool-calls-tag.js'
+import { callsInBlocks, standardCall } from '../json-blocks.js'
 
 const OPEN = '<longcat_tool_call>'
 const CLOSE = '</longcat_tool_call>'
 
 export const longcat: FormatParser = {
   name: 'longcat',
+  markers: [OPEN],
   detect: (text) => text.includes(OPEN),
   parse: (text) => callsInBlocks(text, OPEN, CLOSE, 'longcat', standardCall('longcat')),
   render: (calls) =>

@@ -23,7 +23,7 @@
 import { skipSpace } from '../json.js'
 import type { FormatParser, ParseOptions, ToolCall } from '../types.js'
 import { removeReasoningBlocks } from '../reasoning.js'
-import { callsFromList, callsFromValue, namedCall, parseJsonPast, pastMarkerBudget, type Budget } from './generic-json.js'
+import { callsFromList, callsFromValue, namedCall, parseJsonPast, pastMarkerBudget, type Budget } from '../json-calls.js'
 
 const MARKER = '[TOOL_CALLS]'
 const ARGS = '[ARGS]'

@@ -3,13 +3,14 @@
  * and a trailing end-of-turn token (`<SPECIAL_12>`) may remain; neither is part of a call.
  */
 import type { FormatParser } from '../types.js'
-import { callsInBlocks, renderJsonList, standardCall } from './tool-calls-tag.js'
+import { callsInBlocks, renderJsonList, standardCall } from '../json-blocks.js'
 
 const OPEN = '<TOOLCALL>'
 const CLOSE = '</TOOLCALL>'
 
 export const nemotronV2: FormatParser = {
   name: 'nemotron_v2',
+  markers: [OPEN],
   detect: (text) => text.includes(OPEN),
   parse: (text) => callsInBlocks(text, OPEN, CLOSE, 'nemotron_v2', standardCall('nemotron_v2')),
   render: (calls) => `${OPEN}${renderJsonList(calls)}${CLOSE}`,

@@ -4,10 +4,10 @@
  * `false`, `null` read as constants. A missing `</function_calls>` at the end of the output still gives the complete
  * calls before it; a call that does not parse ends the block (the calls before it are kept).
  */
-import { parsePythonCallAt, parsePythonCallListAt, renderPythonCall } from '../python.js'
+import { parsePythonCallAt, parsePythonCallListAt, renderPythonCall } from '../python/index.js'
 import type { FormatParser, ToolCall } from '../types.js'
-import { toolCallFromPython } from './pythonic.js'
-import { forEachBlock } from '../blocks.js'
+import { toolCallFromPython } from '../pythonic-calls.js'
+import { forEachBlock } from '../scan.js'
 
 const FORMAT = 'olmo3'
 const OPEN = '<function_calls>'
@@ -44,6 +44,7 @@ function parse(text: string): ToolCall[] {
 export const olmo3: FormatParser = {
   name: FORMAT,
   aliases: ['olmo'],
+  markers: [OPEN],
   detect: (text) => text.includes(OPEN),
   parse,
   render: (calls) => OPEN + calls.map((c) => renderPythonCall(c.name, c.arguments)).join('\n') + CLOSE,

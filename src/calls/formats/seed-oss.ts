@@ -9,7 +9,7 @@
  */
 import { stripOneNewline } from '../schema-values.js'
 import type { FormatParser } from '../types.js'
-import { functionBlockCalls, renderFunctionBlock } from './qwen3-coder.js'
+import { functionBlockCalls, renderFunctionBlock } from '../xml-function-blocks.js'
 import { removeReasoningBlocks } from '../reasoning.js'
 
 const FORMAT = 'seed_oss'
@@ -19,6 +19,7 @@ const CLOSE = '</seed:tool_call>'
 export const seedOss: FormatParser = {
   name: FORMAT,
   aliases: ['seed', 'seed-oss'],
+  markers: [OPEN],
   detect: (text) => text.includes(OPEN),
   parse: (text, options) =>
     functionBlockCalls(removeReasoningBlocks(text, '<seed:think>', '</seed:think>'), options, FORMAT, ['</function>', CLOSE], stripOneNewline),

@@ -9,7 +9,7 @@
  * wherever it is; an invoke cut off before `</steptml:invoke>` (`vllm-step3-7`) gives none.
  */
 import type { FormatParser } from '../types.js'
-import { invokeCalls, renderInvoke, type InvokeTags } from './minimax-m2.js'
+import { invokeCalls, renderInvoke, type InvokeTags } from '../xml-invoke.js'
 
 const FORMAT = 'step3'
 const TAGS: InvokeTags = {
@@ -27,6 +27,7 @@ const SEP = '<｜tool_sep｜>'
 export const step3: FormatParser = {
   name: FORMAT,
   aliases: ['stepfun3', 'step-3'],
+  markers: [TAGS.invoke],
   detect: (text) => text.includes(TAGS.invoke),
   parse: (text, options) => invokeCalls(text, options, FORMAT, TAGS),
   render: (calls) =>

@@ -6,14 +6,23 @@
  *   name and its value is JSON-decoded (integral floats such as `3.0` stay floats, see `fromJson`);
  * - prompting format: `result` is Python call syntax, `[f(a=1, b="x")]`. It is stripped of backticks, newlines and
  *   spaces at both ends, wrapped in `[...]` when it is not already, and parsed with the project's Python parser
- *   (`src/calls/python.ts`); values are resolved with the reference's rules. Nothing is evaluated: arithmetic is
+ *   (`src/calls/python/`); values are resolved with the reference's rules through that parser's shared walk
+ *   (`foldPyValue`). Nothing is evaluated: arithmetic is
  *   computed by that parser's own constant arithmetic.
  *
  * The format is detected per entry (a list is function-calling, a string is prompting) unless one is forced.
  */
 import { parseJson } from '../../calls/json.js'
-import { computeConstant, parsePythonExpression, unparsePython, type PyCallNode, type PyNode } from '../../calls/python.js'
-import { PyFloat, PyTuple, dictKey, fromJson, isPyDict, pyType, type PyDict, type PyValue } from './pyvalue.js'
+import {
+  computeConstant,
+  foldPyValue,
+  parsePythonExpression,
+  unparsePython,
+  type PyCallNode,
+  type PyNode,
+  type PyValueBuilder,
+} from '../../calls/python/index.js'
+import { PyFloat, PyTuple, dictKey, fromJson, isPyDict, pyType, type PyDict, type PyKey, type PyValue } from './pyvalue.js'
 
 export type BfclResultFormat = 'function-calling' | 'prompting'
 
@@ -150,56 +159,56 @@ function floatValue(v: number): PyValue {
 }
 
 /**
- * A parsed value with the reference's rules (`resolve_ast_by_type`). Recursion follows the tree, whose height the
- * parser bounds (MAX_PY_DEPTH).
+ * Parsed values with the reference's rules (`resolve_ast_by_type`), through the parser's shared walk
+ * (`foldPyValue`): ints and floats as the checker sees them, tuples kept apart from lists, dicts as Maps.
  */
-function resolveValue(node: PyNode): PyValue {
-  switch (node.kind) {
-    case 'int':
-      return intValue(node.value)
-    case 'float':
-      return floatValue(node.value)
-    case 'str':
-    case 'bool':
-      return node.value
-    case 'none':
-      return null
-    case 'ellipsis':
-      return '...'
-    case 'unary':
-      return negateConstant(node.operand)
-    case 'binary': {
-      const c = computeConstant(node)
-      if (!c.ok) throw new DecodeError(`cannot compute ${unparsePython(node)}: ${c.error}`)
-      if (c.value.kind === 'int') return intValue(c.value.value)
-      return c.value.kind === 'float' ? floatValue(c.value.value) : c.value.value
-    }
-    case 'name':
-      // A bare name is its text; a dotted one is an attribute access, which the reference does not support.
-      if (node.id.includes('.')) throw new DecodeError(`unsupported expression (attribute ${node.id})`)
-      return node.id
-    case 'list':
-      return node.items.map(resolveValue)
-    case 'tuple':
-      return new PyTuple(node.items.map(resolveValue))
-    case 'dict': {
-      const out: PyDict = new Map()
-      for (let i = 0; i < node.keys.length; i++) {
-        const key = resolveValue(node.keys[i]!)
-        let k
-        try {
-          k = dictKey(key)
-        } catch {
-          throw new DecodeError(`unhashable dict key of type '${pyType(key)}'`)
-        }
-        out.set(k, resolveValue(node.values[i]!))
+const REFERENCE_VALUES: PyValueBuilder<PyValue, PyKey> = {
+  number(node) {
+    switch (node.kind) {
+      case 'int':
+        return intValue(node.value)
+      case 'float':
+        return floatValue(node.value)
+      case 'unary':
+        return negateConstant(node.operand)
+      case 'binary': {
+        const c = computeConstant(node)
+        if (!c.ok) throw new DecodeError(`cannot compute ${unparsePython(node)}: ${c.error}`)
+        if (c.value.kind === 'int') return intValue(c.value.value)
+        return c.value.kind === 'float' ? floatValue(c.value.value) : c.value.value
       }
-      return out
     }
-    case 'call':
-      // A nested call without keywords stays source text; with keywords it is a call dict.
-      return node.keywords.length === 0 ? unparsePython(node) : resolveCall(node)
-  }
+  },
+  literal: (value) => value,
+  none: () => null,
+  ellipsis: () => '...',
+  name(node) {
+    // A bare name is its text; a dotted one is an attribute access, which the reference does not support.
+    if (node.id.includes('.')) throw new DecodeError(`unsupported expression (attribute ${node.id})`)
+    return node.id
+  },
+  list: (items) => items,
+  tuple: (items) => new PyTuple(items),
+  key(node, fold) {
+    const key = fold(node)
+    try {
+      return dictKey(key)
+    } catch {
+      throw new DecodeError(`unhashable dict key of type '${pyType(key)}'`)
+    }
+  },
+  keySegment: (key) => String(key),
+  dict(keys, values) {
+    const out: PyDict = new Map()
+    for (let i = 0; i < keys.length; i++) out.set(keys[i]!, values[i]!)
+    return out
+  },
+  // A nested call without keywords stays source text; with keywords it is a call dict.
+  call: (node) => (node.keywords.length === 0 ? unparsePython(node) : resolveCall(node)),
+}
+
+function resolveValue(node: PyNode): PyValue {
+  return foldPyValue(node, '', REFERENCE_VALUES)
 }
 
 /**

@@ -1,32 +1,16 @@
 /**
- * Values as the leaderboard's Python checker sees them. JSON loses two facts the checker depends on: whether a
- * number is an int or a float (`3.0` is a float, so not an `integer`), and whether a sequence is a list or a tuple
- * (`(1, 2) != [1, 2]` in Python). PyValue keeps both, and dicts are Maps so key order survives (JavaScript objects
- * put integer-like keys first).
- *
- * - `null` None, `boolean` bool, `string` str
- * - `number`: an int when integral, else a float (non-integral, inf, nan)
- * - `PyFloat`: a float whose value is integral (`3.0`, `1e3`)
- * - `PyValue[]` list, `PyTuple` tuple, `PyDict` (a Map) dict
+ * The checker's operations on Python values (equality, iteration, membership, conversion from and to JSON). The
+ * value model itself (PyFloat, PyTuple, PyDict, PyValue) and its repr live with the Python parser, in
+ * calls/python/value.ts and calls/python/repr.ts.
  *
  * Every function here recurses at most MAX_DEPTH levels: values deeper than that are refused when they are built.
  */
-import { pyFloatRepr, pyStrRepr } from '../../calls/python.js'
+import { PyFloat, PyTuple, isPyDict, type PyDict, type PyKey, type PyValue } from '../../calls/python/value.js'
 import type { JsonValue } from '../../calls/types.js'
 
-export { pyFloatRepr, pyStrRepr }
-
-export class PyFloat {
-  constructor(readonly value: number) {}
-}
-
-export class PyTuple {
-  constructor(readonly items: PyValue[]) {}
-}
-
-export type PyKey = string | number | boolean | null
-export type PyDict = Map<PyKey, PyValue>
-export type PyValue = null | boolean | number | string | PyFloat | PyTuple | PyValue[] | PyDict
+// The value model and its repr live with the Python parser (calls/python/); re-exported for the checker's modules.
+export { PyFloat, PyTuple, isPyDict, type PyDict, type PyKey, type PyValue } from '../../calls/python/value.js'
+export { pyFloatRepr, pyJsonDumps, pyJsonString, pyRepr, pyStrRepr } from '../../calls/python/repr.js'
 
 export type PyTypeName = 'NoneType' | 'bool' | 'int' | 'float' | 'str' | 'list' | 'tuple' | 'dict'
 
@@ -42,10 +26,6 @@ export class PyCrash extends Error {
     super(message)
     this.name = 'PyCrash'
   }
-}
-
-export function isPyDict(v: unknown): v is PyDict {
-  return v instanceof Map
 }
 
 export function pyType(v: PyValue): PyTypeName {
@@ -258,88 +238,6 @@ export function toJsonWithFloatPaths(v: PyValue): { json: JsonValue; floatPaths:
     return out
   }
   return { json: walk(v, ''), floatPaths }
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Python's repr() and json.dumps(ensure_ascii=False), for messages and score files identical to the reference's
-
-function pyIntRepr(x: number): string {
-  return Number.isSafeInteger(x) ? String(x) : BigInt(x).toString()
-}
-
-/** Python's `repr()` (and `str()` of containers) of a value. */
-export function pyRepr(v: PyValue): string {
-  if (v === null) return 'None'
-  switch (typeof v) {
-    case 'boolean':
-      return v ? 'True' : 'False'
-    case 'string':
-      return pyStrRepr(v)
-    case 'number':
-      return Number.isInteger(v) ? pyIntRepr(v) : pyFloatRepr(v)
-  }
-  if (v instanceof PyFloat) return pyFloatRepr(v.value)
-  if (Array.isArray(v)) return '[' + v.map(pyRepr).join(', ') + ']'
-  if (v instanceof PyTuple) {
-    return v.items.length === 1 ? `(${pyRepr(v.items[0]!)},)` : '(' + v.items.map(pyRepr).join(', ') + ')'
-  }
-  const parts: string[] = []
-  for (const [k, x] of v) parts.push(`${pyRepr(k)}: ${pyRepr(x)}`)
-  return '{' + parts.join(', ') + '}'
-}
-
-/** A JSON string literal as Python's `json.dumps(..., ensure_ascii=False)` writes it. */
-export function pyJsonString(s: string): string {
-  let out = '"'
-  let start = 0
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i)
-    if (c >= 0x20 && c !== 0x22 && c !== 0x5c) continue
-    out += s.slice(start, i)
-    start = i + 1
-    if (c === 0x22) out += '\\"'
-    else if (c === 0x5c) out += '\\\\'
-    else if (c === 0x0a) out += '\\n'
-    else if (c === 0x0d) out += '\\r'
-    else if (c === 0x09) out += '\\t'
-    else if (c === 0x08) out += '\\b'
-    else if (c === 0x0c) out += '\\f'
-    else out += '\\u' + c.toString(16).padStart(4, '0')
-  }
-  return out + s.slice(start) + '"'
-}
-
-function pyJsonFloat(x: number): string {
-  if (Number.isNaN(x)) return 'NaN'
-  if (x === Infinity) return 'Infinity'
-  if (x === -Infinity) return '-Infinity'
-  return pyFloatRepr(x)
-}
-
-function pyJsonKey(k: PyKey): string {
-  if (typeof k === 'string') return pyJsonString(k)
-  if (k === null) return '"null"'
-  if (typeof k === 'boolean') return k ? '"true"' : '"false"'
-  return `"${Number.isInteger(k) ? pyIntRepr(k) : pyJsonFloat(k)}"`
-}
-
-/** Python's `json.dumps(v, ensure_ascii=False)` (default separators `, ` and `: `; tuples as lists). */
-export function pyJsonDumps(v: PyValue): string {
-  if (v === null) return 'null'
-  switch (typeof v) {
-    case 'boolean':
-      return v ? 'true' : 'false'
-    case 'string':
-      return pyJsonString(v)
-    case 'number':
-      return Number.isInteger(v) ? pyIntRepr(v) : pyJsonFloat(v)
-  }
-  if (v instanceof PyFloat) return pyJsonFloat(v.value)
-  if (Array.isArray(v)) return '[' + v.map(pyJsonDumps).join(', ') + ']'
-  if (v instanceof PyTuple) return '[' + v.items.map(pyJsonDumps).join(', ') + ']'
-  const parts: string[] = []
-  for (const [k, x] of v) parts.push(`${pyJsonKey(k)}: ${pyJsonDumps(x)}`)
-  return '{' + parts.join(', ') + '}'
 }
 
 /** Shorthand for building dicts in code: `dict([['a', 1]])`. */

@@ -4,7 +4,7 @@
  * words inside string arguments), the call is parsed (never evaluated) and dispatched, and each result becomes the
  * string the reference compares: a str as is, a dict as `json.dumps` (or `str()` when that fails), else `str()`.
  */
-import { parsePythonExpression, type PyNode } from '../../../calls/python.js'
+import { parsePythonExpression, type PyNode } from '../../../calls/python/index.js'
 import { parseJson } from '../../../calls/json.js'
 import { PyTuple, fromJson, type PyDict, type PyKey, type PyValue } from '../pyvalue.js'
 import { ApiSession, bindArgs, type ApiMethod, type SimulatedApi } from './api.js'

@@ -1,0 +1,18 @@
+/** Cohere's action objects (`tool_name`, `parameters`), shared by Command R7B and Command R+. */
+import { decodeArguments, isPlainObject, makeCall, subPaths } from './call-object.js'
+import type { ToolCall } from './types.js'
+import { type JsonItem } from './json-blocks.js'
+
+/** A Cohere action object (`tool_name` + `parameters`; `name` + `arguments` accepted too), or undefined. */
+export function cohereCall(it: JsonItem, format: string): ToolCall | undefined {
+  const obj = it.value
+  if (!isPlainObject(obj)) return undefined
+  const name = typeof obj['tool_name'] === 'string' ? obj['tool_name'] : obj['name']
+  if (typeof name !== 'string' || name.length === 0) return undefined
+  const key = 'parameters' in obj ? 'parameters' : 'arguments' in obj ? 'arguments' : undefined
+  const args =
+    key === undefined ? { arguments: {}, argumentsValid: true } : decodeArguments(obj[key], subPaths(it.floatPaths, '/' + key))
+  const rawId = obj['tool_call_id']
+  const id = typeof rawId === 'string' ? rawId : typeof rawId === 'number' ? String(rawId) : undefined
+  return makeCall(name, args, format, it.raw, id)
+}

@@ -1,0 +1,253 @@
+/** Gemma's `call:NAME{key:value}` dialect, shared by Gemma 4 and FunctionGemma. */
+import { makeCall, setOwn } from './call-object.js'
+import { parseJson, toPointer } from './json.js'
+import { ArgumentsBuilder, typeValue, type TypedValue } from './schema-values.js'
+import { forEachBlock } from './scan.js'
+import type { ParseOptions, ToolCall } from './types.js'
+
+/** Deeper values are refused: the reader recurses once per level. */
+const MAX_DEPTH = 64
+
+/** How a dialect's string values are read. */
+export interface CallSyntax {
+  /** String delimiter token. */
+  quote: string
+  /** Type a top-level quoted string without a schema too (FunctionGemma: `<escape>42<escape>` is 42). */
+  typeQuotedStrings: boolean
+}
+
+type Read = { value: unknown; quoted: boolean; raw: string }
+
+/** What a reading method returns once the reader has failed (callers test `failed`, never this). */
+const FAILED: Read = { value: undefined, quoted: false, raw: '' }
+
+/**
+ * Reads `{key:value,...}` in a block's text. Never reads past the block. A malformed value sets `failed` (the
+ * reason is not kept: the call's arguments are then invalid), and every method returns as soon as it is set;
+ * nothing is thrown, since a throw costs microseconds and a text can hold thousands of malformed blocks.
+ */
+class ValueReader {
+  pos = 0
+  failed = false
+  readonly floatPaths: string[] = []
+
+  constructor(
+    readonly text: string,
+    readonly quote: string,
+  ) {}
+
+  /** Mark the read as failed (`_why` documents the reason at the call site). */
+  fail(_why: string): void {
+    this.failed = true
+  }
+
+  skipSpace(): void {
+    while (this.pos < this.text.length) {
+      const c = this.text.charCodeAt(this.pos)
+      if (c === 32 || c === 9 || c === 10 || c === 13) this.pos++
+      else break
+    }
+  }
+
+  /** Members of an object whose `{` is at `pos`; calls `each` per member with its raw read. */
+  members(depth: number, path: string, each: (key: string, read: Read) => void): void {
+    if (depth > MAX_DEPTH) return this.fail('nested too deeply')
+    this.pos++ // {
+    for (;;) {
+      this.skipSpace()
+      const c = this.text.charCodeAt(this.pos)
+      if (this.pos >= this.text.length) return this.fail('unterminated object')
+      if (c === 125 /* } */) {
+        this.pos++
+        return
+      }
+      if (c === 44 /* , */) {
+        this.pos++
+        continue
+      }
+      const key = this.key()
+      if (this.failed) return
+      const read = this.value(depth + 1, path + toPointer([key]))
+      if (this.failed) return
+      each(key, read)
+      // A comma is optional between members (streamed FunctionGemma output omits it).
+    }
+  }
+
+  key(): string {
+    if (this.text.startsWith(this.quote, this.pos)) {
+      const k = this.quoted()
+      if (this.failed) return ''
+      this.skipSpace()
+      if (this.text.charCodeAt(this.pos) !== 58 /* : */) {
+        this.fail('expected ":"')
+        return ''
+      }
+      this.pos++
+      return k
+    }
+    const colon = this.text.indexOf(':', this.pos)
+    if (colon < 0) {
+      this.fail('expected ":"')
+      return ''
+    }
+    const key = this.text.slice(this.pos, colon).trim()
+    if (key.length === 0 || /[{}[\],]/.test(key)) {
+      this.fail('bad key')
+      return ''
+    }
+    this.pos = colon + 1
+    return key
+  }
+
+  quoted(): string {
+    const start = this.pos + this.quote.length
+    const end = this.text.indexOf(this.quote, start)
+    if (end < 0) {
+      this.fail('unterminated string')
+      return ''
+    }
+    this.pos = end + this.quote.length
+    return this.text.slice(start, end)
+  }
+
+  value(depth: number, path: string): Read {
+    this.skipSpace()
+    const start = this.pos
+    if (this.text.startsWith(this.quote, this.pos)) {
+      const s = this.quoted()
+      if (this.failed) return FAILED
+      return { value: s, quoted: true, raw: s }
+    }
+    const c = this.text.charCodeAt(this.pos)
+    if (c === 123 /* { */) {
+      const obj: Record<string, unknown> = {}
+      this.members(depth, path, (k, r) => setOwn(obj, k, r.value))
+      if (this.failed) return FAILED
+      return { value: obj, quoted: false, raw: this.text.slice(start, this.pos) }
+    }
+    if (c === 91 /* [ */) {
+      if (depth > MAX_DEPTH) {
+        this.fail('nested too deeply')
+        return FAILED
+      }
+      this.pos++
+      const items: unknown[] = []
+      for (;;) {
+        this.skipSpace()
+        const d = this.text.charCodeAt(this.pos)
+        if (this.pos >= this.text.length) {
+          this.fail('unterminated array')
+          return FAILED
+        }
+        if (d === 93 /* ] */) {
+          this.pos++
+          break
+        }
+        if (d === 44 /* , */) {
+          this.pos++
+          continue
+        }
+        const item = this.value(depth + 1, path + '/' + items.length)
+        if (this.failed) return FAILED
+        items.push(item.value)
+      }
+      return { value: items, quoted: false, raw: this.text.slice(start, this.pos) }
+    }
+    return this.bare(path)
+  }
+
+  /** A bare token up to `,` `}` `]`: a JSON number or literal, else its text. */
+  bare(path: string): Read {
+    const start = this.pos
+    while (this.pos < this.text.length) {
+      const c = this.text.charCodeAt(this.pos)
+      if (c === 44 || c === 125 || c === 93) break
+      if (this.text.startsWith(this.quote, this.pos)) break
+      this.pos++
+    }
+    const raw = this.text.slice(start, this.pos).trim()
+    if (raw.length === 0) {
+      this.fail('missing value')
+      return FAILED
+    }
+    const j = parseJson(raw)
+    if (j.ok && (typeof j.value === 'number' || typeof j.value === 'boolean' || j.value === null)) {
+      if (j.floatPaths) this.floatPaths.push(path)
+      return { value: j.value, quoted: false, raw }
+    }
+    return { value: raw, quoted: false, raw }
+  }
+}
+
+/** The float paths of `all` under `/key`, relative to that value. */
+function pathsUnder(all: string[], key: string): string[] | undefined {
+  const prefix = toPointer([key])
+  const out = all.filter((p) => p === prefix || p.startsWith(prefix + '/')).map((p) => p.slice(prefix.length))
+  return out.length > 0 ? out : undefined
+}
+
+/** A top-level value, typed by the parameter schema where it disagrees with how the value was written. */
+function typed(read: Read, args: ArgumentsBuilder, key: string, syntax: CallSyntax, floatPaths: string[]): TypedValue {
+  const schema = args.schemaOf(key)
+  const type = schema?.type
+  const types = typeof type === 'string' ? [type] : Array.isArray(type) ? type : []
+  const saysString = types.includes('string') && types.every((t) => t === 'string' || t === 'null')
+  if (read.quoted) {
+    if (schema && types.length > 0 && !saysString) return typeValue(read.value as string, schema)
+    if (!schema && syntax.typeQuotedStrings) return typeValue(read.value as string, undefined)
+    return { value: read.value }
+  }
+  if (saysString && typeof read.value !== 'object') return { value: read.raw }
+  const paths = pathsUnder(floatPaths, key)
+  return paths ? { value: read.value, floatPaths: paths } : { value: read.value }
+}
+
+/** Calls of every `OPEN call:NAME{...}` block in `text`. */
+export function callBlocks(
+  text: string,
+  options: ParseOptions,
+  format: string,
+  open: string,
+  close: string,
+  syntax: CallSyntax,
+): ToolCall[] {
+  const out: ToolCall[] = []
+  forEachBlock(text, open, close, (block) => {
+    const call = blockCall(block, options, format, syntax)
+    if (call) out.push(call)
+  })
+  return out
+}
+
+function blockCall(block: string, options: ParseOptions, format: string, syntax: CallSyntax): ToolCall | undefined {
+  const s = block.trimStart()
+  if (!s.startsWith('call:')) return undefined
+  const brace = s.indexOf('{')
+  const name = (brace < 0 ? s.slice(5) : s.slice(5, brace)).trim()
+  if (name.length === 0 || /[\s<>{}]/.test(name)) return undefined
+  if (brace < 0) return makeCall(name, { arguments: {}, argumentsValid: false }, format, block)
+  const reader = new ValueReader(s, syntax.quote)
+  reader.pos = brace
+  const args = new ArgumentsBuilder(name, options)
+  const reads: [string, Read][] = []
+  reader.members(1, '', (k, r) => reads.push([k, r]))
+  if (reader.failed) return makeCall(name, { arguments: {}, argumentsValid: false }, format, block)
+  for (const [k, r] of reads) args.add(k, typed(r, args, k, syntax, reader.floatPaths))
+  return makeCall(name, args.result(), format, block)
+}
+
+/** A value in the dialect: strings between `quote` tokens, the rest bare. */
+export function renderCallValue(value: unknown, quote: string): string {
+  if (typeof value === 'string') return quote + value + quote
+  if (Array.isArray(value)) return '[' + value.map((v) => renderCallValue(v, quote)).join(',') + ']'
+  if (value !== null && typeof value === 'object') {
+    return '{' + Object.entries(value).map(([k, v]) => `${k}:${renderCallValue(v, quote)}`).join(',') + '}'
+  }
+  return JSON.stringify(value) ?? 'null'
+}
+
+export function renderCall(call: { name: string; arguments: Record<string, unknown> }, quote: string): string {
+  return `call:${call.name}${renderCallValue(call.arguments, quote)}`
+}
+

@@ -1,0 +1,70 @@
+/** Pythonic call lists (`[f(a=1), g()]`) in text, shared by the pythonic formats (pythonic, LFM2, Llama 4, OLMo 3). */
+import { makeCall } from './call-object.js'
+import { parsePythonCallListAt, renderPythonCall, type PyCall } from './python/index.js'
+import type { ToolCall } from './types.js'
+import { ForwardSearch } from './scan.js'
+
+/** A ToolCall from a parsed Python call (keyword arguments only). */
+export function toolCallFromPython(call: PyCall, format: string): ToolCall {
+  return makeCall(call.name, { arguments: call.args, argumentsValid: true, floatPaths: call.floatPaths }, format, call.raw)
+}
+
+function isSpace(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13
+}
+
+function isNameChar(c: number, first: boolean): boolean {
+  const letter = (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c >= 128
+  return first ? letter : letter || (c >= 48 && c <= 57)
+}
+
+/**
+ * Whether `[` at `i` is followed by `name(` or `dotted.name(` (whitespace allowed): the cheap test before a parse.
+ * Reads only the name, which no other candidate's test reads again.
+ */
+function startsCallList(text: string, i: number, end: number): boolean {
+  let j = i + 1
+  while (j < end && isSpace(text.charCodeAt(j))) j++
+  for (;;) {
+    if (j >= end || !isNameChar(text.charCodeAt(j), true)) return false
+    while (j < end && isNameChar(text.charCodeAt(j), false)) j++
+    if (text.charCodeAt(j) !== 46 /* . */) break
+    j++
+  }
+  while (j < end && isSpace(text.charCodeAt(j))) j++
+  return text.charCodeAt(j) === 40 /* ( */
+}
+
+/**
+ * The calls of every complete call list in `text[from, to)`. Callers that read several ranges of one text in order
+ * pass one `brackets` finder for all of them, so that no search for `[` runs over the same text twice.
+ */
+export function pythonicListsIn(
+  text: string,
+  format: string,
+  from = 0,
+  to = text.length,
+  brackets = new ForwardSearch(text, '['),
+): ToolCall[] {
+  const out: ToolCall[] = []
+  let i = from
+  while (i < to) {
+    const b = brackets.next(i)
+    if (b < 0 || b >= to) break
+    if (!startsCallList(text, b, to)) {
+      i = b + 1
+      continue
+    }
+    const r = parsePythonCallListAt(text, b, { jsonLiterals: true })
+    if (r.ok && r.end <= to) {
+      for (const c of r.calls) out.push(toolCallFromPython(c, format))
+      i = r.end
+    } else i = Math.max(b + 1, r.ok ? r.end : r.scanned)
+  }
+  return out
+}
+
+/** `[f(a=1), g(b='x')]`. */
+export function renderPythonicList(calls: readonly { name: string; arguments: Record<string, unknown> }[]): string {
+  return '[' + calls.map((c) => renderPythonCall(c.name, c.arguments)).join(', ') + ']'
+}
