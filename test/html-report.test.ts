@@ -282,10 +282,10 @@ describe('the HTML report in a browser', () => {
     await page.click('#sample-list tr.sample:has-text("w7")')
     expect(await page.textContent('#sample-error')).toMatch(/w7/)
 
-    // A fully right sample keeps no prompt in task meta.
+    // A fully right sample keeps only its record in task meta (under 1 KB): no prompt, no output to show.
     await page.click('#sample-list tr.sample:has-text("w1")')
     expect(await page.$('#sample-prompt')).toBeNull()
-    expect(await page.textContent('#sample-output')).toContain('<tool_call>')
+    expect(await page.$('#sample-output')).toBeNull()
   })
 
   it('renders without console errors, page errors or network requests (screenshot for a look)', async () => {

@@ -41,11 +41,14 @@ function jsFiles(dir: string): string[] {
     .map((e) => join(e.parentPath, e.name))
 }
 
+/** What an install of the package brings: its dependencies, and Vitest (the one required peer). */
+const RUNTIME_PACKAGES = [...Object.keys(JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).dependencies as object), 'vitest']
+
 describe('optional local runtime', () => {
   let dir: string
   beforeAll(() => {
     ensureBuilt()
-    dir = installedCopy(['ajv', 'chalk', 'vitest'])
+    dir = installedCopy(RUNTIME_PACKAGES)
   })
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
@@ -88,7 +91,7 @@ describe('installed without its sources', () => {
   let dir: string
   beforeAll(() => {
     ensureBuilt()
-    dir = installedCopy(['ajv', 'chalk', 'vitest'])
+    dir = installedCopy(RUNTIME_PACKAGES)
   })
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
 

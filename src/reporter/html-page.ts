@@ -346,7 +346,7 @@ export const PAGE_SCRIPT = String.raw`
       s.p !== undefined ? h('pre', { id: 'sample-prompt', text: s.p }) : h('p', { class: 'muted', text: 'Not stored (kept only for samples that are not fully right).' }),
       h('h4', { text: 'Calls' }), s.k === undefined ? callDiff(s) : h('p', { class: 'muted', text: 'Not scored.' }),
       h('h4', { text: 'Raw output' }),
-      s.o !== undefined ? h('pre', { id: 'sample-output', text: s.o }) : h('p', { class: 'muted', text: 'No output stored.' }),
+      s.o !== undefined ? h('pre', { id: 'sample-output', text: s.o }) : h('p', { class: 'muted', text: 'Not stored (kept only for samples that are not fully right).' }),
     ]);
     var rows = controls.list.querySelectorAll('tr.sample');
     for (var n = 0; n < rows.length; n++) rows[n].classList.toggle('open', rows[n].getAttribute('data-index') === String(i));
