@@ -1,29 +1,79 @@
-// Public API of vitest-tool-evals.
-export * from './calls/index.js'
-export * from './score/types.js'
-export * from './score/index.js'
-// Vitest side: datasets, replayed outputs, describeEval, matchers (the reporter is `vitest-tool-evals/reporter`).
-export * from './data/index.js'
+// The public API of vitest-tool-evals: every name here is documented in the README and typed, and changes only
+// compatibly. Anything not listed is internal. Other entries: `vitest-tool-evals/plugin` (the gate as a Vitest
+// plugin), `vitest-tool-evals/reporter` (ToolEvalsReporter), `vitest-tool-evals/setup` (registers the matchers),
+// `vitest-tool-evals/matchers` (the matcher objects and their types).
+
+// Evals: samples as Vitest test cases.
+export { describeEval, type EvalOptions, type EvalResult } from './eval/describe-eval.js'
+export type { JudgeScorerOptions, SchemaScorerOptions, ScorerOptions, ScorerResults } from './eval/scorers.js'
+export { readEvalMeta, type EvalMeta, type StoredCall } from './eval/meta.js'
+
+// Data: samples from JSONL files, arrays, Hub datasets and BFCL's files.
+export type { ChatMessage, DataEntry, DataOptions, DataSource, Sample, SampleError } from './data/types.js'
+export { formatSampleError, loadData, loadDataAsync, loadSamples } from './data/load.js'
+export { loadHfDataset } from './data/hf.js'
+export { bfclTools, loadBfclCategory, type BfclLoadOptions, type BfclLoadResult, type BfclSampleLine } from './data/bfcl.js'
+
+// Models: the provider interface, recorded outputs, the local runtime, endpoints, the cache and recording.
 export type { ModelOutput, ModelProvider } from './models/types.js'
-export { replay, parseRecording, callsFromOpenAI, type ReplayOptions } from './models/replay.js'
-export * from './eval/index.js'
-export * from './matchers/index.js'
-// Model providers: local (transformers.js on onnxruntime-node), OpenAI-compatible endpoint; generation cache, recording.
+export { callsFromOpenAI, replay, type ReplayOptions } from './models/replay.js'
 export { local, localModelStats, unloadLocalModels, type LocalOptions, type LocalProvider } from './models/local.js'
 export { openaiCompatible, type OpenAICompatibleOptions } from './models/openai-compatible.js'
-export { cached, generationKey, type CacheOptions, type CacheStats, type CachedProvider } from './models/cache.js'
-export { record, replayLine, type RecordOptions } from './models/record.js'
-// BFCL checker (as the `bfcl` namespace), BFCL data as samples, DeepFabric-style schema metrics, judged metrics.
+export { cached, type CacheOptions, type CacheStats, type CachedProvider } from './models/cache.js'
+export { record, type RecordOptions } from './models/record.js'
+
+// Parsing model output into tool calls.
+export {
+  detectFormat,
+  FORMATS,
+  formatNames,
+  MAX_ARGUMENT_DEPTH,
+  parseToolCalls,
+  stripReasoning,
+  type FormatParser,
+  type JsonSchema,
+  type JsonValue,
+  type ParseOptions,
+  type ToolCall,
+  type ToolDefinition,
+} from './calls/index.js'
+export type { ExpectedCall } from './calls/types.js'
+
+// Scoring: NeMo's per-sample metrics and their run-level aggregation, the scorer interface and your own scorers.
+export { scoreSample } from './score/nemo.js'
+export { aggregateRun } from './score/run.js'
+export {
+  FAILURE_CATEGORIES,
+  NEMO_METRICS,
+  REPORT_METRICS,
+  type Aggregate,
+  type FailureCategory,
+  type MatchMode,
+  type NemoMetric,
+  type RunMetrics,
+  type SampleRecord,
+  type SampleScore,
+  type ScoreOptions,
+} from './score/types.js'
+export { defineScorer, type MetricValues, type ScorerDefinition } from './score/define-scorer.js'
+export type { Scorer, ScorerAccumulator, ScorerInput, ScorerModel, ScorerSummary, ScoreOutcome, StrictVerdict } from './score/scorer.js'
+
+// The built-in scorers' own functions and recorded shapes: DeepFabric-style schema metrics, judges, BFCL.
+export {
+  DEFAULT_SCHEMA_WEIGHTS,
+  schemaMetrics,
+  type SchemaOptions,
+  type SchemaSampleMetrics,
+  type SchemaSemantics,
+  type SchemaWeights,
+} from './score/schema.js'
+export type { SchemaAggregate, SchemaRecord } from './score/scorers/index.js'
+export { JUDGE_KINDS, judgeSample, judgeSampleId, type JudgeKind, type JudgeResult } from './score/judge.js'
+export type { JudgeAggregate, JudgeRecord } from './score/scorers/judge.js'
+export type { BfclAggregate, BfclRecord } from './score/scorers/bfcl.js'
 export * as bfcl from './score/bfcl/index.js'
 export { checkBfclAnswer, type BfclAnswer } from './score/bfcl/answer.js'
-export * from './data/bfcl.js'
-export * from './score/schema.js'
-export * from './score/judge.js'
-// Scorers: the interface, your own (`defineScorer`), the built-in ones' recorded shapes, and run-level numbers of
-// records with every scorer's sums (as the reporter makes them).
-export { defineScorer, type ScorerDefinition, type MetricValues } from './score/define-scorer.js'
-export type { Scorer, ScorerInput, ScoreOutcome, ScorerAccumulator, ScorerSummary, StrictVerdict } from './score/scorer.js'
-export { aggregateRun } from './score/run.js'
-export type { BfclRecord, BfclAggregate } from './score/scorers/bfcl.js'
-export type { SchemaRecord, SchemaAggregate } from './score/scorers/index.js'
-export type { JudgeRecord, JudgeAggregate } from './score/scorers/judge.js'
+
+// Matchers (registered by `vitest-tool-evals/setup`, the plugin and describeEval).
+export { bfclMatchers, toolMatchers, type ToolCallMatchers } from './matchers/index.js'
+export type { ExpectedToolCall, ToHaveArgsOptions, ToMatchToolCallsOptions } from './matchers/index.js'

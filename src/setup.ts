@@ -1,11 +1,12 @@
 /**
- * Setup entry (`setupFiles: ['vitest-tool-evals/setup']`): registers the tool-call matchers with Vitest's `expect`.
+ * Setup entry (`setupFiles: ['vitest-tool-evals/setup']`, or the plugin, which lists it): registers the tool-call and
+ * BFCL matchers with Vitest's `expect`. Naming it in a tsconfig's `types` also types them without an import.
  */
-import { expect } from 'vitest'
-import { toolMatchers } from './matchers/index.js'
-import { bfclMatchers } from './matchers/bfcl.js'
+import './matchers/types.js'
+import './matchers/bfcl.js'
+import { registerMatchers } from './matchers/register.js'
 
-expect.extend(toolMatchers)
-expect.extend(bfclMatchers)
+registerMatchers()
 
-export { toolMatchers }
+export { toolMatchers } from './matchers/matchers.js'
+export { bfclMatchers } from './matchers/bfcl.js'

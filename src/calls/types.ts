@@ -23,6 +23,22 @@ export interface ToolCall {
   floatPaths?: string[]
 }
 
+/** A ground-truth call; arguments may be an object or a JSON string (as in NeMo's data). */
+export interface ExpectedCall {
+  name: string
+  arguments?: Record<string, unknown> | string
+}
+
+/** A chat message, OpenAI style. Extra fields are kept as they are (they may matter to a chat template). */
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant' | 'tool' | string
+  content?: string | null
+  tool_calls?: { id?: string; type?: string; function: { name: string; arguments: string | Record<string, unknown> } }[]
+  tool_call_id?: string
+  name?: string
+  [key: string]: unknown
+}
+
 /** A tool as offered to the model, OpenAI style. */
 export interface ToolDefinition {
   type?: 'function' | string

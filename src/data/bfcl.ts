@@ -17,7 +17,7 @@ import { categoryDataFromText } from '../score/bfcl/files.js'
 import { isPyDict, toJsonWithFloatPaths, toPlain, type PyValue } from '../score/bfcl/pyvalue.js'
 import type { ExpectedCall } from '../score/types.js'
 import type { ChatMessage, Sample } from './types.js'
-import { decodeJsonLine, forEachJsonlLine } from './jsonl.js'
+import { decodeJsonLine, forEachJsonlLine } from '../calls/jsonl.js'
 
 /** What `sample.bfcl` holds: a BfclAnswer (plain JSON) plus the entry's id. */
 export interface BfclSampleInfo extends BfclAnswer {

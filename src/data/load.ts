@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { decodeJsonLine, forEachJsonlLine } from './jsonl.js'
+import { decodeJsonLine, forEachJsonlLine } from '../calls/jsonl.js'
 import { samplesFromObject } from './sample.js'
 import { isHfSource, loadHfDataset, type HubConfig } from './hf.js'
 import type { DataEntry, DataOptions, DataSource, Sample, SampleError } from './types.js'

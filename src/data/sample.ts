@@ -7,7 +7,8 @@ import { parseJson } from '../calls/json.js'
 import { isPlainObject } from '../calls/call-object.js'
 import type { ToolDefinition } from '../calls/types.js'
 import type { BfclAnswer } from '../score/bfcl/answer.js'
-import type { ExpectedCall } from '../score/types.js'
+import { toToolDefinition } from './tools.js'
+import type { ExpectedCall } from '../calls/types.js'
 import type { ChatMessage, Sample } from './types.js'
 
 /** A field that is not what it should be; `field` is its path inside the sample object. */
@@ -197,7 +198,7 @@ function readTools(value: unknown): ToolDefinition[] {
     if (fn['parameters'] !== undefined && !isPlainObject(fn['parameters'])) {
       throw new InvalidField(`${f}.parameters`, 'must be a JSON Schema object')
     }
-    tools.push(fn === t ? { type: 'function', function: fn as ToolDefinition['function'] } : (t as unknown as ToolDefinition))
+    tools.push(toToolDefinition(t)!)
   }
   return tools
 }

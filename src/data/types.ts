@@ -1,30 +1,9 @@
-import type { ToolDefinition } from '../calls/types.js'
-import type { BfclAnswer } from '../score/bfcl/answer.js'
-import type { ExpectedCall } from '../score/types.js'
+import type { ExpectedCall } from '../calls/types.js'
+import type { Sample } from '../score/types.js'
 
-/** A chat message, OpenAI style. Extra fields are kept as they are (they may matter to a chat template). */
-export interface ChatMessage {
-  role: 'system' | 'user' | 'assistant' | 'tool' | string
-  content?: string | null
-  tool_calls?: { id?: string; type?: string; function: { name: string; arguments: string | Record<string, unknown> } }[]
-  tool_call_id?: string
-  name?: string
-  [key: string]: unknown
-}
-
-/** One eval sample: the conversation so far, the tools on offer, and the calls expected (`[]`: no call). */
-export interface Sample {
-  id: string
-  messages: ChatMessage[]
-  tools?: ToolDefinition[]
-  expected: ExpectedCall[]
-  /** Where the sample came from, for error messages: file and 1-based line. */
-  source?: { file: string; line: number }
-  /** The BFCL answer this sample is checked against (the `bfcl` option), as `loadBfclCategory` makes it. */
-  bfcl?: BfclAnswer
-  /** Anything else the data line carried (kept for custom assertions and scorers). */
-  extra?: Record<string, unknown>
-}
+// The conversation shapes live below data/ (scorers read them too); data/ is where they are made.
+export type { ChatMessage } from '../calls/types.js'
+export type { Sample } from '../score/types.js'
 
 /**
  * A sample that could not be read: it becomes its own failing test case and an errored record in the report, so the

@@ -12,7 +12,7 @@ import { assertKnownFormat } from '../calls/index.js'
 import type { ToolCall } from '../calls/types.js'
 import { formatSampleError, loadDataAsync } from '../data/load.js'
 import type { DataOptions, DataSource, Sample, SampleError } from '../data/types.js'
-import { toolMatchers } from '../matchers/matchers.js'
+import { registerMatchers } from '../matchers/register.js'
 import type { ModelOutput, ModelProvider } from '../models/types.js'
 import { scoreSample } from '../score/nemo.js'
 import type { MatchMode, SampleRecord, SampleScore, ScoreOptions } from '../score/types.js'
@@ -71,13 +71,6 @@ const DEFAULT_CONCURRENCY = 4
 /** How far generation may run ahead of the tests, in multiples of the concurrency. */
 const LOOKAHEAD_FACTOR = 4
 
-let matchersRegistered = false
-
-function registerMatchers(): void {
-  if (matchersRegistered) return
-  matchersRegistered = true
-  expect.extend(toolMatchers)
-}
 
 /** Suites per provider that have not finished yet: the provider is closed when the last one ends. */
 const openSuites = new WeakMap<ModelProvider, number>()

@@ -15,7 +15,7 @@ import { checkBfclAnswer, type BfclAnswer } from '../score/bfcl/answer.js'
 import type { BfclScoreOptions, BfclVerdict } from '../score/bfcl/score.js'
 import { pyRepr } from '../score/bfcl/pyvalue.js'
 import { bfclErrorLines } from '../score/scorers/bfcl.js'
-import { callList } from './received.js'
+import { callList } from '../calls/format.js'
 
 export interface ToMatchBfclAnswerOptions extends BfclScoreOptions {
   /** BFCL category; inferred from the answer when absent (no answer: irrelevance; several: parallel). */

@@ -6,8 +6,10 @@
  */
 import type { MatcherState } from 'vitest'
 import type { ToolCall } from '../calls/types.js'
-import { argumentsOf, callList, callView, type CallView, receivedCalls } from './received.js'
-import { argumentProblems, normalizeTools } from './schema.js'
+import { argumentsOf, callList, callView, type CallView } from '../calls/format.js'
+import { receivedCalls } from './received.js'
+import { normalizeTools } from '../data/tools.js'
+import { argumentProblems } from './schema.js'
 
 /** A call as a matcher expects it; `arguments` left out means "any arguments". */
 export interface ExpectedToolCall {

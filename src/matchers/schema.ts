@@ -123,14 +123,3 @@ export function argumentProblems(call: ToolCall, tools: readonly ToolDefinition[
     return `${at ? at : '(arguments)'} ${e.message ?? 'is invalid'}`
   })
 }
-
-/** Tools in either shape (OpenAI `{type, function}` or a bare function document) as ToolDefinitions. */
-export function normalizeTools(tools: readonly unknown[]): ToolDefinition[] {
-  const out: ToolDefinition[] = []
-  for (const t of tools) {
-    if (!isPlainObject(t)) continue
-    if (isPlainObject(t['function'])) out.push(t as unknown as ToolDefinition)
-    else if (typeof t['name'] === 'string') out.push({ type: 'function', function: t as ToolDefinition['function'] })
-  }
-  return out
-}

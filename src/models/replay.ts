@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url'
 import { decodeArguments, isPlainObject, makeCall } from '../calls/call-object.js'
 import { assertKnownFormat, unknownFormatError } from '../calls/index.js'
 import type { ToolCall } from '../calls/types.js'
-import { decodeJsonLine, forEachJsonlLine } from '../data/jsonl.js'
+import { decodeJsonLine, forEachJsonlLine } from '../calls/jsonl.js'
 import type { Sample } from '../data/types.js'
 import type { ModelOutput, ModelProvider } from './types.js'
 

@@ -2,7 +2,7 @@
  * The Markdown summary (GitHub Actions' `$GITHUB_STEP_SUMMARY`): rates and threshold verdicts as tables, the
  * worst samples folded away.
  */
-import { callLine } from '../matchers/received.js'
+import { callLine } from '../calls/format.js'
 import { reportedMetrics, type ToolEvalsReport } from './report.js'
 import { describeThreshold, formatRate } from './thresholds.js'
 

@@ -4,7 +4,7 @@
  * verdicts.
  */
 import { Chalk, type ChalkInstance } from 'chalk'
-import { callLine } from '../matchers/received.js'
+import { callLine } from '../calls/format.js'
 import { reportedMetrics, type ToolEvalsReport } from './report.js'
 import { describeThreshold, formatRate, thresholdFor, type Thresholds } from './thresholds.js'
 

@@ -12,9 +12,9 @@
  */
 import { parseJsonAt, scanBracketEnd } from '../calls/json.js'
 import { stripReasoning } from '../calls/reasoning.js'
-import type { ToolCall, ToolDefinition } from '../calls/types.js'
-import type { ChatMessage, Sample } from '../data/types.js'
-import type { ModelProvider } from '../models/types.js'
+import type { ChatMessage, ToolCall, ToolDefinition } from '../calls/types.js'
+import type { ScorerModel } from './scorer.js'
+import type { Sample } from './types.js'
 
 export const JUDGE_KINDS = ['tool_selection', 'tool_invocation'] as const
 export type JudgeKind = (typeof JUDGE_KINDS)[number]
@@ -104,7 +104,7 @@ function toolList(tools: readonly ToolDefinition[] | undefined): string {
   if (!tools || tools.length === 0) return '(no tools on offer)'
   return tools
     .map((t) => {
-      const f = t.function ?? (t as unknown as ToolDefinition['function'])
+      const f = t.function
       return `- ${f.name}: ${f.description ?? ''}\n  parameters: ${JSON.stringify(f.parameters ?? {})}`
     })
     .join('\n')
@@ -217,7 +217,7 @@ export function parseJudgeAnswer(text: string): { label: JudgeLabel; explanation
 
 /** Ask `judge` about one sample's calls. Never throws: a failed or unreadable judgement is an error result. */
 export async function runJudge(
-  judge: ModelProvider,
+  judge: ScorerModel,
   kind: JudgeKind,
   input: JudgeInput,
   options: { signal?: AbortSignal } = {},
@@ -241,7 +241,7 @@ export async function runJudge(
 
 /** Run the requested judges (both by default) on one sample, one after the other. */
 export async function judgeSample(
-  judge: ModelProvider,
+  judge: ScorerModel,
   input: JudgeInput,
   kinds: readonly JudgeKind[] = JUDGE_KINDS,
   options: { signal?: AbortSignal } = {},

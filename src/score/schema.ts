@@ -101,11 +101,10 @@ function overallOf(m: Record<SchemaMetric, boolean | number>, w: SchemaWeights):
   return Math.min(1, SCHEMA_METRICS.reduce((sum, k) => sum + Number(m[k]) * w[k], 0))
 }
 
-/** The parameter schema of the tool named `name`, if it is on offer (OpenAI-style tools, or bare functions). */
+/** The parameter schema of the tool named `name`, if it is on offer (tools as data/tools.ts normalises them). */
 function toolSchema(tools: readonly ToolDefinition[], name: string): JsonSchema | undefined {
   for (const t of tools) {
-    const fn = (isPlainObject(t) && isPlainObject(t.function) ? t.function : t) as unknown as ToolDefinition['function']
-    if (fn?.name === name) return isPlainObject(fn.parameters) ? fn.parameters : {}
+    if (t.function?.name === name) return isPlainObject(t.function.parameters) ? t.function.parameters : {}
   }
   return undefined
 }

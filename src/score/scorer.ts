@@ -11,8 +11,7 @@
  * eval adds beside them. The built-in ones are listed in `scorers/index.ts`; users make theirs with `defineScorer`.
  */
 import type { ToolCall } from '../calls/types.js'
-import type { Sample } from '../data/types.js'
-import type { ModelProvider } from '../models/types.js'
+import type { Sample } from './types.js'
 
 /** What a scorer sees of one sample. */
 export interface ScorerInput {
@@ -51,12 +50,22 @@ export interface ScorerAccumulator<V, A, D = unknown> {
   finish(acc: A): ScorerSummary<D>
 }
 
+/**
+ * A model as a scorer sees one (a judge): any ModelProvider of models/ fits. Declared here, in the scoring layer, so
+ * that scorers depend on the shape and not on the providers' layer.
+ */
+export interface ScorerModel {
+  readonly id: string
+  generate(sample: Sample, options?: { signal?: AbortSignal }): Promise<{ text?: string; calls?: ToolCall[]; skipped?: string }>
+  close?(): Promise<void>
+}
+
 /** Services describeEval lends scorers when it sets them up (so scorers need not reach into the providers). */
 export interface ScorerContext {
   /** Wire-format hint of the eval. */
   format?: string
   /** A provider behind the on-disk generation cache (`true`: default folder, or the cache's options). */
-  cached(provider: ModelProvider, options: true | object): ModelProvider
+  cached(provider: ScorerModel, options: true | { dir?: string }): ScorerModel
 }
 
 export interface Scorer<V = unknown, A = unknown, D = unknown> {
@@ -77,7 +86,7 @@ export interface Scorer<V = unknown, A = unknown, D = unknown> {
   /** Optional: how this scorer decides strict mode for a sample instead of NeMo's failure categories. */
   strict?(outcome: ScoreOutcome<V>, sample: Sample): StrictVerdict
   /** Providers the scorer uses: closed with the eval's model when the last suite using them ends. */
-  readonly providers?: readonly ModelProvider[]
+  readonly providers?: readonly ScorerModel[]
 }
 
 /**

@@ -1,4 +1,8 @@
+import type { ChatMessage, ExpectedCall, ToolDefinition } from '../calls/types.js'
+import type { BfclAnswer } from './bfcl/answer.js'
 import type { BuiltinScorerDetails, BuiltinScorerMetric, BuiltinScorerValues } from './scorers/index.js'
+
+export type { ExpectedCall } from '../calls/types.js'
 
 /** The six per-sample metrics of NeMo's `compute_sample_metrics` (REFERENCE.md section 2). */
 export const NEMO_METRICS = [
@@ -11,10 +15,19 @@ export const NEMO_METRICS = [
 ] as const
 export type NemoMetric = (typeof NEMO_METRICS)[number]
 
-/** A ground-truth call; arguments may be an object or a JSON string (as in NeMo's data). */
-export interface ExpectedCall {
-  name: string
-  arguments?: Record<string, unknown> | string
+
+/** One eval sample: the conversation so far, the tools on offer, and the calls expected (`[]`: no call). */
+export interface Sample {
+  id: string
+  messages: ChatMessage[]
+  tools?: ToolDefinition[]
+  expected: ExpectedCall[]
+  /** Where the sample came from, for error messages: file and 1-based line. */
+  source?: { file: string; line: number }
+  /** The BFCL answer this sample is checked against (the `bfcl` option), as `loadBfclCategory` makes it. */
+  bfcl?: BfclAnswer
+  /** Anything else the data line carried (kept for custom assertions and scorers). */
+  extra?: Record<string, unknown>
 }
 
 /** Why a sample is not fully right; a sample may have several. */

@@ -8,16 +8,14 @@
  * failed or answered something unreadable) is counted under `errors` and left out of its rate. An errored sample is
  * recorded as `incorrect` without asking the judge (a failure never raises a rate).
  */
-import type { CacheOptions } from '../../models/cache.js'
-import type { ModelProvider } from '../../models/types.js'
 import { truncate } from '../text.js'
 import { JUDGE_KINDS, judgeSample, type JudgeKind, type JudgeResult } from '../judge.js'
-import type { BuiltinScorer, Scorer } from '../scorer.js'
+import type { BuiltinScorer, Scorer, ScorerModel } from '../scorer.js'
 
 /** `judge` option: a model that judges each sample's calls (off unless given). */
 export interface JudgeScorerOptions {
   /** The judge: any ModelProvider (an endpoint, a local model, a `replay` of judgements keyed by `judgeSampleId`). */
-  model: ModelProvider
+  model: ScorerModel
   /** Which judges run (default both: 'tool_selection' and 'tool_invocation'). */
   kinds?: readonly JudgeKind[]
   /**
@@ -25,7 +23,7 @@ export interface JudgeScorerOptions {
    * outputs asks the judge nothing: `true` for the default folder `.tool-evals-cache`, or the cache's options.
    * Default false (wrap the model with `cached` yourself to share one cache between evals).
    */
-  cache?: boolean | CacheOptions
+  cache?: boolean | { dir?: string }
 }
 
 /**

@@ -1,5 +1,5 @@
-import { parseJson } from '../calls/json.js'
-import type { JsonValue } from '../calls/types.js'
+import { parseJson } from './json.js'
+import type { JsonValue } from './types.js'
 
 /**
  * Walking a JSON-lines text: one visit per non-blank line, with its 1-based line number (blank lines still count, so

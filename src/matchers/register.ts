@@ -1,0 +1,19 @@
+/**
+ * The one matcher set and its registration, shared by the setup entry, the plugin (through the setup entry) and
+ * describeEval, so every way in gives a test file the same matchers.
+ */
+import { expect } from 'vitest'
+import { bfclMatchers } from './bfcl.js'
+import { toolMatchers } from './matchers.js'
+
+/** Every matcher the package adds to `expect`. */
+export const allMatchers = { ...toolMatchers, ...bfclMatchers }
+
+let registered = false
+
+/** Add every matcher to Vitest's `expect` (once per module instance). */
+export function registerMatchers(): void {
+  if (registered) return
+  registered = true
+  expect.extend(allMatchers)
+}

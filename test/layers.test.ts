@@ -1,0 +1,97 @@
+/**
+ * The layering rule of docs/ARCHITECTURE.md, checked on the sources: data flows one way, so a folder may import
+ * from its own layer and the layers below it, never from a layer above. Reads every import and re-export
+ * (static and dynamic) of every file under src/.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { dirname, join, relative, resolve, sep } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+
+const SRC = fileURLToPath(new URL('../src/', import.meta.url))
+
+/** Lowest first. `cli` sits beside `reporter`: neither imports the other. Root files are the package's entries. */
+const LAYERS: Record<string, number> = {
+  calls: 0,
+  score: 1,
+  data: 2,
+  models: 3,
+  matchers: 4,
+  eval: 5,
+  reporter: 6,
+  cli: 6,
+  '(root)': 7,
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name)
+    if (statSync(path).isDirectory()) return sourceFiles(path)
+    return /\.(ts|mts)$/.test(name) && !name.endsWith('.d.ts') ? [path] : []
+  })
+}
+
+/** The layer of a file under src/: its first folder, or '(root)' for src/index.ts, src/cli.ts, src/setup.ts, ... */
+function layerOf(file: string): string {
+  const parts = relative(SRC, file).split(sep)
+  return parts.length === 1 ? '(root)' : parts[0]!
+}
+
+/** Relative module specifiers a file imports or re-exports, with their line numbers. */
+export function importsOf(text: string): { spec: string; line: number }[] {
+  const out: { spec: string; line: number }[] = []
+  const re = /(?:^|[\s;])(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s*['"]([^'"]+)['"]/gm
+  for (const m of text.matchAll(re)) {
+    const spec = m[1] ?? m[2] ?? m[3]
+    if (spec === undefined) continue
+    out.push({ spec, line: text.slice(0, m.index).split('\n').length })
+  }
+  return out
+}
+
+const files = sourceFiles(SRC)
+
+describe('layers', () => {
+  it('reads the sources', () => {
+    expect(files.length).toBeGreaterThan(50)
+    expect(new Set(files.map(layerOf))).toEqual(new Set(Object.keys(LAYERS)))
+  })
+
+  it('finds imports, re-exports and dynamic imports', () => {
+    const text = "import a from './a.js'\nimport type { B } from '../b.js'\nexport { c } from './c.js'\nexport * from './d.js'\nconst e = await import('./e.js')\nimport './f.js'"
+    expect(importsOf(text).map((i) => i.spec)).toEqual(['./a.js', '../b.js', './c.js', './d.js', './e.js', './f.js'])
+  })
+
+  it('no file imports from a higher layer, and cli and reporter stay apart', () => {
+    const violations: string[] = []
+    for (const file of files) {
+      const from = layerOf(file)
+      for (const { spec, line } of importsOf(readFileSync(file, 'utf8'))) {
+        if (!spec.startsWith('.')) continue
+        const target = resolve(dirname(file), spec)
+        if (!target.startsWith(SRC)) continue
+        const to = layerOf(target)
+        const sideways = from !== to && LAYERS[from] === LAYERS[to] && from !== '(root)'
+        if (LAYERS[to]! > LAYERS[from]! || sideways) {
+          violations.push(`src/${relative(SRC, file)}:${line} (${from}) imports ${spec} (${to})`)
+        }
+      }
+    }
+    expect(violations).toEqual([])
+  })
+})
+
+describe('one matcher set', () => {
+  it('the setup entry, the plugin (through the setup entry) and describeEval register the same matchers', async () => {
+    const { allMatchers } = await import('../src/matchers/register.js')
+    const { toolMatchers } = await import('../src/matchers/matchers.js')
+    const { bfclMatchers } = await import('../src/matchers/bfcl.js')
+    expect(Object.keys(allMatchers).sort()).toEqual([...Object.keys(toolMatchers), ...Object.keys(bfclMatchers)].sort())
+    // Both ways in call the one registration.
+    for (const file of ['setup.ts', 'eval/describe-eval.ts']) {
+      const text = readFileSync(join(SRC, file), 'utf8')
+      expect(text, file).toMatch(/import \{ registerMatchers \} from '\.\.?\/matchers\/register\.js'/)
+      expect(text, file).not.toMatch(/expect\.extend/)
+    }
+  })
+})
