@@ -74,16 +74,20 @@ describe.skipIf(!available)('tool-evals bfcl', () => {
     ])
   })
 
-  test('Java and JavaScript are skipped as not supported yet (an error when asked for by name)', async () => {
+  test('Java and JavaScript categories are scored (found among the results, or asked for by name)', async () => {
     const dir = join(tmp, 'java')
     mkdirSync(dir, { recursive: true })
     writeFileSync(join(dir, 'BFCL_v4_simple_java_result.json'), '{"id": "simple_java_0", "result": "[]"}\n')
+    writeFileSync(join(dir, 'BFCL_v4_simple_javascript_result.json'), '{"id": "simple_javascript_0", "result": []}\n')
     const found = await run(['--data', BFCL, '--results', dir])
     expect(found.code).toBe(0)
-    expect(found.lines[0]).toMatchObject({ category: 'simple_java', skipped: expect.stringContaining('not supported yet') })
+    expect(found.lines).toEqual([
+      { category: 'simple_java', accuracy: 0, correct_count: 0, total_count: 1 },
+      { category: 'simple_javascript', accuracy: 0, correct_count: 0, total_count: 1 },
+    ])
     const asked = await run(['--data', BFCL, '--results', dir, '--categories', 'simple_javascript'])
-    expect(asked.code).toBe(1)
-    expect(asked.lines[0]).toMatchObject({ category: 'simple_javascript', skipped: expect.stringContaining('JavaScript') })
+    expect(asked.code).toBe(0)
+    expect(asked.lines).toEqual([{ category: 'simple_javascript', accuracy: 0, correct_count: 0, total_count: 1 }])
   })
 
   test('usage errors exit 2', async () => {

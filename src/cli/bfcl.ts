@@ -59,7 +59,7 @@ export const bfclCommand: Command = {
     '  --summary             also print {"summary": ...}: the leaderboard\'s non-live, live and hallucination',
     '                        summaries; a missing category counts 0 and makes its summaries incomplete ("N/A")',
     '',
-    'Java and JavaScript categories are not supported yet: they are reported as skipped. Problems in the input',
+    'Java and JavaScript arguments are converted with the leaderboard\'s own type converters. Problems in the input',
     '(missing files, bad lines, unknown ids) are reported on stderr with file, line and field; an unusable results',
     'line counts as an incorrect entry. The exit code is then 1.',
   ].join('\n'),
