@@ -59,9 +59,6 @@ export async function scoreMultiTurnCategory(
   options: { modelName: string; session?: ApiSession },
 ): Promise<MultiTurnCategoryScore> {
   const errors: string[] = []
-  if (category === 'multi_turn_long_context') {
-    errors.push(`${category}: the long-context scenario extensions (BFCL's long_context.py data) are not implemented yet; its scores are not the reference's`)
-  }
   const dataFile = join(dataDir, dataFileName(category))
   const answerFile = join(dataDir, 'possible_answer', dataFileName(category))
   const entries = new Map<string, MultiTurnEntry>()
