@@ -108,3 +108,34 @@ describe.skipIf(!available || !existsSync(CLI))('the built bin', () => {
     expect(JSON.parse(r.stdout.trim())).toEqual({ category: 'live_parallel_multiple', accuracy: 0.75, correct_count: 18, total_count: 24 })
   })
 })
+
+const GPT_OSS = `${BFCL}recorded/gpt-oss-120b-vllm`
+const multiTurnAvailable = existsSync(GPT_OSS) && existsSync(`${BFCL}multi_turn`)
+if (!multiTurnAvailable) console.warn(`[bfcl] ${GPT_OSS} not found: the multi-turn bin test is skipped`)
+
+describe.skipIf(!multiTurnAvailable || !existsSync(CLI))('the built bin, multi-turn', () => {
+  test('multi_turn_base: the score file\'s first line and failing ids are the recorded ones; the CSVs are written', () => {
+    const out = join(tmp, 'mt-bin')
+    const r = spawnSync(
+      process.execPath,
+      [CLI, 'bfcl', '--data', `${BFCL}multi_turn`, '--results', GPT_OSS, '--categories', 'multi_turn_base', '--score-dir', out, '--model', 'openai_gpt-oss-120b'],
+      { encoding: 'utf8', timeout: 60_000 },
+    )
+    expect(r.stderr).toBe('')
+    expect(r.status).toBe(0)
+    expect(JSON.parse(r.stdout.trim())).toEqual({ category: 'multi_turn_base', accuracy: 0.62, correct_count: 124, total_count: 200 })
+    const lines = (path: string) => readFileSync(path, 'utf8').trim().split('\n')
+    const ours = lines(join(out, 'BFCL_v4_multi_turn_base_score.json'))
+    const theirs = lines(join(GPT_OSS, 'BFCL_v4_multi_turn_base_score.json'))
+    expect(ours[0]).toBe(theirs[0])
+    const failing = (ls: string[]) => ls.slice(1).map((l) => {
+      const e = JSON.parse(l) as { id: string; error: { error_type: string } }
+      return [e.id, e.error.error_type]
+    })
+    expect(failing(ours)).toEqual(failing(theirs))
+    expect(readFileSync(join(out, 'data_multi_turn.csv'), 'utf8')).toBe(
+      'Rank,Model,Multi Turn Overall Acc,Base,Miss Func,Miss Param,Long Context\n1,openai_gpt-oss-120b,15.50%,62.00%,N/A,N/A,N/A',
+    )
+    for (const f of ['data_non_live.csv', 'data_overall.csv']) expect(existsSync(join(out, f))).toBe(true)
+  })
+})

@@ -4,7 +4,8 @@ import { join } from 'node:path'
 import { isPlainObject } from '../../../calls/call-object.js'
 import { dataFileName, resultFileName } from '../categories.js'
 import { parseJsonLines } from '../files.js'
-import type { PyDict, PyValue } from '../pyvalue.js'
+import { PyFloat, fromJson, pyJsonDumps, type PyDict, type PyValue } from '../pyvalue.js'
+import type { JsonValue } from '../../../calls/types.js'
 import { ApiSession } from './api.js'
 import { scoreMultiTurnEntry, type MultiTurnEntry, type MultiTurnVerdict } from './checker.js'
 
@@ -118,11 +119,17 @@ export async function scoreMultiTurnCategory(
 
 /** The score file: the accuracy line, then one line per failing entry (`error` holds the type and details). */
 export function multiTurnScoreFileText(score: MultiTurnCategoryScore, modelName: string): string {
-  const out = [JSON.stringify({ accuracy: score.accuracy, correct_count: score.correct_count, total_count: score.total_count })]
+  // Python's json.dumps layout (`, ` and `: `; an integral accuracy as `1.0`), as the leaderboard writes it.
+  const header: PyDict = new Map<string, PyValue>([
+    ['accuracy', Number.isInteger(score.accuracy) ? new PyFloat(score.accuracy) : score.accuracy],
+    ['correct_count', score.correct_count],
+    ['total_count', score.total_count],
+  ])
+  const out = [pyJsonDumps(header)]
   for (const e of score.entries) {
     if (e.valid) continue
     out.push(
-      JSON.stringify({
+      pyLine({
         id: e.id,
         model_name: modelName,
         test_category: score.category,
@@ -133,4 +140,11 @@ export function multiTurnScoreFileText(score: MultiTurnCategoryScore, modelName:
     )
   }
   return out.join('\n') + '\n'
+}
+
+/** One entry as Python's json.dumps lays it out (plain JSON values: integral floats print as ints). */
+function pyLine(entry: Record<string, unknown>): string {
+  const plain = JSON.parse(JSON.stringify(entry)) as JsonValue
+  const v = fromJson(plain)
+  return v === undefined ? JSON.stringify(entry) : pyJsonDumps(v)
 }
