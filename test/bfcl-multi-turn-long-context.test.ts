@@ -189,3 +189,29 @@ describe.skipIf(!available)('multi_turn_long_context: the ground truth as the an
     expect(failures).toEqual([])
   })
 })
+
+describe('score file lines', () => {
+  test("an inference error's message is a list without details, a checker failure's a string with details (the reference's shapes)", async () => {
+    const { multiTurnScoreFileText } = await import('../src/score/bfcl/multi-turn/category.js')
+    const text = multiTurnScoreFileText(
+      {
+        category: 'multi_turn_base',
+        accuracy: 0,
+        correct_count: 0,
+        total_count: 2,
+        errors: [],
+        entries: [
+          { id: 'multi_turn_base_0', valid: false, error_type: 'multi_turn:inference_error', error_message: 'Error during inference phase. Model did not output a list of model responses.' },
+          { id: 'multi_turn_base_1', valid: false, error_type: 'multi_turn:execution_response_mismatch', error_message: 'm', details: { missing_items: ['x'] } },
+        ],
+      },
+      'm',
+    )
+    const [head, a, b] = text.trim().split('\n').map((l) => JSON.parse(l))
+    expect(head).toEqual({ accuracy: 0, correct_count: 0, total_count: 2 })
+    // Python's accuracy is a float: 0.0, not 0.
+    expect(text.startsWith('{"accuracy": 0.0, "correct_count": 0, "total_count": 2}\n')).toBe(true)
+    expect(a.error).toEqual({ error_message: ['Error during inference phase. Model did not output a list of model responses.'], error_type: 'multi_turn:inference_error' })
+    expect(b.error).toEqual({ error_message: 'm', error_type: 'multi_turn:execution_response_mismatch', details: { missing_items: ['x'] } })
+  })
+})

@@ -181,7 +181,7 @@ export function multiTurnScoreFileText(score: MultiTurnCategoryScore, modelName:
         model_name: modelName,
         test_category: score.category,
         valid: false,
-        error: { error_message: e.error_message, error_type: e.error_type, details: e.details ?? {} },
+        error: errorDict(e),
         model_result_decoded: e.model_result_decoded,
       }),
     )
@@ -194,4 +194,15 @@ function pyLine(entry: Record<string, unknown>): string {
   const plain = JSON.parse(JSON.stringify(entry)) as JsonValue
   const v = fromJson(plain)
   return v === undefined ? JSON.stringify(entry) : pyJsonDumps(v)
+}
+
+/**
+ * The `error` of a failing entry as the reference writes it: an inference error or a forced termination carries its
+ * message in a list and no details; a checker failure carries the message, the type and its details.
+ */
+function errorDict(e: MultiTurnVerdict): Record<string, unknown> {
+  if (e.error_type === 'multi_turn:inference_error' || e.error_type === 'multi_turn:force_terminated') {
+    return { error_message: [e.error_message], error_type: e.error_type }
+  }
+  return { error_message: e.error_message, error_type: e.error_type, details: e.details ?? {} }
 }
