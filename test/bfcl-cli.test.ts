@@ -74,16 +74,20 @@ describe.skipIf(!available)('tool-evals bfcl', () => {
     ])
   })
 
-  test('Java and JavaScript are skipped as not supported yet (an error when asked for by name)', async () => {
+  test('Java and JavaScript categories are scored (found among the results, or asked for by name)', async () => {
     const dir = join(tmp, 'java')
     mkdirSync(dir, { recursive: true })
     writeFileSync(join(dir, 'BFCL_v4_simple_java_result.json'), '{"id": "simple_java_0", "result": "[]"}\n')
+    writeFileSync(join(dir, 'BFCL_v4_simple_javascript_result.json'), '{"id": "simple_javascript_0", "result": []}\n')
     const found = await run(['--data', BFCL, '--results', dir])
     expect(found.code).toBe(0)
-    expect(found.lines[0]).toMatchObject({ category: 'simple_java', skipped: expect.stringContaining('not supported yet') })
+    expect(found.lines).toEqual([
+      { category: 'simple_java', accuracy: 0, correct_count: 0, total_count: 1 },
+      { category: 'simple_javascript', accuracy: 0, correct_count: 0, total_count: 1 },
+    ])
     const asked = await run(['--data', BFCL, '--results', dir, '--categories', 'simple_javascript'])
-    expect(asked.code).toBe(1)
-    expect(asked.lines[0]).toMatchObject({ category: 'simple_javascript', skipped: expect.stringContaining('JavaScript') })
+    expect(asked.code).toBe(0)
+    expect(asked.lines).toEqual([{ category: 'simple_javascript', accuracy: 0, correct_count: 0, total_count: 1 }])
   })
 
   test('usage errors exit 2', async () => {
@@ -102,5 +106,36 @@ describe.skipIf(!available || !existsSync(CLI))('the built bin', () => {
     })
     expect(r.status).toBe(0)
     expect(JSON.parse(r.stdout.trim())).toEqual({ category: 'live_parallel_multiple', accuracy: 0.75, correct_count: 18, total_count: 24 })
+  })
+})
+
+const GPT_OSS = `${BFCL}recorded/gpt-oss-120b-vllm`
+const multiTurnAvailable = existsSync(GPT_OSS) && existsSync(`${BFCL}multi_turn`)
+if (!multiTurnAvailable) console.warn(`[bfcl] ${GPT_OSS} not found: the multi-turn bin test is skipped`)
+
+describe.skipIf(!multiTurnAvailable || !existsSync(CLI))('the built bin, multi-turn', () => {
+  test('multi_turn_base: the score file\'s first line and failing ids are the recorded ones; the CSVs are written', () => {
+    const out = join(tmp, 'mt-bin')
+    const r = spawnSync(
+      process.execPath,
+      [CLI, 'bfcl', '--data', `${BFCL}multi_turn`, '--results', GPT_OSS, '--categories', 'multi_turn_base', '--score-dir', out, '--model', 'openai_gpt-oss-120b'],
+      { encoding: 'utf8', timeout: 60_000 },
+    )
+    expect(r.stderr).toBe('')
+    expect(r.status).toBe(0)
+    expect(JSON.parse(r.stdout.trim())).toEqual({ category: 'multi_turn_base', accuracy: 0.62, correct_count: 124, total_count: 200 })
+    const lines = (path: string) => readFileSync(path, 'utf8').trim().split('\n')
+    const ours = lines(join(out, 'BFCL_v4_multi_turn_base_score.json'))
+    const theirs = lines(join(GPT_OSS, 'BFCL_v4_multi_turn_base_score.json'))
+    expect(ours[0]).toBe(theirs[0])
+    const failing = (ls: string[]) => ls.slice(1).map((l) => {
+      const e = JSON.parse(l) as { id: string; error: { error_type: string } }
+      return [e.id, e.error.error_type]
+    })
+    expect(failing(ours)).toEqual(failing(theirs))
+    expect(readFileSync(join(out, 'data_multi_turn.csv'), 'utf8')).toBe(
+      'Rank,Model,Multi Turn Overall Acc,Base,Miss Func,Miss Param,Long Context\n1,openai_gpt-oss-120b,15.50%,62.00%,N/A,N/A,N/A',
+    )
+    for (const f of ['data_non_live.csv', 'data_overall.csv']) expect(existsSync(join(out, f))).toBe(true)
   })
 })

@@ -111,3 +111,30 @@ describe('checker', () => {
 
 // CPython: random.Random(200191) → randint(10000, 99999) twice.
 const PY_RANDINTS = [67410, 41772]
+
+describe('reading result files', () => {
+  test('a result whose arguments are a dict with an integral float keeps it a float (the exact parser is used)', async () => {
+    const { mkdtempSync, writeFileSync, mkdirSync } = await import('node:fs')
+    const { tmpdir } = await import('node:os')
+    const { join } = await import('node:path')
+    const { scoreMultiTurnCategory } = await import('../src/score/bfcl/multi-turn/category.js')
+    const dir = mkdtempSync(join(tmpdir(), 'bfcl-mt-read-'))
+    mkdirSync(join(dir, 'possible_answer'))
+    const entry = { id: 'multi_turn_base_0', question: [[]], initial_config: {}, involved_classes: ['MathAPI'] }
+    writeFileSync(join(dir, 'BFCL_v4_multi_turn_base.json'), JSON.stringify(entry) + '\n')
+    writeFileSync(join(dir, 'possible_answer', 'BFCL_v4_multi_turn_base.json'), JSON.stringify({ id: 'multi_turn_base_0', ground_truth: [['absolute_value(number=3.0)']] }) + '\n')
+    // Arguments given as an object rather than a JSON string: 3.0 must stay a float (abs(3.0) prints 3.0).
+    writeFileSync(join(dir, 'BFCL_v4_multi_turn_base_result.json'), '{"id": "multi_turn_base_0", "result": [[[{"absolute_value": {"number": 3.0}}]]]}\n')
+    const s = await scoreMultiTurnCategory(dir, dir, 'multi_turn_base', { modelName: 'm' })
+    expect(s.errors).toEqual([])
+    expect(s.entries[0]!.model_result_decoded).toEqual([[['absolute_value(number=3.0)']]])
+    expect(s.correct_count).toBe(1)
+  })
+
+  test('seeded generators are independent copies of the cached seeded state', () => {
+    const a = new PyRandom(1053520)
+    const first = [a.randint(0, 1000), a.randint(0, 1000)]
+    const b = new PyRandom(1053520)
+    expect([b.randint(0, 1000), b.randint(0, 1000)]).toEqual(first)
+  })
+})

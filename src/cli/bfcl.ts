@@ -2,9 +2,10 @@
  * `tool-evals bfcl`: scores a model's recorded BFCL results with the leaderboard's AST checker and prints one JSON
  * line per category; `--score-dir` writes score files in the leaderboard's own layout.
  */
-import { mkdir, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import { basename, join, resolve } from 'node:path'
 import { formatPercent, summarizeBfcl, type CategoryCount } from '../score/bfcl/aggregate.js'
+import { leaderboardCsvFiles } from '../score/bfcl/leaderboard.js'
 import { BFCL_CATEGORIES, isBfclCategory, scoreFileName, unsupportedReason } from '../score/bfcl/categories.js'
 import { loadCategoryData, loadCategoryResults, resultCategories } from '../score/bfcl/files.js'
 import { scoreCategory, scoreFileText, type BfclCategoryScore, type BfclScoreOptions } from '../score/bfcl/score.js'
@@ -35,6 +36,24 @@ function changedVerdicts(greedy: BfclCategoryScore, optimal: BfclCategoryScore):
   return optimal.entries.filter((e) => before.get(e.id) !== e.valid).map((e) => e.id)
 }
 
+const SCORE_FILE = /^BFCL_v4_(.+)_score\.json$/
+
+/** The accuracy lines of the score files already in a folder (earlier runs), by category, as the leaderboard reads them. */
+async function scoreFilesIn(dir: string): Promise<Record<string, CategoryCount>> {
+  const out: Record<string, CategoryCount> = {}
+  for (const name of await readdir(dir)) {
+    const m = SCORE_FILE.exec(name)
+    if (!m) continue
+    try {
+      const head = JSON.parse((await readFile(join(dir, name), 'utf8')).split('\n', 1)[0]!) as Partial<CategoryCount>
+      if (typeof head.accuracy === 'number' && typeof head.total_count === 'number') out[m[1]!] = { accuracy: head.accuracy, total_count: head.total_count }
+    } catch {
+      // not a score file this project can read: left out, as a category without a score
+    }
+  }
+  return out
+}
+
 export const bfclCommand: Command = {
   name: 'bfcl',
   synopsis: '--data DIR --results DIR [--categories a,b] [--score-dir OUT] [options]',
@@ -49,7 +68,10 @@ export const bfclCommand: Command = {
     '  --results DIR         recorded results: BFCL_v4_<category>_result.json (or one folder below)',
     '  --categories a,b      categories to score (default: every category with a results file)',
     '  --score-dir OUT       write OUT/BFCL_v4_<category>_score.json as the leaderboard does: the accuracy line,',
-    '                        then one line per failing entry with its id, error_type, error and the entry',
+    '                        then one line per failing entry with its id, error_type, error and the entry; and the',
+    '                        leaderboard\'s summary CSVs (data_overall.csv, data_non_live.csv, data_live.csv,',
+    '                        data_multi_turn.csv, data_agentic.csv) over every score file then in OUT, as the',
+    '                        leaderboard does: a category without one is N/A (and counts 0 in the overall columns)',
     '  --model NAME          model_name in score files (default: the results folder\'s name)',
     '  --format F            auto (default), function-calling or prompting: how to decode every result',
     '  --parallel-matching M greedy (default, the leaderboard\'s) or optimal (finds a valid pairing of calls to',
@@ -59,7 +81,7 @@ export const bfclCommand: Command = {
     '  --summary             also print {"summary": ...}: the leaderboard\'s non-live, live and hallucination',
     '                        summaries; a missing category counts 0 and makes its summaries incomplete ("N/A")',
     '',
-    'Java and JavaScript categories are not supported yet: they are reported as skipped. Problems in the input',
+    'Java and JavaScript arguments are converted with the leaderboard\'s own type converters. Problems in the input',
     '(missing files, bad lines, unknown ids) are reported on stderr with file, line and field; an unusable results',
     'line counts as an incorrect entry. The exit code is then 1.',
   ].join('\n'),
@@ -158,6 +180,11 @@ export const bfclCommand: Command = {
       if (scoreDir !== undefined) {
         await writeFile(join(scoreDir, scoreFileName(category)), scoreFileText(score, modelName), 'utf8')
       }
+    }
+
+    if (scoreDir !== undefined) {
+      const all = { ...(await scoreFilesIn(scoreDir)), ...scores }
+      for (const [name, text] of Object.entries(leaderboardCsvFiles(all, modelName))) await writeFile(join(scoreDir, name), text, 'utf8')
     }
 
     if (values['summary'] === true) {

@@ -12,6 +12,8 @@
  * display (`complete: false`), as in the leaderboard.
  */
 
+import { percentCell } from './leaderboard.js'
+
 export interface CategoryCount {
   accuracy: number
   total_count: number
@@ -84,5 +86,5 @@ export function summarizeBfcl(scores: Scores): BfclSummaries {
 /** How the leaderboard's CSVs print an accuracy: `88.71%`, or `N/A` when incomplete. */
 export function formatPercent(s: Summary | CategoryCount | undefined): string {
   if (s === undefined || ('complete' in s && !s.complete)) return 'N/A'
-  return `${(s.accuracy * 100).toFixed(2)}%`
+  return percentCell(s.accuracy)
 }

@@ -30,10 +30,7 @@ export interface CategoryInfo {
   checker: 'simple' | 'multiple' | 'parallel'
   language: 'python' | 'java' | 'javascript'
   live: boolean
-  /**
-   * Whether this project scores it. Java and JavaScript are not supported yet: their answers are written in those
-   * languages' call syntax and need their own decoders and type converters.
-   */
+  /** Whether this project scores it (every single-turn category now; kept for callers that ask). */
   supported: boolean
 }
 
@@ -47,15 +44,11 @@ export function categoryInfo(name: string): CategoryInfo {
   const checker = name.includes('parallel') ? 'parallel' : name.includes('multiple') ? 'multiple' : 'simple'
   // "javascript" contains "java": the leaderboard tests for JavaScript last.
   const language = name.includes('javascript') ? 'javascript' : name.includes('java') ? 'java' : 'python'
-  return { name, kind, checker, language, live: name.startsWith('live_'), supported: language === 'python' }
+  return { name, kind, checker, language, live: name.startsWith('live_'), supported: true }
 }
 
-/** Why a category cannot be scored, or undefined when it can. */
-export function unsupportedReason(name: string): string | undefined {
-  const info = categoryInfo(name)
-  if (info.language !== 'python') {
-    return `category ${name} is not supported yet: ${info.language === 'java' ? 'Java' : 'JavaScript'} call syntax has no decoder in this project`
-  }
+/** Why a category cannot be scored, or undefined when it can (every single-turn category can). */
+export function unsupportedReason(_name: string): string | undefined {
   return undefined
 }
 

@@ -7,6 +7,7 @@
  * `{name: {param: [acceptable values]}}` with `""` among the values marking an optional parameter.
  */
 import { maxWeightAssignment } from '../match.js'
+import { JAVA_TYPES, JS_TYPES, NESTED_CONVERSION_TYPES, javaConvert, jsConvert } from './lang-convert.js'
 import {
   PyCrash,
   PyFloat,
@@ -75,6 +76,11 @@ export interface CheckOptions {
    * exists). Not part of the leaderboard's semantics: an option for users who want the checker without that flaw.
    */
   parallelMatching?: 'greedy' | 'optimal'
+  /**
+   * The language of the category (default 'python'). Java and JavaScript arguments must be strings, converted by the
+   * schema's type with the leaderboard's Java/JavaScript type converters before the checks (lang-convert.ts).
+   */
+  language?: 'python' | 'java' | 'javascript'
 }
 
 const VALID: CheckResult = Object.freeze({ valid: true, error: [] }) as CheckResult
@@ -105,6 +111,39 @@ function pythonType(bfclType: unknown): PyTypeName {
 /** How Python prints a type object: `<class 'float'>`. */
 function classRepr(t: PyTypeName): string {
   return `<class '${t}'>`
+}
+
+type Converted = { value: PyValue; expected: PyTypeName; nested: PyTypeName | undefined }
+
+/**
+ * A Java or JavaScript argument: it must be a string (`type_error:java` / `type_error:js` otherwise), converted by the
+ * schema's type (and `items.type` for arrays) as the leaderboard does. Unknown types crash the reference (KeyError).
+ */
+function convertForeign(
+  language: 'java' | 'javascript',
+  param: string,
+  value: PyValue,
+  description: BfclParam,
+): Converted | CheckResult {
+  const table: Readonly<Record<string, string>> = language === 'java' ? JAVA_TYPES : JS_TYPES
+  const lookup = (t: unknown): PyTypeName => {
+    if (typeof t !== 'string' || !Object.hasOwn(table, t)) throw new PyCrash(`KeyError: ${pyRepr(String(t))}`)
+    return table[t] as PyTypeName
+  }
+  const typeName = description.type
+  const expected = lookup(typeName)
+  if (typeof value !== 'string') {
+    return fail(
+      language === 'java' ? 'type_error:java' : 'type_error:js',
+      `Incorrect type for parameter ${pyRepr(param)}. Expected type String, got ${pyType(value)}. Parameter value: ${pyRepr(value)}.`,
+    )
+  }
+  const convert = language === 'java' ? javaConvert : jsConvert
+  if (!NESTED_CONVERSION_TYPES.has(typeName)) return { value: convert(value, typeName), expected, nested: undefined }
+  if (description.items === undefined) throw new PyCrash("KeyError: 'items'")
+  const nestedName = description.items.type
+  const nested = lookup(nestedName)
+  return { value: convert(value, typeName, nestedName), expected, nested }
 }
 
 /** The type of the first acceptable value that is not `""` (the "optional" marker); undefined when there is none. */
@@ -332,14 +371,22 @@ export function checkCall(
     const acceptable = answers.get(param)!
     const description = properties[param]!
     const typeName = description.type
-    const expected = pythonType(typeName)
-    const nested = NESTED_TYPES.has(typeName) ? pythonType(description.items?.type) : undefined
-
+    const language = options.language ?? 'python'
     let value = given
-    // Tuples become lists where the schema says tuple (answers went through JSON, which has no tuples).
-    if (typeName === 'tuple' && value instanceof PyTuple) value = value.items
-    // Python's int-to-float promotion, at the top level only.
-    if (typeName === 'float' && pyType(value) === 'int') value = new PyFloat(value as number)
+    let expected: PyTypeName
+    let nested: PyTypeName | undefined
+    if (language === 'python') {
+      expected = pythonType(typeName)
+      nested = NESTED_TYPES.has(typeName) ? pythonType(description.items?.type) : undefined
+      // Tuples become lists where the schema says tuple (answers went through JSON, which has no tuples).
+      if (typeName === 'tuple' && value instanceof PyTuple) value = value.items
+      // Python's int-to-float promotion, at the top level only.
+      if (typeName === 'float' && pyType(value) === 'int') value = new PyFloat(value as number)
+    } else {
+      const converted = convertForeign(language, param, value, description)
+      if ('valid' in converted) return converted
+      ;({ value, expected, nested } = converted)
+    }
 
     const typed = typeCheck(param, value, acceptable, typeName, expected, nested)
     if (!typed.valid) return { valid: false, error: typed.error, error_type: typed.error_type }

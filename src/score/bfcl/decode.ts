@@ -22,6 +22,7 @@ import {
   type PyNode,
   type PyValueBuilder,
 } from '../../calls/python/index.js'
+import { pythonJsonError } from './pyjson-error.js'
 import { PyFloat, PyTuple, dictKey, fromJson, isPyDict, pyType, type PyDict, type PyKey, type PyValue } from './pyvalue.js'
 
 export type BfclResultFormat = 'function-calling' | 'prompting'
@@ -69,7 +70,8 @@ function decodeFunctionCalling(result: PyValue): DecodeResult {
       return failed(fc, `the JSON object must be str, bytes or bytearray, not ${pyType(encoded)}`)
     }
     const parsed = parseJson(encoded)
-    if (!parsed.ok) return failed(fc, `${parsed.error} (char ${parsed.at})`)
+    // The leaderboard records Python's own json message; ours where Python would have accepted the text.
+    if (!parsed.ok) return failed(fc, pythonJsonError(encoded) ?? `${parsed.error} (char ${parsed.at})`)
     const args = fromJson(parsed.value, parsed.floatPaths)
     if (args === undefined) return failed(fc, 'arguments nested too deeply')
     decoded.push(new Map([[name, args]]))

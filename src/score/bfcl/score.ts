@@ -105,6 +105,7 @@ export function scoreDecoded(
   let r: CheckResult
   try {
     const answers = input.groundTruth ?? []
+    options = { ...options, language: info.language }
     if (info.checker === 'parallel') r = checkParallel(input.functions, d.decoded, answers, options)
     else if (info.checker === 'multiple') r = checkMultiple(input.functions, d.decoded, answers, options)
     else r = checkSimple(input.functions, d.decoded, answers, options)

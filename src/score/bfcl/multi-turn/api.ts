@@ -3,6 +3,7 @@
  * and its public attributes (the state the checker compares).
  */
 import type { PyDict } from '../pyvalue.js'
+import { loadLongContextData, type LongContextData } from './long-context.js'
 import { PyExc, deepCopy, type Val } from './pyrt.js'
 
 /** A parameter: its name, and for an optional one the default (a function, so a mutable default can be shared). */
@@ -20,6 +21,12 @@ export class ApiSession {
   sharedDefault(key: string, make: () => Val): Val {
     if (!this.shared.has(key)) this.shared.set(key, make())
     return this.shared.get(key)!
+  }
+  private longContextData: LongContextData | undefined
+  /** The long-context module data, loaded on first use and shared (and changed) by every instance of the session. */
+  longContext(): LongContextData {
+    this.longContextData ??= loadLongContextData()
+    return this.longContextData
   }
 }
 

@@ -4,7 +4,9 @@ import { join } from 'node:path'
 import { isPlainObject } from '../../../calls/call-object.js'
 import { dataFileName, resultFileName } from '../categories.js'
 import { parseJsonLines } from '../files.js'
-import type { PyDict, PyValue } from '../pyvalue.js'
+import { forEachJsonlLine } from '../../../data/jsonl.js'
+import { PyFloat, fromJson, pyJsonDumps, type PyDict, type PyValue } from '../pyvalue.js'
+import type { JsonValue } from '../../../calls/types.js'
 import { ApiSession } from './api.js'
 import { scoreMultiTurnEntry, type MultiTurnEntry, type MultiTurnVerdict } from './checker.js'
 
@@ -25,7 +27,28 @@ export interface MultiTurnCategoryScore {
   errors: string[]
 }
 
-async function lines(path: string, errors: string[]): Promise<{ line: number; json: unknown; py: PyValue }[]> {
+/**
+ * What of a line the checker needs as Python values: the whole line ('all'), only its `result` ('result'), or nothing
+ * ('none': the plain JSON is enough).
+ */
+type PyNeed = 'all' | 'result' | 'none'
+
+// A number written with a fraction or an exponent: where it is integral (`3.0`), only the exact parser keeps it a float.
+const FLOAT_TOKEN = /[0-9][.eE]/
+
+function hasNumber(v: unknown): boolean {
+  if (typeof v === 'number') return true
+  if (Array.isArray(v)) return v.some(hasNumber)
+  if (v !== null && typeof v === 'object') return Object.values(v).some(hasNumber)
+  return false
+}
+
+/**
+ * The file's lines. The engine's JSON.parse reads each line (the project's exact parser costs several times more on
+ * these megabyte files); the exact parser, which keeps integral floats (`3.0`) apart from ints, is used only where a
+ * part the checker reads could hold one, and for lines JSON.parse refuses (its error wording).
+ */
+async function lines(path: string, errors: string[], need: PyNeed): Promise<{ line: number; json: unknown; py: PyValue }[]> {
   let text: string
   try {
     text = await readFile(path, 'utf8')
@@ -33,9 +56,34 @@ async function lines(path: string, errors: string[]): Promise<{ line: number; js
     errors.push(`${path}: cannot read (${(e as NodeJS.ErrnoException).code ?? String(e)})`)
     return []
   }
-  const parsed = parseJsonLines(text, path)
-  errors.push(...parsed.errors.map((e) => e.message))
-  return parsed.lines
+  const out: { line: number; json: unknown; py: PyValue }[] = []
+  forEachJsonlLine(text, (content, line) => {
+    let json: unknown
+    try {
+      json = JSON.parse(content)
+    } catch {
+      const exact = parseJsonLines(content, path)
+      // Report with the file's own line number.
+      errors.push(...exact.errors.map((e) => e.message.replace(`${path}:1:`, `${path}:${line}:`)))
+      for (const l of exact.lines) out.push({ ...l, line })
+      return
+    }
+    let py: PyValue | undefined = null
+    if (need === 'result' && isPlainObject(json) && !hasNumber(json['result'])) {
+      const result = fromJson((json['result'] ?? null) as JsonValue)
+      py = result === undefined ? undefined : new Map<string, PyValue>([['id', String(json['id'])], ['result', result]])
+    } else if (need === 'all' && !FLOAT_TOKEN.test(content)) {
+      py = fromJson(json as JsonValue)
+    } else if (need !== 'none') {
+      const exact = parseJsonLines(content, path)
+      errors.push(...exact.errors.map((e) => e.message.replace(`${path}:1:`, `${path}:${line}:`)))
+      for (const l of exact.lines) out.push({ ...l, line })
+      return
+    }
+    if (py === undefined) errors.push(`${path}:${line}: value nested too deeply`)
+    else out.push({ line, json, py })
+  })
+  return out
 }
 
 /** Find `BFCL_v4_<category>_result.json` in `dir` or one folder below (`multi_turn/`). */
@@ -59,13 +107,10 @@ export async function scoreMultiTurnCategory(
   options: { modelName: string; session?: ApiSession },
 ): Promise<MultiTurnCategoryScore> {
   const errors: string[] = []
-  if (category === 'multi_turn_long_context') {
-    errors.push(`${category}: the long-context scenario extensions (BFCL's long_context.py data) are not implemented yet; its scores are not the reference's`)
-  }
   const dataFile = join(dataDir, dataFileName(category))
   const answerFile = join(dataDir, 'possible_answer', dataFileName(category))
   const entries = new Map<string, MultiTurnEntry>()
-  for (const l of await lines(dataFile, errors)) {
+  for (const l of await lines(dataFile, errors, 'all')) {
     const j = l.json
     if (!isPlainObject(j) || typeof j['id'] !== 'string' || !(l.py instanceof Map)) {
       errors.push(`${dataFile}:${l.line}: expected an object with a string "id"`)
@@ -80,7 +125,7 @@ export async function scoreMultiTurnCategory(
     entries.set(j['id'], { id: j['id'], initialConfig: config as PyDict, involvedClasses: classes.map(String), json: j })
   }
   const answers = new Map<string, string[][]>()
-  for (const l of await lines(answerFile, errors)) {
+  for (const l of await lines(answerFile, errors, 'none')) {
     const j = l.json
     if (!isPlainObject(j) || typeof j['id'] !== 'string' || !Array.isArray(j['ground_truth'])) {
       errors.push(`${answerFile}:${l.line}: expected an object with "id" and a list "ground_truth"`)
@@ -91,7 +136,7 @@ export async function scoreMultiTurnCategory(
   const resultFile = await resultPath(resultsDir, category)
   const session = options.session ?? new ApiSession()
   const verdicts: MultiTurnVerdict[] = []
-  for (const l of await lines(resultFile, errors)) {
+  for (const l of await lines(resultFile, errors, 'result')) {
     const j = l.json
     if (!isPlainObject(j) || typeof j['id'] !== 'string' || !(l.py instanceof Map)) {
       errors.push(`${resultFile}:${l.line}: expected an object with a string "id"`)
@@ -121,19 +166,43 @@ export async function scoreMultiTurnCategory(
 
 /** The score file: the accuracy line, then one line per failing entry (`error` holds the type and details). */
 export function multiTurnScoreFileText(score: MultiTurnCategoryScore, modelName: string): string {
-  const out = [JSON.stringify({ accuracy: score.accuracy, correct_count: score.correct_count, total_count: score.total_count })]
+  // Python's json.dumps layout (`, ` and `: `; an integral accuracy as `1.0`), as the leaderboard writes it.
+  const header: PyDict = new Map<string, PyValue>([
+    ['accuracy', Number.isInteger(score.accuracy) ? new PyFloat(score.accuracy) : score.accuracy],
+    ['correct_count', score.correct_count],
+    ['total_count', score.total_count],
+  ])
+  const out = [pyJsonDumps(header)]
   for (const e of score.entries) {
     if (e.valid) continue
     out.push(
-      JSON.stringify({
+      pyLine({
         id: e.id,
         model_name: modelName,
         test_category: score.category,
         valid: false,
-        error: { error_message: e.error_message, error_type: e.error_type, details: e.details ?? {} },
+        error: errorDict(e),
         model_result_decoded: e.model_result_decoded,
       }),
     )
   }
   return out.join('\n') + '\n'
+}
+
+/** One entry as Python's json.dumps lays it out (plain JSON values: integral floats print as ints). */
+function pyLine(entry: Record<string, unknown>): string {
+  const plain = JSON.parse(JSON.stringify(entry)) as JsonValue
+  const v = fromJson(plain)
+  return v === undefined ? JSON.stringify(entry) : pyJsonDumps(v)
+}
+
+/**
+ * The `error` of a failing entry as the reference writes it: an inference error or a forced termination carries its
+ * message in a list and no details; a checker failure carries the message, the type and its details.
+ */
+function errorDict(e: MultiTurnVerdict): Record<string, unknown> {
+  if (e.error_type === 'multi_turn:inference_error' || e.error_type === 'multi_turn:force_terminated') {
+    return { error_message: [e.error_message], error_type: e.error_type }
+  }
+  return { error_message: e.error_message, error_type: e.error_type, details: e.details ?? {} }
 }

@@ -98,6 +98,7 @@ export class GorillaFileSystem extends SimulatedApi {
 
   loadScenario(config: PyDict, longContext: boolean): void {
     this.longContext = longContext
+    if (longContext) this.longContextData = this.session.longContext()
     this.root = new FsDirectory('/', null)
     const root = config.get('root')
     if (root instanceof Map && root.size > 0) {

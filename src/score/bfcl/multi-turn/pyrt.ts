@@ -394,8 +394,18 @@ export class PyRandom {
   private readonly mt = new Uint32Array(624)
   private index = 625
 
+  /** Seeded states by seed: every entry seeds its instances with one of a few seeds, and seeding costs 1,872 steps. */
+  private static readonly seeded = new Map<number, Uint32Array>()
+
   constructor(seed: number) {
+    const cached = PyRandom.seeded.get(seed)
+    if (cached !== undefined) {
+      this.mt.set(cached)
+      this.index = 624
+      return
+    }
     this.seedArray(int32Chunks(Math.abs(Math.trunc(seed))))
+    if (PyRandom.seeded.size < 1024) PyRandom.seeded.set(seed, this.mt.slice())
   }
 
   private initGenrand(s: number): void {

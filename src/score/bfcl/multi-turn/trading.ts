@@ -180,7 +180,11 @@ export class TradingBot extends SimulatedApi {
       }),
       get_account_info: m([], () => (authed() ? this.accountInfo : notAuth('view account information'))),
       get_available_stocks: m(['sector'], ([sector]) => {
-        const map: Record<string, string[]> = { Technology: ['AAPL', 'GOOG', 'MSFT', 'NVDA'], Automobile: ['TSLA', 'F', 'GM'] }
+        const map: Record<string, Val[]> = { Technology: ['AAPL', 'GOOG', 'MSFT', 'NVDA'], Automobile: ['TSLA', 'F', 'GM'] }
+        if (this.longContext) {
+          map['Technology']!.push(...this.session.longContext().technologyExtension)
+          map['Automobile']!.push(...this.session.longContext().automobileExtension)
+        }
         return dict([['stock_list', typeof sector === 'string' && Object.hasOwn(map, sector) ? map[sector]! : []]])
       }),
       get_current_time: m([], () => dict([['current_time', '10:30 AM']])),
@@ -188,12 +192,24 @@ export class TradingBot extends SimulatedApi {
         if (!hasKey(this.orders, id)) {
           return dict([['error', `Order with ID ${str(id)} not found.Here is the list of orders_id: ${str([...this.orders.keys()])}`]])
         }
-        return getKey(this.orders, id)!
+        // Without long context the reference falls off the end of the method: None.
+        if (!this.longContext) return null
+        const order = new Map(getKey(this.orders, id) as PyDict)
+        const symbol = str(order.get('symbol'))
+        const metadata: PyDict = new Map()
+        // The extension's texts have no other format fields than {symbol}.
+        for (const [k, v] of this.session.longContext().orderDetailExtension) metadata.set(k, (v as string).replaceAll('{symbol}', symbol))
+        order.set('metadata', metadata)
+        return order
       }),
       get_order_history: m([], () => (authed() ? dict([['history', [...this.orders.keys()]]]) : [notAuth('view order history')])),
       get_stock_info: m(['symbol'], ([sym]) => {
         if (!hasKey(this.stocks, sym)) return dict([['error', `Stock with symbol '${str(sym)}' not found.`]])
-        return getKey(this.stocks, sym)!
+        if (!this.longContext) return getKey(this.stocks, sym)!
+        const stock = new Map(getKey(this.stocks, sym) as PyDict)
+        stock.set('MA(5)', this.session.longContext().ma5Extension)
+        stock.set('MA(20)', this.session.longContext().ma20Extension)
+        return stock
       }),
       get_symbol_by_name: m(['name'], ([name]) => dict([['symbol', typeof name === 'string' && Object.hasOwn(SYMBOLS, name) ? SYMBOLS[name]! : 'Stock not found']])),
       get_transaction_history: m([opt('start_date', null), opt('end_date', null)], ([start, end]) => {
@@ -204,9 +220,15 @@ export class TradingBot extends SimulatedApi {
           const at = parseDate((t as PyDict).get('timestamp')!, true)
           return lo <= at && at <= hi
         })
+        if (this.longContext) history.push(...this.session.longContext().transactionHistoryExtension)
         return dict([['transaction_history', history]])
       }),
-      get_watchlist: m([], () => (authed() ? dict([['watchlist', this.watchList]]) : ['Error: User not authenticated. Please log in to view the watchlist.'])),
+      get_watchlist: m([], () => {
+        if (!authed()) return ['Error: User not authenticated. Please log in to view the watchlist.']
+        // With long context the reference returns the bare list (its copy, extended), not a dict.
+        if (this.longContext) return [...this.watchList, ...this.session.longContext().watchListExtension]
+        return dict([['watchlist', this.watchList]])
+      }),
       notify_price_change: m(['stocks', 'threshold'], ([stocks, threshold]) => {
         const changed = iterate(stocks!).filter((s) => hasKey(this.stocks, s) && cmp(abs((getKey(this.stocks, s) as PyDict).get('percent_change')), threshold, '>='))
         if (changed.length > 0) return dict([['notification', `Stocks ${changed.map((s) => needStr(s, 'join')).join(', ')} have significant price changes.`]])

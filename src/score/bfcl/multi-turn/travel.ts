@@ -85,6 +85,12 @@ export class TravelApi extends SimulatedApi {
     this.userLastName = get(c, 'user_last_name', null)
     this.budgetLimit = get(c, 'budget_limit', null)
     this.longContext = longContext
+    if (longContext) {
+      // The reference adds the module's own dicts (not copies): later changes to them are shared by the session.
+      const data = this.session.longContext()
+      for (const [id, card] of data.creditCardExtension) if (!this.creditCardList.has(id)) this.creditCardList.set(id, card)
+      for (const [id, booking] of data.bookingRecordExtension) if (!this.bookingRecord.has(id)) this.bookingRecord.set(id, booking)
+    }
   }
 
   state(): [string, Val][] {
@@ -109,7 +115,20 @@ export class TravelApi extends SimulatedApi {
     if (factor === undefined) throw new PyExc('Invalid travel class. Options are: economy, business, first.')
     let digitSum = 0
     for (const ch of needStr(date, '__iter__')) if (/\p{Nd}/u.test(ch)) digitSum += Number(ch)
-    const cost = new PyFloat(BASE_COSTS[key]! * factor * (digitSum % 2 === 0 ? 2 : 1))
+    const multiplier = digitSum % 2 === 0 ? 2 : 1
+    if (this.longContext) {
+      // Every route's cost, each cached under its own key.
+      this.flightCostLookup = new Map()
+      const costs: Val[] = []
+      for (const [route, base] of Object.entries(BASE_COSTS)) {
+        const [frm, dest] = route.split('|')
+        const routeCost = new PyFloat(base * factor * multiplier)
+        this.flightCostLookup.set(`${frm}|${dest}|${str(cls)}|${str(date)}`, dict([['cost', routeCost]]))
+        costs.push(routeCost)
+      }
+      return dict([['travel_cost_list', costs]])
+    }
+    const cost = new PyFloat(BASE_COSTS[key]! * factor * multiplier)
     this.flightCostLookup = dict([[`${str(from)}|${str(to)}|${str(cls)}|${str(date)}`, dict([['cost', cost]])]])
     return dict([['travel_cost_list', [cost]]])
   }
@@ -159,7 +178,8 @@ export class TravelApi extends SimulatedApi {
           bookingId,
           dict([['card_id', card!], ['travel_date', date!], ['travel_from', from!], ['travel_to', to!], ['travel_class', cls!], ['travel_cost', cost], ['transaction_id', transactionId]]),
         )
-        return dict([['booking_id', bookingId], ['transaction_id', transactionId], ['booking_status', true], ['booking_history', new Map()]])
+        const history = this.longContext ? this.bookingRecord : new Map()
+        return dict([['booking_id', bookingId], ['transaction_id', transactionId], ['booking_status', true], ['booking_history', history]])
       }),
       cancel_booking: m(['access_token', 'booking_id'], ([token, id]) => {
         const fail = (e: string) => dict([['cancel_status', false], ['error', e]])

@@ -138,7 +138,8 @@ export class VehicleControlApi extends SimulatedApi {
         this.parkingBrakeStatus = engage ? 'engaged' : 'released'
         this.parkingBrakeForce = f(engage ? 500 : 0)
         this.slopeAngle = f(10)
-        return dict([['parkingBrakeStatus', this.parkingBrakeStatus], ['_parkingBrakeForce', this.parkingBrakeForce], ['_slopeAngle', f(10)]])
+        const out = dict([['parkingBrakeStatus', this.parkingBrakeStatus], ['_parkingBrakeForce', this.parkingBrakeForce], ['_slopeAngle', f(10)]])
+        return this.longContext ? new Map([['parkingBrakeInstruction', this.session.longContext().parkingBrakeInstruction], ...out]) : out
       }),
       adjustClimateControl: m(['temperature', opt('unit', 'celsius'), opt('fanSpeed', 50), opt('mode', 'auto')], ([temp, unit, fan, mode]) => {
         if (!inRange(0, fan!, 100)) return dict([['error', 'Fan speed must be between 0 and 100.']])
@@ -156,11 +157,12 @@ export class VehicleControlApi extends SimulatedApi {
           ['rearLeftTirePressure', this.rearLeftTirePressure],
           ['rearRightTirePressure', this.rearRightTirePressure],
           ['healthy_tire_pressure', inRange(30, avg, 35)],
-          ['car_info', new Map()],
+          ['car_info', this.longContext ? this.session.longContext().carStatusMetadataExtension : new Map()],
         ])
       }),
       displayCarStatus: m(['option'], ([option]) => {
         const s: PyDict = new Map()
+        if (this.longContext) s.set('metadata', this.session.longContext().carStatusMetadataExtension)
         switch (option) {
           case 'fuel':
             s.set('fuelLevel', this.fuelLevel)
@@ -193,8 +195,15 @@ export class VehicleControlApi extends SimulatedApi {
       }),
       display_log: m(['messages'], ([msgs]) => dict([['log', msgs!]])),
       estimate_distance: m(['cityA', 'cityB'], ([a, b]) => {
-        for (const [x, y, d] of DISTANCES) if ((a === x && b === y) || (a === y && b === x)) return dict([['distance', f(d)]])
-        return dict([['error', 'distance not found in database.']])
+        let distance = dict([['error', 'distance not found in database.']])
+        for (const [x, y, d] of DISTANCES) {
+          if ((a === x && b === y) || (a === y && b === x)) {
+            distance = dict([['distance', f(d)]])
+            break
+          }
+        }
+        if (this.longContext) distance.set('intermediaryCities', this.session.longContext().intermediaryCities)
+        return distance
       }),
       estimate_drive_feasibility_by_mileage: m(['distance'], ([d]) => dict([['canDrive', !cmp(mul(this.fuelLevel, f(20)), d, '<')]])),
       fillFuelTank: m(['fuelAmount'], ([amount]) => {
@@ -207,7 +216,13 @@ export class VehicleControlApi extends SimulatedApi {
       find_nearest_tire_shop: m([], () => dict([['shopLocation', '456 Oakwood Avenue, Rivermist, 83214']])),
       gallon_to_liter: m(['gallon'], ([g]) => dict([['liter', mul(g, fl(3.78541))]])),
       get_current_speed: m([], () => dict([['currentSpeed', fl(this.random.uniform(0, 120))]])),
-      get_outside_temperature_from_google: m([], () => dict([['outsideTemperature', fl(this.random.uniform(-10, 40))]])),
+      get_outside_temperature_from_google: m([], () => {
+        if (!this.longContext) return dict([['outsideTemperature', fl(this.random.uniform(-10, 40))]])
+        // The reference writes into its module-level dict and returns it: the key stays for the whole run.
+        const weather = this.session.longContext().longWeatherExtension
+        weather.set('outsideTemperature', fl(this.random.uniform(-10, 40)))
+        return weather
+      }),
       get_outside_temperature_from_weather_com: m([], () => dict([['error', 404]])),
       get_zipcode_based_on_city: m(['city'], ([city]) => dict([['zipcode', typeof city === 'string' && Object.hasOwn(ZIPCODES, city) ? ZIPCODES[city]! : '00000']])),
       liter_to_gallon: m(['liter'], ([l]) => dict([['gallon', mul(l, fl(0.264172))]])),
