@@ -1,4 +1,4 @@
-// Scoring BFCL's own recorded results reproduces the leaderboard's score files (REFERENCE.md section 3).
+// Scoring BFCL's own recorded results reproduces the leaderboard's score files.
 import { existsSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { beforeAll, describe, expect, test } from 'vitest'

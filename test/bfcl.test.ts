@@ -1,4 +1,4 @@
-// The BFCL checker's semantics, case by case (REFERENCE.md section 3), on small hand-written functions and answers.
+// The BFCL checker's semantics, case by case, on small hand-written functions and answers.
 import { describe, expect, test } from 'vitest'
 import { parseJson } from '../src/calls/json.js'
 import type { JsonValue } from '../src/calls/types.js'

@@ -18,7 +18,8 @@ export default defineConfig({
     include: ['evals/**/*.eval.mjs'],
     testTimeout: 60000,
     reporters: [
-      'default',
+      // verbose prints each test as its result reaches the main process: the signal below waits for that.
+      'verbose',
       new ToolEvalsReporter({
         thresholds: { name_correct: 0.9, suites: { weather: { args_exact_match: 0.9 }, slow: { has_call: 1 } } },
         outputFile: 'report.json',
@@ -84,9 +85,12 @@ async function interruptedRun(signal: NodeJS.Signals) {
     if (Date.now() > deadline) throw new Error(`the slow sample never started:\n${live.output()}`)
     await new Promise((r) => setTimeout(r, 50))
   }
-  // w1 and w2 finished before the slow sample's generation began; let their results reach the main process
-  // (the worker sends them at most every 100 ms).
-  await new Promise((r) => setTimeout(r, 1500))
+  // w1 and w2 finished before the slow sample's generation began; wait until their results have reached the main
+  // process (the verbose reporter prints them then), however slow the machine: a fixed delay was a race under load.
+  while (!/\bw1\b[\s\S]*\bw2\b|\bw2\b[\s\S]*\bw1\b/.test(live.output())) {
+    if (Date.now() > deadline) throw new Error(`w1 and w2 never reached the main process:\n${live.output()}`)
+    await new Promise((r) => setTimeout(r, 50))
+  }
   live.child.kill(signal)
   return live.done
 }

@@ -167,7 +167,7 @@ describe('report and summaries', () => {
   const thresholds = checkThresholds(thresholdsConfig, overall, suites)
   const report = buildReport(c, overall, suites, thresholds, true)
 
-  it("has DESIGN.md's shape, extended", () => {
+  it("has the README's documented shape, extended", () => {
     expect(report).toMatchObject({
       samples: 9,
       metrics: overall.metrics,

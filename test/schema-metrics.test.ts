@@ -1,4 +1,4 @@
-// DeepFabric-style schema metrics (REFERENCE.md section 4): both semantics. Parity with DeepFabric's own numbers,
+// DeepFabric-style schema metrics: both semantics. Parity with DeepFabric's own numbers,
 // class by class, is in schema-deepfabric-parity.test.ts.
 import { describe, expect, test } from 'vitest'
 import { parseToolCalls } from '../src/calls/index.js'

@@ -1,7 +1,7 @@
 /**
  * Turning one decoded data object (a JSONL line or an in-memory array item) into eval samples: a chat sample as it
- * is, or a dialogue expanded into one sample per tool-calling assistant turn (NeMo's evaluator, REFERENCE.md
- * section 2). Anything malformed is reported with the path of the field at fault instead of being guessed at.
+ * is, or a dialogue expanded into one sample per tool-calling assistant turn (as NeMo's
+ * evaluator does). Anything malformed is reported with the path of the field at fault instead of being guessed at.
  */
 import { parseJson } from '../calls/json.js'
 import { isPlainObject } from '../calls/call-object.js'

@@ -1,5 +1,5 @@
 /**
- * Recording: wrap a provider so that every output is also written as a replay line (DESIGN.md's format), letting a
+ * Recording: wrap a provider so that every output is also written as a replay line (the README's recording format), letting a
  * pull-request gate replay the run with `replay(path)` and no model:
  *
  *   {"id": "w1", "output": "<raw text>", "format"?: "hermes"}          text to be parsed

@@ -1,5 +1,5 @@
 /**
- * The JSON report (`outputFile`): DESIGN.md's shape `{samples, metrics, suites: {name: {samples, metrics}},
+ * The JSON report (`outputFile`): the README's documented shape `{samples, metrics, suites: {name: {samples, metrics}},
  * thresholds: [{metric, min, actual, pass}], pass}`, extended with counts, failure categories, the per-tool
  * breakdown, the errored samples by name and the worst samples.
  */

@@ -1,5 +1,5 @@
 /**
- * Run-level aggregation with NeMo's rules (DESIGN.md, "Run-level metrics"): each of the six metrics is the mean,
+ * Run-level aggregation with NeMo's rules: each of the six metrics is the mean,
  * over the samples that expect at least one call, of the sample's own value; `no_call_accuracy` covers the samples
  * that expect none. Errored samples stay in the denominators as samples with no prediction (a failure never raises
  * a rate); samples skipped by policy leave the means and are counted by reason.

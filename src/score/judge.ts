@@ -1,5 +1,5 @@
 /**
- * Judged metrics in the spirit of Phoenix's tool evaluators (REFERENCE.md section 5): a model reads the
+ * Judged metrics in the spirit of Phoenix's tool evaluators: a model reads the
  * conversation, the tools on offer and the calls made, and labels them `correct` or `incorrect` with an explanation.
  *
  * - tool selection: was the right tool chosen (or, rightly, none), does it exist, is the number of calls right;

@@ -1,5 +1,5 @@
 /**
- * NeMo-compatible per-sample metrics (REFERENCE.md section 2): the same six values NeMo's `compute_sample_metrics`
+ * NeMo-compatible per-sample metrics: the same six values NeMo's `compute_sample_metrics`
  * gives, plus what NeMo leaves out (whether an abstention was right, why a sample failed, per-position detail, and
  * an order-free alignment).
  */

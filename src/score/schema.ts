@@ -1,5 +1,5 @@
 /**
- * DeepFabric-style schema metrics (REFERENCE.md section 4): the first predicted call against the first expected one.
+ * DeepFabric-style schema metrics: the first predicted call against the first expected one.
  *
  * - tool_selection: same name;
  * - parameter_accuracy: for a tool on offer, the schema only: every required parameter present and every given

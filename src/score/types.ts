@@ -4,7 +4,7 @@ import type { BuiltinScorerDetails, BuiltinScorerMetric, BuiltinScorerValues } f
 
 export type { ExpectedCall } from '../calls/types.js'
 
-/** The six per-sample metrics of NeMo's `compute_sample_metrics` (REFERENCE.md section 2). */
+/** The six per-sample metrics of NeMo's `compute_sample_metrics`. */
 export const NEMO_METRICS = [
   'has_call',
   'name_correct',

@@ -1,5 +1,5 @@
 /**
- * The Berkeley Function Calling Leaderboard's AST checker, with its exact semantics (REFERENCE.md section 3): one
+ * The Berkeley Function Calling Leaderboard's AST checker, with its exact semantics: one
  * decoded call against one possible answer, then the simple / multiple / parallel rules. Verdicts carry the
  * leaderboard's `error_type` strings and, as far as we can reproduce them, its error messages (Python reprs).
  *

@@ -1,6 +1,6 @@
 /**
  * Decoding recorded BFCL results into the checker's `[{name: {param: value}}]` shape, as the leaderboard's model
- * handlers do it (REFERENCE.md section 3):
+ * handlers do it:
  *
  * - function-calling format: `result` is a list of `{name: "json-encoded arguments"}`; each item's first key is the
  *   name and its value is JSON-decoded (integral floats such as `3.0` stay floats, see `fromJson`);
