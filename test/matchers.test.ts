@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import '../src/setup.js'
 import type { ToolCall } from '../src/calls/types.js'
 import { perfectMatching } from '../src/matchers/matchers.js'
-import { argumentProblems, toJsonSchema, validatorFor } from '../src/matchers/schema.js'
+import { argumentProblems, toJsonSchema, validatorFor } from '../src/matchers/argument-schema.js'
 
 const call = (name: string, args: Record<string, unknown>, valid = true): ToolCall => ({ name, arguments: args, argumentsValid: valid, format: 'test' })
 const hermes = (name: string, args: unknown) => `<tool_call>\n${JSON.stringify({ name, arguments: args })}\n</tool_call>`

@@ -119,7 +119,7 @@ export function expectedOf(obj: Record<string, unknown>): ExpectedCall[] {
  * (`{"name", "arguments", "argumentsValid", "format"}`). Arguments are model output, so undecodable ones make a
  * malformed call, not a bad line; a missing or non-string name is a bad line.
  */
-export function callsOf(obj: Record<string, unknown>): ToolCall[] {
+export function callsOfLine(obj: Record<string, unknown>): ToolCall[] {
   return requireArray(obj, 'calls').map((c, i) => {
     const field = `calls[${i}]`
     if (!isPlainObject(c)) throw wrongType('an object', c, field)

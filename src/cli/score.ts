@@ -8,7 +8,7 @@ import { addRecord, createAccumulator, finishAggregate } from '../score/aggregat
 import { scoreSample } from '../score/nemo.js'
 import { NEMO_METRICS, type ExpectedCall, type MatchMode, type SampleRecord, type SampleScore, type ScoreOptions } from '../score/types.js'
 import { EXIT_BAD_INPUT, EXIT_OK, UsageError, writeLine, type Command } from './command.js'
-import { InputError, callsOf, expectedOf, lineError, parseOptionsOf, readJsonLines, requireString } from './input.js'
+import { InputError, callsOfLine, expectedOf, lineError, parseOptionsOf, readJsonLines, requireString } from './input.js'
 
 const MATCH_MODES: readonly MatchMode[] = ['positional', 'unordered']
 
@@ -26,7 +26,7 @@ function predictedOf(obj: Record<string, unknown>): ToolCall[] {
   const hasText = obj['text'] !== undefined
   const hasCalls = obj['calls'] !== undefined
   if (hasText && hasCalls) throw new InputError('give either text or calls, not both', 'calls')
-  if (hasCalls) return callsOf(obj)
+  if (hasCalls) return callsOfLine(obj)
   if (!hasText) throw new InputError('missing (or give calls)', 'text')
   return parseToolCalls(requireString(obj, 'text'), parseOptionsOf(obj))
 }

@@ -19,7 +19,7 @@ import type { MatchMode, SampleRecord, SampleScore, ScoreOptions } from '../scor
 import { annotateSample, definitionStack, sampleAnnotation } from './annotate.js'
 import { Generations } from './generations.js'
 import type { Scorer, StrictVerdict } from '../score/scorer.js'
-import { activeScorers, applyErroredScorers, applyScorers, callsOf, withPreparation, type ScorerOptions, type ScorerResults } from './scorers.js'
+import { activeScorers, applyErroredScorers, applyScorers, outputCalls, withPreparation, type ScorerOptions, type ScorerResults } from './scorers.js'
 import { inputFiles, writeInputs } from './inputs.js'
 import { lastUserPrompt, META_LIMITS, storedCalls, storedExpected, truncate, writeEvalMeta, type EvalMeta } from './meta.js'
 
@@ -262,7 +262,7 @@ export async function evaluateWith(
     record.skipped = output.skipped
     return { stored, result: { sample, output, calls: [], score: scoreSample([], sample.expected, scoreOptions), record } }
   }
-  const calls = callsOf(output, sample, options.format)
+  const calls = outputCalls(output, sample, options.format)
   record.score = scoreSample(calls, sample.expected, scoreOptions)
   let scored: Awaited<ReturnType<typeof applyScorers>>
   try {

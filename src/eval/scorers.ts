@@ -71,7 +71,7 @@ export interface PreparedOutput extends ModelOutput {
 }
 
 /** The calls in a model output, as describeEval scores them (parsed once: see `withPreparation`). */
-export function callsOf(output: ModelOutput, sample: Sample, format: string | undefined): ToolCall[] {
+export function outputCalls(output: ModelOutput, sample: Sample, format: string | undefined): ToolCall[] {
   if (output.calls) return output.calls
   const parsed = (output as PreparedOutput).parsedCalls
   if (parsed) return parsed
@@ -102,7 +102,7 @@ export function withPreparation(model: ModelProvider, scorers: readonly Scorer[]
     async generate(sample, opts): Promise<PreparedOutput> {
       const output = await model.generate(sample, opts)
       if (output.skipped !== undefined) return output
-      const calls = callsOf(output, sample, format)
+      const calls = outputCalls(output, sample, format)
       const prepared: Record<string, unknown> = {}
       for (const s of preparing) prepared[s.name] = await s.prepare!(scorerInput(sample, calls, output), opts?.signal)
       return { ...output, parsedCalls: calls, prepared }

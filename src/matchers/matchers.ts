@@ -9,7 +9,7 @@ import type { ToolCall } from '../calls/types.js'
 import { argumentsOf, callList, callView, type CallView } from '../calls/format.js'
 import { receivedCalls } from './received.js'
 import { normalizeTools } from '../data/tools.js'
-import { argumentProblems } from './schema.js'
+import { argumentProblems } from './argument-schema.js'
 
 /** A call as a matcher expects it; `arguments` left out means "any arguments". */
 export interface ExpectedToolCall {
