@@ -81,6 +81,15 @@ describe('layers', () => {
   })
 })
 
+describe('file size', () => {
+  it('no source file is over 600 lines', () => {
+    const long = files
+      .map((f) => ({ file: relative(SRC, f), lines: readFileSync(f, 'utf8').split('\n').length }))
+      .filter((f) => f.lines > 600)
+    expect(long).toEqual([])
+  })
+})
+
 describe('one matcher set', () => {
   it('the setup entry, the plugin (through the setup entry) and describeEval register the same matchers', async () => {
     const { allMatchers } = await import('../src/matchers/register.js')
