@@ -82,7 +82,7 @@ const CONTESTED: Record<string, Expect> = {
   'vllm-granite_20b_fc-6': [call('get_weather', { city: 'Tokyo' })],
   'vllm-granite_20b_fc-8': [],
   'vllm-granite_20b_fc-9': [call('func')], // a list after the marker
-  'vllm-granite_20b_fc-10': [], // no marker
+  'vllm-granite_20b_fc-10': [call('func')], // no marker: detection's bare JSON call (a hint never finds fewer calls)
   'vllm-granite_20b_fc-11': [], // non-string name
   // functools
   'vllm-functools-4': 'as corpus', // nested objects: the bracket scan reads them
@@ -152,7 +152,8 @@ describe('Hermes: NeMo behaviours', () => {
   })
   it('gives no call for invalid JSON without a closing tag, and none for non-JSON content (another format)', () => {
     expect(hermes('<tool_call>{"name": "f", "arguments": {"a": 1}')).toEqual([])
-    expect(hermes('<tool_call>get_weather\n<arg_key>city</arg_key><arg_value>Paris</arg_value></tool_call>')).toEqual([])
+    // The Hermes reader alone: with a hint, detection's GLM call would be returned (a hint never finds fewer calls).
+    expect(getFormat('hermes')!.parse('<tool_call>get_weather\n<arg_key>city</arg_key><arg_value>Paris</arg_value></tool_call>', {})).toEqual([])
   })
   it('accepts a missing </tool_call> at the end when the JSON is complete', () => {
     expect(actualCalls(hermes('<tool_call>\n{"name": "f", "arguments": {"a": true}}'))).toEqual([call('f', { a: true })])
@@ -316,7 +317,9 @@ describe('the marked formats', () => {
   })
   it('Functionary v3.1 does not claim Qwen3-Coder XML', () => {
     const xml = '<function=f>\n<parameter=a>\n1\n</parameter>\n</function>'
-    expect(parseToolCalls(xml, { format: 'functionary_v3_1' })).toEqual([])
+    expect(getFormat('functionary_v3_1')!.parse(xml, {})).toEqual([])
+    // With the hint, detection's Qwen3-Coder call is returned: a hint never finds fewer calls than detection.
+    expect(parseToolCalls(xml, { format: 'functionary_v3_1' }).map((c) => c.format)).toEqual(['qwen3_coder'])
   })
   it('Functionary v3.2 reads content, JSON and raw python blocks', () => {
     const text = 'all\nLet me see.>>>f\n{"a": 1}\n>>>python\nprint(1)\n'

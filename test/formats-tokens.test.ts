@@ -150,7 +150,7 @@ describe('Harmony: the forms NeMo misses', () => {
       '<|start|>assistant to=container.exec<|channel|>commentary<|message|>ls<|call|>' +
       '<|start|>assistant<|channel|>commentary to=python <|constrain|>code<|message|>print(1)<|call|>' +
       '<|start|>assistant<|channel|>final <|constrain|>json<|message|>{"name": "get_weather", "arguments": {}}'
-    expect(parseToolCalls(out, { format: 'harmony' })).toEqual([])
+    expect(getFormat('harmony')!.parse(out, {})).toEqual([])
   })
   it('reads several calls, and a stop token quoted inside a value does not cut the call', () => {
     const out =

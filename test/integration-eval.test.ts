@@ -126,8 +126,9 @@ describe('evaluate', () => {
   it('uses the calls a provider gives, and a format hint', async () => {
     const calls = [{ name: 'get_weather', arguments: { city: 'Rome' }, argumentsValid: true, format: 'openai' }]
     expect((await evaluate(s, { calls }, undefined, 'x', {})).stored.record.score?.failures).toEqual(['wrong_arguments'])
-    // With a hint naming another format the Hermes block is not read.
-    expect((await evaluate(s, { text: '<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>' }, undefined, 'x', { format: 'mistral' })).stored.calls).toEqual([])
+    // A hint naming another format never finds fewer calls than detection: the Hermes block is still read.
+    const hinted = await evaluate(s, { text: '<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>' }, undefined, 'x', { format: 'mistral' })
+    expect(hinted.stored.calls?.map((c) => [c.name, c.format])).toEqual([['get_weather', 'hermes']])
   })
 
   it('a provider error is an errored record scored as no prediction, grouped by the error reason', async () => {

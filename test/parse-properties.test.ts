@@ -86,6 +86,8 @@ const MARKERS = [
   '<｜tool▁calls▁begin｜>', '<｜tool▁call▁begin｜>', '<｜tool▁sep｜>', '<arg_key>', '<arg_value>', 'functools[',
   '<|tool_call_start|>', '[', ']', '(', ')', '{', '}', '"', "'", '\\', ',', ':', '=', '```json', '<tool_calls>',
   '<start_function_call>', 'call:', '<escape>', '<|"|>', '<invoke name="', '<|START_ACTION|>', '>>>',
+  '<longcat_arg_key>', '</longcat_arg_value>', '<tool_sep>', '<minimax:invoke name="', '</minimax:parameter>',
+  '<|open|>tools<|sep|>', '<|open|>call tool="', '<|close|>call', '<|sep|>', '<function name="', '<param name="',
 ]
 
 const mutation = fc.oneof(

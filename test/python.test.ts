@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { decodeResult } from '../src/score/bfcl/decode.js'
 import {
   MAX_PY_DEPTH,
   parsePythonCallAt,
@@ -207,7 +208,7 @@ describe('rejected syntax', () => {
     expect(failure(parsePythonCalls('f(a=1, 2)')).error).toMatch(/positional argument follows/)
     expect(failure(parsePythonCalls('f(*x)')).error).toMatch(/\*args/)
     expect(failure(parsePythonCalls('f(a={1, 2})')).error).toMatch(/set/)
-    expect(failure(parsePythonCalls('f(a=x[0])')).error).toMatch(/subscript/)
+    expect(failure(parsePythonCalls('f(a=x[1:2])')).error).toMatch(/subscript/)
     expect(failure(parsePythonCalls('f(a=lambda: 1)')).error).toMatch(/unsupported/)
     expect(failure(parsePythonCalls('f()()')).error).toMatch(/only calls/)
     expect(failure(parsePythonCalls('')).error).toMatch(/end of text/)
@@ -308,5 +309,20 @@ describe('parsePythonLiteral', () => {
     expect(parsePythonLiteral('{"a": x}').ok).toBe(false)
     expect(parsePythonLiteral('f(1)').ok).toBe(false)
     expect(parsePythonLiteral('{"a": 1} tail').ok).toBe(false)
+  })
+})
+
+describe('expressions that are not constants (BFCL keeps their text)', () => {
+  it('a subscript becomes its ast.unparse text, recorded with the bare names', () => {
+    const r = parsePythonCalls(`f(a=data["sales"], b=x[0][1], c=[m['k']])`)
+    expect(r.ok).toBe(true)
+    if (!r.ok) return
+    expect(r.calls[0]!.args).toEqual({ a: "data['sales']", b: 'x[0][1]', c: ["m['k']"] })
+    expect(r.calls[0]!.bareNames).toEqual(['/a', '/b', '/c/0'])
+  })
+  it('the BFCL decoder keeps a subscript as text too', () => {
+    const d = decodeResult(`[f(data=data['sales'])]`)
+    expect(d.ok).toBe(true)
+    if (d.ok) expect(d.decoded).toEqual([new Map([['f', new Map([['data', "data['sales']"]])]])])
   })
 })

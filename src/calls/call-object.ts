@@ -4,6 +4,7 @@
  * object is used as is, a string is JSON-decoded and must give an object, anything else gives `{}` and marks the
  * arguments invalid.
  */
+import { bigIntsIn } from './big-ints.js'
 import { parseJson } from './json.js'
 import type { ToolCall } from './types.js'
 
@@ -136,5 +137,9 @@ export function makeCall(name: string, args: DecodedArguments, format: string, r
   if (raw !== undefined) call.raw = raw
   if (id !== undefined) call.id = id
   if (args.floatPaths && args.floatPaths.length > 0) call.floatPaths = args.floatPaths
+  if (raw !== undefined && args.argumentsValid) {
+    const big = bigIntsIn(args.arguments, raw)
+    if (big) call.bigInts = big
+  }
   return call
 }

@@ -2,7 +2,7 @@
 import { makeCall, setOwn } from './call-object.js'
 import { parseJson, toPointer } from './json.js'
 import { ArgumentsBuilder, typeValue, type TypedValue } from './schema-values.js'
-import { forEachBlock } from './scan.js'
+import { ForwardSearch, forEachBlock } from './scan.js'
 import type { ParseOptions, ToolCall } from './types.js'
 
 /** Deeper values are refused: the reader recurses once per level. */
@@ -203,7 +203,11 @@ function typed(read: Read, args: ArgumentsBuilder, key: string, syntax: CallSynt
   return paths ? { value: read.value, floatPaths: paths } : { value: read.value }
 }
 
-/** Calls of every `OPEN call:NAME{...}` block in `text`. */
+/**
+ * Calls of every `OPEN call:NAME{...}` block in `text`. A block may hold several `call:` entries one after another
+ * (separated by nothing, whitespace or commas): each is a call. An entry whose value does not read ends the block's
+ * reading (where the next entry starts is unknown) after giving that entry as a call with invalid arguments.
+ */
 export function callBlocks(
   text: string,
   options: ParseOptions,
@@ -213,28 +217,59 @@ export function callBlocks(
   syntax: CallSyntax,
 ): ToolCall[] {
   const out: ToolCall[] = []
-  forEachBlock(text, open, close, (block) => {
-    const call = blockCall(block, options, format, syntax)
-    if (call) out.push(call)
-  })
+  forEachBlock(text, open, close, (block) => blockCalls(block, options, format, syntax, out))
   return out
 }
 
-function blockCall(block: string, options: ParseOptions, format: string, syntax: CallSyntax): ToolCall | undefined {
-  const s = block.trimStart()
-  if (!s.startsWith('call:')) return undefined
-  const brace = s.indexOf('{')
-  const name = (brace < 0 ? s.slice(5) : s.slice(5, brace)).trim()
-  if (name.length === 0 || /[\s<>{}]/.test(name)) return undefined
-  if (brace < 0) return makeCall(name, { arguments: {}, argumentsValid: false }, format, block)
+/** Index of the first character at or after `i` that is not whitespace or a comma. */
+function skipSeparators(s: string, i: number): number {
+  while (i < s.length) {
+    const c = s.charCodeAt(i)
+    if (c === 32 || c === 9 || c === 10 || c === 13 || c === 44) i++
+    else break
+  }
+  return i
+}
+
+function blockCalls(block: string, options: ParseOptions, format: string, syntax: CallSyntax, out: ToolCall[]): void {
+  // Forward-only searches keep a block of many name-only entries linear.
+  const search = { brace: new ForwardSearch(block, '{'), entry: new ForwardSearch(block, 'call:') }
+  let at = skipSeparators(block, 0)
+  while (block.startsWith('call:', at)) {
+    const read = entryCall(block, at, search, options, format, syntax)
+    if (!read) return
+    out.push(read.call)
+    if (read.end < 0) return
+    at = skipSeparators(block, read.end)
+  }
+}
+
+/** The `call:NAME{...}` entry at `at`, and where it ends (-1 when its end is unknown: a malformed value). */
+function entryCall(
+  s: string,
+  at: number,
+  search: { brace: ForwardSearch; entry: ForwardSearch },
+  options: ParseOptions,
+  format: string,
+  syntax: CallSyntax,
+): { call: ToolCall; end: number } | undefined {
+  const brace = search.brace.next(at)
+  const nextEntry = search.entry.next(at + 5)
+  // Without a `{` before the next entry, this entry is a name alone.
+  const nameEnd = brace < 0 || (nextEntry >= 0 && nextEntry < brace) ? (nextEntry < 0 ? s.length : nextEntry) : brace
+  const name = s.slice(at + 5, nameEnd).trim()
+  if (name.length === 0 || /[\s<>{},]/.test(name)) return undefined
+  if (nameEnd !== brace) {
+    return { call: makeCall(name, { arguments: {}, argumentsValid: false }, format, s.slice(at, nameEnd)), end: nextEntry }
+  }
   const reader = new ValueReader(s, syntax.quote)
   reader.pos = brace
   const args = new ArgumentsBuilder(name, options)
   const reads: [string, Read][] = []
   reader.members(1, '', (k, r) => reads.push([k, r]))
-  if (reader.failed) return makeCall(name, { arguments: {}, argumentsValid: false }, format, block)
+  if (reader.failed) return { call: makeCall(name, { arguments: {}, argumentsValid: false }, format, s.slice(at)), end: -1 }
   for (const [k, r] of reads) args.add(k, typed(r, args, k, syntax, reader.floatPaths))
-  return makeCall(name, args.result(), format, block)
+  return { call: makeCall(name, args.result(), format, s.slice(at, reader.pos)), end: reader.pos }
 }
 
 /** A value in the dialect: strings between `quote` tokens, the rest bare. */

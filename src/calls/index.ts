@@ -12,6 +12,7 @@ export type { FormatParser, JsonSchema, JsonValue, ParseOptions, ToolCall, ToolD
 export { FORMATS } from './formats/index.js'
 export { MAX_ARGUMENT_DEPTH } from './call-object.js'
 export { stripReasoning } from './reasoning.js'
+export { bigIntsIn, exactInteger } from './big-ints.js'
 
 const byName = new Map<string, FormatParser>()
 for (const f of FORMATS) {
@@ -54,17 +55,21 @@ function runFormat(f: FormatParser, text: string, stripped: string, options: Par
 }
 
 /**
- * Extract the tool calls from `text`. Never throws on model output; runs in time linear in `text.length`. With
- * `options.format` (a format name or alias) only that format is tried; otherwise formats are detected (see
- * FORMATS). A `format` that names no format is a programming error, not a property of the output: it throws a
+ * Extract the tool calls from `text`. Never throws on model output; runs in time linear in `text.length`. Formats
+ * are detected (see FORMATS). With `options.format` (a format name or alias) the hinted format's calls are returned
+ * unless detection finds more calls on the same text: a hint can add calls (a format detection would not pick, or
+ * would pick later), never lose them. A `format` that names no format is a programming error, not a property of the output: it throws a
  * TypeError listing the known names (rather than silently detecting).
  */
 export function parseToolCalls(text: string, options: ParseOptions = {}): ToolCall[] {
   if (options.format !== undefined) assertKnownFormat(options.format, 'parseToolCalls: options.format')
   if (typeof text !== 'string' || text.length === 0) return []
   const hinted = options.format === undefined ? undefined : byName.get(options.format)
-  if (hinted) return runFormat(hinted, text, stripReasoning(text), options)
-  return inDetectionRun(() => detect(text, options))
+  const detected = inDetectionRun(() => detect(text, options))
+  if (!hinted || detected[0]?.format === hinted.name) return detected
+  // A hint never finds fewer calls than detection: the hinted format's calls unless detection finds more.
+  const calls = runFormat(hinted, text, stripReasoning(text), options)
+  return detected.length > calls.length ? detected : calls
 }
 
 /** The calls of the first format, in detection order, that finds any. */

@@ -4,7 +4,7 @@
  * reading every `open`…`close` block of a text.
  */
 import { callFromObject } from './call-object.js'
-import { parseJsonAt, skipSpace } from './json.js'
+import { parseJsonAt, scanBracketEnd, skipSpace } from './json.js'
 import { ForwardSearch } from './scan.js'
 import type { JsonValue, ToolCall } from './types.js'
 
@@ -13,6 +13,8 @@ export interface JsonItem {
   value: JsonValue
   raw: string
   floatPaths?: string[]
+  /** True for an item that is bracketed but not valid JSON (read only with `recover`): `value` is null. */
+  unreadable?: boolean
 }
 
 export interface JsonItems {
@@ -25,9 +27,11 @@ export interface JsonItems {
 
 /**
  * Decode the JSON list or value starting at `start` (whitespace skipped) item by item, so one malformed or truncated
- * item loses only itself and what follows, never the calls before it. Each item is scanned once: linear.
+ * item loses only itself and what follows, never the calls before it. With `recover`, a list item whose brackets
+ * close but whose JSON is malformed (`{"a": }`) is kept as an `unreadable` item and reading goes on after it, so
+ * the items that follow are not lost either. Each item is scanned once: linear.
  */
-export function parseJsonItems(text: string, start: number, limit = text.length): JsonItems {
+export function parseJsonItems(text: string, start: number, limit = text.length, recover = false): JsonItems {
   let i = skipSpace(text, start, limit)
   if (i >= limit || text.charCodeAt(i) !== 91 /* [ */) {
     const r = parseJsonAt(text, i, limit)
@@ -40,9 +44,17 @@ export function parseJsonItems(text: string, start: number, limit = text.length)
   while (i < limit) {
     const s = skipSpace(text, i, limit)
     const r = parseJsonAt(text, s, limit)
-    if (!r.ok) return { items, complete: false, end: s }
-    items.push(item(text, s, r.end, r.value, r.floatPaths))
-    i = skipSpace(text, r.end, limit)
+    let end: number
+    if (r.ok) {
+      items.push(item(text, s, r.end, r.value, r.floatPaths))
+      end = r.end
+    } else {
+      const c = text.charCodeAt(s)
+      end = recover && (c === 123 || c === 91) ? scanBracketEnd(text, s, limit) : -1
+      if (end < 0) return { items, complete: false, end: s }
+      items.push({ value: null, raw: text.slice(s, end), unreadable: true })
+    }
+    i = skipSpace(text, end, limit)
     const c = i < limit ? text.charCodeAt(i) : -1
     if (c === 93 /* ] */) return { items, complete: true, end: i + 1 }
     if (c !== 44 /* , */) return { items, complete: false, end: i }
@@ -70,7 +82,8 @@ export function skipFenceOpen(text: string, i: number, limit = text.length): num
 /**
  * Calls from every `open`…`close` block whose content is a JSON list of call objects (or one object), converted by
  * `toCall`. A block whose JSON does not decode is still a call attempt when the block is closed: it gives one call
- * with an unknown name and invalid arguments (NeMo's rule for Hermes tags). An unclosed block that does not decode
+ * with an unknown name and invalid arguments (NeMo's rule for Hermes tags); so does each malformed entry of a list
+ * whose other entries read (partial recovery: the readable calls are kept). An unclosed block that does not decode
  * (a truncated output) gives nothing. JSON is read string-aware up to the next `open`, so a closing tag inside a
  * string value does not cut the call; blocks never overlap, so the scan is linear.
  */
@@ -92,9 +105,10 @@ export function callsInBlocks(
     const limit = nextOpen < 0 ? text.length : nextOpen
     const c = closes.next(contentStart)
     const closed = c >= 0 && c < limit
-    const decoded = parseJsonItems(text, skipFenceOpen(text, contentStart, limit), limit)
+    const decoded = parseJsonItems(text, skipFenceOpen(text, contentStart, limit), limit, true)
     for (const it of decoded.items) {
-      const call = toCall(it)
+      // An unreadable entry among readable ones is still a call attempt: kept, with no name and invalid arguments.
+      const call = it.unreadable ? { name: '', arguments: {}, argumentsValid: false, format, raw: it.raw } : toCall(it)
       if (call) calls.push(call)
     }
     if (decoded.items.length === 0 && !decoded.complete && closed) {

@@ -21,6 +21,11 @@ export interface ToolCall {
    * integer there). Absent when there are none.
    */
   floatPaths?: string[]
+  /**
+   * Integers beyond 2^53 (which a JavaScript number cannot hold exactly) as written: decimal digits by JSON Pointer
+   * (relative to `arguments`). Scoring compares these digits exactly. Absent when there are none.
+   */
+  bigInts?: Record<string, string>
 }
 
 /** A ground-truth call; arguments may be an object or a JSON string (as in NeMo's data). */
@@ -62,8 +67,9 @@ export interface JsonSchema {
 
 export interface ParseOptions {
   /**
-   * Wire-format hint: when given, only that format is tried (the caller knows the chat template). Unknown names are
-   * ignored and detection runs as usual.
+   * Wire-format hint (the caller knows the chat template): the hinted format's calls are returned, unless
+   * detection finds more calls on the same text, whose calls are then returned (a hint never finds fewer calls than
+   * detection). An unknown name is a TypeError (see `parseToolCalls`).
    */
   format?: string
   /** Tools offered to the model; XML-style formats (Qwen3-Coder, GLM, ...) use their schemas to type values. */

@@ -6,6 +6,7 @@
 import type { ToolCall } from '../calls/types.js'
 import { isPlainObject } from '../calls/call-object.js'
 import { parseJson } from '../calls/json.js'
+import { bigIntsIn, exactInteger } from '../calls/big-ints.js'
 import { maxWeightAssignment } from './match.js'
 import {
   FAILURE_CATEGORIES,
@@ -43,26 +44,35 @@ export function expectedArguments(args: unknown): Record<string, unknown> {
   return {}
 }
 
+/** Exact digits of integers beyond 2^53 by JSON Pointer, for each side of a comparison (see calls/big-ints.ts). */
+export interface ExactIntegers {
+  a?: Record<string, string>
+  b?: Record<string, string>
+}
+
 /**
  * Deep equality of decoded JSON values: object key order ignored, list order significant. By default with Python's
  * semantics, which NeMo's `==` has: `true == 1 == 1.0` and `false == 0`, at any depth. With `strictTypes` a boolean
- * never equals a number. Iterative, so deeply nested values cannot overflow the stack.
+ * never equals a number. Integers are compared exactly: a `bigint` by its value, and a number beyond 2^53 by the
+ * digits `exact` records for its path (`ToolCall.bigInts`), so 9007199254740993 never equals 9007199254740992.
+ * Iterative, so deeply nested values cannot overflow the stack.
  */
-export function argumentsEqual(a: unknown, b: unknown, strictTypes = false): boolean {
-  const stack: [unknown, unknown][] = [[a, b]]
+export function argumentsEqual(a: unknown, b: unknown, strictTypes = false, exact: ExactIntegers = {}): boolean {
+  const track = exact.a !== undefined || exact.b !== undefined
+  const stack: [unknown, unknown, string][] = [[a, b, '']]
   while (stack.length > 0) {
-    const [x, y] = stack.pop()!
-    if (x === y) continue
+    const [x, y, path] = stack.pop()!
     const tx = typeof x
     const ty = typeof y
-    if ((tx === 'number' || tx === 'boolean') && (ty === 'number' || ty === 'boolean')) {
-      if (tx !== ty && strictTypes) return false
-      if (Number(x) !== Number(y)) return false
+    if (x === y && tx !== 'number') continue
+    if (isNumeric(tx) && isNumeric(ty)) {
+      if (tx !== ty && strictTypes && (tx === 'boolean' || ty === 'boolean')) return false
+      if (!numbersEqual(x, y, track ? exact.a?.[path] : undefined, track ? exact.b?.[path] : undefined)) return false
       continue
     }
     if (Array.isArray(x)) {
       if (!Array.isArray(y) || x.length !== y.length) return false
-      for (let i = 0; i < x.length; i++) stack.push([x[i], y[i]])
+      for (let i = 0; i < x.length; i++) stack.push([x[i], y[i], track ? path + '/' + i : ''])
       continue
     }
     if (isPlainObject(x)) {
@@ -71,7 +81,7 @@ export function argumentsEqual(a: unknown, b: unknown, strictTypes = false): boo
       if (keys.length !== Object.keys(y).length) return false
       for (const k of keys) {
         if (!Object.prototype.hasOwnProperty.call(y, k)) return false
-        stack.push([x[k], y[k]])
+        stack.push([x[k], y[k], track ? path + '/' + k.replace(/~/g, '~0').replace(/\//g, '~1') : ''])
       }
       continue
     }
@@ -79,6 +89,26 @@ export function argumentsEqual(a: unknown, b: unknown, strictTypes = false): boo
     return false
   }
   return true
+}
+
+function isNumeric(t: string): boolean {
+  return t === 'number' || t === 'boolean' || t === 'bigint'
+}
+
+/** Python's `==` on numbers and booleans, exact on integers (digits recorded for a side win over its number). */
+function numbersEqual(x: unknown, y: unknown, xDigits: string | undefined, yDigits: string | undefined): boolean {
+  if (xDigits === undefined && yDigits === undefined && typeof x === 'number' && typeof y === 'number') return x === y
+  const xi = xDigits ?? exactInteger(typeof x === 'boolean' ? Number(x) : x)
+  const yi = yDigits ?? exactInteger(typeof y === 'boolean' ? Number(y) : y)
+  if (xi !== undefined && yi !== undefined) return xi === yi
+  return Number(x) === Number(y)
+}
+
+/** Digits of the integers beyond 2^53 in ground-truth arguments written as a JSON string (else none). */
+export function expectedBigInts(args: unknown): Record<string, string> | undefined {
+  if (typeof args !== 'string') return undefined
+  const r = parseJson(args)
+  return r.ok ? bigIntsIn(r.value, args) : undefined
 }
 
 /** NeMo's `_score_one_pair`: one prediction (or none) against one expected call. */
@@ -105,7 +135,8 @@ export function scorePair(
   if (predKeys.length > 0) m.args_field_precision = common / predKeys.length
   else m.args_field_precision = gtKeys.length === 0 ? 1 : 0
 
-  m.args_exact_match = call.argumentsValid && argumentsEqual(call.arguments, gtArgs, options.strictTypes) ? 1 : 0
+  const exact = { a: call.bigInts, b: expectedBigInts(expected.arguments) }
+  m.args_exact_match = call.argumentsValid && argumentsEqual(call.arguments, gtArgs, options.strictTypes, exact) ? 1 : 0
   return m
 }
 

@@ -9,6 +9,11 @@
 import type { FormatParser } from '../types.js'
 import { harmony } from './harmony.js'
 import { kimiK2 } from './kimi-k2.js'
+import { kimiK3 } from './kimi-k3.js'
+import { minimaxM3 } from './minimax-m3.js'
+import { minicpm5 } from './minicpm5.js'
+import { hunyuan3 } from './hunyuan3.js'
+import { longcatXml } from './longcat-xml.js'
 import { deepseekV32 } from './deepseek-v32.js'
 import { deepseekV3 } from './deepseek-v3.js'
 import { deepseekV31 } from './deepseek-v31.js'
@@ -46,14 +51,19 @@ import { genericJson } from './generic-json.js'
 export const FORMATS: readonly FormatParser[] = [
   harmony,
   kimiK2,
+  kimiK3,
   deepseekV32,
   deepseekV3,
   deepseekV31,
   step3,
+  minimaxM3,
   minimaxM2,
   seedOss,
+  hunyuan3,
+  minicpm5,
   qwen3Coder,
   glm,
+  longcatXml,
   longcat,
   gemma4,
   functiongemma,

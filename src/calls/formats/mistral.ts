@@ -4,6 +4,7 @@
  * ```
  * pre-v11:  [TOOL_CALLS] [{"name": ..., "arguments": {...}, "id": "9charsXYZ"}, ...]   (Mistral 7B v0.3, Nemo)
  * v11:      [TOOL_CALLS]name{json}[TOOL_CALLS]name2{json}                            (Mistral Small 3.x)
+ * chained:  [TOOL_CALLS]name[ARGS]{json}name2[ARGS]{json}                          (one marker, several calls)
  * v11+ids:  [TOOL_CALLS]name[CALL_ID]123456789[ARGS]{json}                           (Mistral Small 3.2)
  * v13:      [TOOL_CALLS]name[ARGS]{json}        reasoning in [THINK]...[/THINK]       (Magistral, Devstral)
  * ```
@@ -76,6 +77,22 @@ function v11Call(text: string, at: number, limit: number, budget: Budget): Read 
   return { calls: [namedCall(name, r.value, r.floatPaths, FORMAT, text.slice(at, r.end), id || undefined)], end: r.end }
 }
 
+/**
+ * Further v11 calls chained after the first in one segment (`name[ARGS]{...}name2[ARGS]{...}`, the way some
+ * v11 templates join a turn's calls under one `[TOOL_CALLS]`): read while each next call reads.
+ */
+function chainedV11(text: string, first: Read, limit: number, budget: Budget): Read {
+  let read = first
+  const calls = [...first.calls]
+  while (read.calls.length > 0 && read.end < limit) {
+    const next = v11Call(text, skipSpace(text, read.end, limit), limit, budget)
+    if (!next || next.calls.length === 0) break
+    calls.push(...next.calls)
+    read = next
+  }
+  return { calls, end: read.end }
+}
+
 /** The calls of one `[TOOL_CALLS]` segment [start, limit), and where reading stopped (past `limit` if JSON was). */
 function segmentCalls(text: string, start: number, limit: number, options: ParseOptions, budget: Budget): Read {
   const i = skipSpace(text, start, limit)
@@ -86,7 +103,7 @@ function segmentCalls(text: string, start: number, limit: number, options: Parse
     return r.ok ? { calls: callsFromValue(r.value, FORMAT, r.floatPaths, text.slice(i, r.end), options), end: r.end } : { calls: [], end: i }
   }
   const v11 = v11Call(text, i, limit, budget)
-  if (v11) return v11
+  if (v11) return chainedV11(text, v11, limit, budget)
   // Junk before a pre-v11 list: the first `[` of the segment (a later marker's `[` bounds the search), if a list
   // of objects opens there.
   const list = text.indexOf('[', i)

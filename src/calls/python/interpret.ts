@@ -17,6 +17,8 @@ export interface PyValueBuilder<V, K> {
   none(): V
   ellipsis(): V
   name(node: NodeOf<'name'>, path: string): V
+  /** An expression that is not a constant (a subscript such as `data['sales']`): BFCL keeps its source text. */
+  expression(node: NodeOf<'subscript'>, path: string): V
   list(items: V[]): V
   tuple(items: V[]): V
   /** A dict key; `fold` gives the key node's value when the builder needs it. */
@@ -50,6 +52,8 @@ export function foldPyValue<V, K>(node: PyNode, path: string, b: PyValueBuilder<
       return b.number(node, path)
     case 'name':
       return b.name(node, path)
+    case 'subscript':
+      return b.expression(node, path)
     case 'list':
       return b.list(node.items.map((item, k) => foldPyValue(item, path + '/' + k, b)))
     case 'tuple':

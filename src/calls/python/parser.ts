@@ -222,12 +222,33 @@ export class Parser extends PyScanner {
       if (t === C.LPAREN || t === C.LBRACKET || t === C.DOT) return this.fail('only calls of plain or dotted names are supported', j)
       return call
     }
-    if (c === C.LBRACKET) return this.fail('subscripts are not supported')
     this.pos = save
     if (name === 'True' || name === 'False') return { kind: 'bool', value: name === 'True', start, end: this.pos, depth: 1 }
     if (name === 'None') return { kind: 'none', start, end: this.pos, depth: 1 }
     if (RESERVED.has(first)) return this.fail(`unsupported Python expression (${first})`, start)
-    return { kind: 'name', id: name, start, end: this.pos, depth: 1 }
+    const node: PyNode = { kind: 'name', id: name, start, end: this.pos, depth: 1 }
+    return c === C.LBRACKET ? this.subscripts(depth, node) : node
+  }
+
+  /** `value[index]...` after a name, `pos` before the first `[`: kept as an expression (BFCL keeps its text). */
+  subscripts(depth: number, value: PyNode): PyNode {
+    let node = value
+    for (;;) {
+      const save = this.pos
+      this.skip()
+      if (this.peek() !== C.LBRACKET) {
+        this.pos = save
+        return node
+      }
+      if (!this.checkDepth(depth + node.depth)) return FAILED
+      this.pos++ // [
+      const index = this.expr(depth + node.depth)
+      if (this.failed) return FAILED
+      this.skip()
+      if (this.peek() !== C.RBRACKET) return this.fail("expected ']' (only single-index subscripts are supported)")
+      this.pos++
+      node = { kind: 'subscript', value: node, index, start: node.start, end: this.pos, depth: Math.max(node.depth, index.depth) + 1 }
+    }
   }
 
   /** `(args)` after a callee; `pos` at `(`. */

@@ -64,6 +64,9 @@ function unparseBare(node: PyNode): string {
       for (const { key, value } of node.keywords) parts.push(`${key}=${unparseIn(value, Prec.TEST)}`)
       return `${node.name}(${parts.join(', ')})`
     }
+    case 'subscript':
+      // BFCL's decoder: `ast.unparse(value) + "[" + ast.unparse(slice) + "]"`.
+      return unparseIn(node.value, Prec.ATOM) + '[' + unparseIn(node.index, Prec.TEST) + ']'
     case 'unary':
       return node.op + unparseIn(node.operand, Prec.FACTOR)
     case 'binary': {

@@ -46,6 +46,10 @@ class PlainValues implements PyValueBuilder<unknown, string> {
     this.paths.bareNames.push(path)
     return node.id
   }
+  expression(node: PyNode, path: string): unknown {
+    this.paths.bareNames.push(path)
+    return unparsePython(node)
+  }
   list(items: unknown[]): unknown {
     return items
   }

@@ -15,6 +15,8 @@ export type PyUnaryOperator = '-' | '+' | '~'
  * A parsed Python expression. Numbers keep their kind: `int` (arbitrary precision, as Python) or `float`. `name`
  * is a bare (possibly dotted) identifier such as `celsius` or `math.pi`. `tuple` is kept apart from `list` here;
  * both become arrays in plain values. `unary` and `binary` are constant expressions, computed on conversion.
+ * `subscript` (`data['sales']`) cannot be evaluated as a constant: it becomes its `ast.unparse` text, as BFCL's
+ * decoder does.
  */
 export type PyNode =
   | (Span & { kind: 'int'; value: bigint })
@@ -29,6 +31,7 @@ export type PyNode =
   | PyCallNode
   | (Span & { kind: 'unary'; op: PyUnaryOperator; operand: PyNode })
   | (Span & { kind: 'binary'; op: PyBinaryOperator; left: PyNode; right: PyNode })
+  | (Span & { kind: 'subscript'; value: PyNode; index: PyNode })
 
 /** A call as parsed: `name(positional..., key=value...)`. `**{'k': v}` with a literal dict adds keywords. */
 export interface PyCallNode extends Span {
@@ -65,7 +68,7 @@ export interface PyCall {
   floatPaths?: string[]
   /** Same, relative to `positional`. */
   positionalFloatPaths?: string[]
-  /** JSON Pointers (relative to `args`) of values that were bare names. */
+  /** JSON Pointers (relative to `args`) of values that were bare names or other expressions kept as their text. */
   bareNames?: string[]
   /** JSON Pointers (relative to `args`) of values that were nested calls. */
   nestedCalls?: string[]

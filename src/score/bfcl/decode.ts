@@ -189,6 +189,8 @@ const REFERENCE_VALUES: PyValueBuilder<PyValue, PyKey> = {
     if (node.id.includes('.')) throw new DecodeError(`unsupported expression (attribute ${node.id})`)
     return node.id
   },
+  // A subscript is kept as `ast.unparse(value) + "[" + ast.unparse(slice) + "]"`, the reference's rule.
+  expression: (node) => unparsePython(node),
   list: (items) => items,
   tuple: (items) => new PyTuple(items),
   key(node, fold) {
