@@ -1,3 +1,4 @@
+import type { UsageRecord } from '../usage/record.js'
 import type { BuiltinScorerDetails, BuiltinScorerMetric, BuiltinScorerValues } from './scorers/index.js'
 
 /** The six per-sample metrics of NeMo's `compute_sample_metrics` (REFERENCE.md section 2). */
@@ -84,6 +85,10 @@ export interface SampleRecord {
    * errored sample carries each enabled scorer's `errored` value; a skipped one none.
    */
   scores?: RecordScores
+  /** The model's usage for this sample (tokens, latency, cache hit: see usage/record.ts), when it reported any. */
+  usage?: UsageRecord
+  /** The judge's usage for this sample, apart from the model's (both judge kinds summed). */
+  judgeUsage?: UsageRecord
 }
 
 /** Scorer values of a record: the built-in scorers' typed, user scorers' by their names. */
