@@ -5,6 +5,7 @@ export * from './score/index.js'
 // Vitest side: datasets, replayed outputs, describeEval, matchers (the reporter is `vitest-tool-evals/reporter`).
 export * from './data/index.js'
 export type { ModelOutput, ModelProvider } from './models/types.js'
+export type { UsageRecord } from './usage/record.js'
 export { replay, parseRecording, callsFromOpenAI, type ReplayOptions } from './models/replay.js'
 export * from './eval/index.js'
 export * from './matchers/index.js'

@@ -26,7 +26,11 @@ export function describeUsagePart(part: UsagePartReport): string {
   }
   if (part.latencyMs) bits.push(`latency p50 ${formatMs(part.latencyMs.p50)}, p95 ${formatMs(part.latencyMs.p95)}`)
   if (part.firstTokenMs) bits.push(`first token p50 ${formatMs(part.firstTokenMs.p50)}, p95 ${formatMs(part.firstTokenMs.p95)}`)
-  if (part.costUsd !== undefined) bits.push(`${formatUsd(part.costUsd)}${part.unpriced ? ` (no price for ${part.unpriced.join(', ')})` : ''}`)
+  if (part.costUsd !== undefined) {
+    const unpriced = part.unpriced ? `no price for ${part.unpriced.join(', ')}` : undefined
+    // All unpriced: a cost of $0 would read as free.
+    bits.push(unpriced === undefined ? formatUsd(part.costUsd) : part.costUsd === 0 ? unpriced : `${formatUsd(part.costUsd)} (${unpriced})`)
+  }
   if (part.cached > 0) bits.push(`${part.cached} cached (not counted)`)
   return bits.join(' · ')
 }
@@ -50,7 +54,7 @@ export function usageMarkdownRows(overall: UsageReport | undefined, suites: read
   return [
     ...row('usage: tokens (prompt + completion)', (u) => (u.model.samples > 0 ? `${u.model.promptTokens} + ${u.model.completionTokens}` : undefined)),
     ...row('usage: latency p50 / p95 (ms)', (u) => (u.model.latencyMs ? `${u.model.latencyMs.p50} / ${u.model.latencyMs.p95}` : undefined)),
-    ...row('usage: cost (USD)', (u) => (u.costUsd !== undefined ? formatUsd(u.costUsd) : undefined)),
+    ...row('usage: cost (USD, model + judge)', (u) => (u.costUsd !== undefined ? formatUsd(u.costUsd) : undefined)),
     ...row('usage: judge tokens', (u) => (u.judge && u.judge.samples > 0 ? `${u.judge.promptTokens} + ${u.judge.completionTokens}` : undefined)),
     ...row('usage: cached samples', (u) => (u.model.cached > 0 ? String(u.model.cached) : undefined)),
   ]
