@@ -26,7 +26,7 @@ function count(n: unknown): number | undefined {
   return typeof n === 'number' && Number.isFinite(n) && n >= 0 ? n : undefined
 }
 
-/** The usage of one output, or undefined when the provider reported none and the output is not a cache hit. */
+/** The usage of one output, or undefined when the provider reported none. */
 export function usageRecord(provider: string, output: Pick<ModelOutput, 'usage' | 'cached'>): UsageRecord | undefined {
   const u = output.usage
   const record: UsageRecord = { provider }
@@ -35,8 +35,10 @@ export function usageRecord(provider: string, output: Pick<ModelOutput, 'usage' 
     const v = count(u?.[k])
     if (v !== undefined) record[k] = k === 'latencyMs' || k === 'firstTokenMs' ? roundMs(v) : Math.round(v)
   }
+  // A cache hit of a provider that reports no usage has nothing to leave out: no record.
+  if (Object.keys(record).length === 1) return undefined
   if (output.cached) record.cached = true
-  return Object.keys(record).length > 1 ? record : undefined
+  return record
 }
 
 /**
