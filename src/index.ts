@@ -16,6 +16,7 @@ export { bfclTools, loadBfclCategory, type BfclLoadOptions, type BfclLoadResult,
 
 // Models: the provider interface, recorded outputs, the local runtime, endpoints, the cache and recording.
 export type { ModelOutput, ModelProvider } from './models/types.js'
+export type { UsageRecord } from './score/usage.js'
 export { callsFromOpenAI, replay, type ReplayOptions } from './models/replay.js'
 export { local, localModelStats, unloadLocalModels, type LocalOptions, type LocalProvider } from './models/local.js'
 export { openaiCompatible, type OpenAICompatibleOptions } from './models/openai-compatible.js'

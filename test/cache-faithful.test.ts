@@ -43,7 +43,7 @@ describe('non-finite numbers', () => {
     expect(warmCache.stats.hits).toBe(1)
     expect(server.hits).toBe(1)
     expect(cold.calls?.[0]?.arguments['big']).toBe(Infinity)
-    expect(warm).toEqual(cold) // toEqual tells Infinity from null
+    expect(warm).toEqual({ ...cold, cached: true }) // toEqual tells Infinity from null; a hit is marked
     expect(Object.getOwnPropertyDescriptor(warm.calls?.[0]?.arguments, '__proto__')?.value).toEqual({ n: Infinity })
     // Scored against every plausible expectation, cold and warm agree.
     const expectations = [

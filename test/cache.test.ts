@@ -54,7 +54,7 @@ describe('cached()', () => {
     const b = await Promise.all(samples.map((s) => second.generate(s)))
     expect(server.hits).toBe(5)
     expect(second.stats).toEqual({ hits: 5, misses: 0, corrupt: 0, regenerated: 0, unwritable: 0 })
-    expect(b).toEqual(a)
+    expect(b).toEqual(a.map((o) => ({ ...o, cached: true }))) // the same outputs, marked as cache hits
 
     // Other settings are another key.
     await cached(openaiCompatible({ baseURL: server.baseURL, model: 'm', temperature: 0.7 }), { dir }).generate(samples[0] as Sample)
@@ -118,7 +118,7 @@ describe('cached()', () => {
     const cold = await Promise.all(samples.map((s) => cached(model, { dir }).generate(s)))
     const before = await model.stats()
     const warm = cached(local(path, { maxNewTokens: 40 }), { dir })
-    expect(await Promise.all(samples.map((s) => warm.generate(s)))).toEqual(cold)
+    expect(await Promise.all(samples.map((s) => warm.generate(s)))).toEqual(cold.map((o) => ({ ...o, cached: true })))
     expect((await model.stats()).rows).toBe(before.rows)
     expect(warm.stats.hits).toBe(3)
   })

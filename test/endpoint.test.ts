@@ -62,7 +62,7 @@ describe('openaiCompatible: requests and replies', () => {
       },
     ])
     expect(out.text).toBe('')
-    expect(out.usage).toEqual({ promptTokens: 10, completionTokens: 5 })
+    expect(out.usage).toEqual({ promptTokens: 10, completionTokens: 5, latencyMs: expect.any(Number) })
   })
 
   it('keeps malformed native arguments as an invalid call, and object arguments (Ollama) as valid', async () => {

@@ -96,6 +96,9 @@ describe('local provider on the scripted fixture model', () => {
     const out = await local(scripted, { maxNewTokens: 3 }).generate(ask('t', 'Weather in Paris?'))
     expect(out.text).toBe('<tool_call>\n{"')
     expect(out.usage?.completionTokens).toBe(3)
+    // The generation's wall time rides along (batched decoding: no first-token time).
+    expect(out.usage?.latencyMs).toBeGreaterThan(0)
+    expect(out.usage).not.toHaveProperty('firstTokenMs')
   })
 
   it('skips prompts over maxPromptTokens, with the reason', async () => {

@@ -21,6 +21,7 @@ import { Generations } from './generations.js'
 import type { Scorer, StrictVerdict } from '../score/scorer.js'
 import { activeScorers, applyErroredScorers, applyScorers, outputCalls, withPreparation, type ScorerOptions, type ScorerResults } from './scorers.js'
 import { inputFiles, writeInputs } from './inputs.js'
+import { recordUsage } from './usage.js'
 import { lastUserPrompt, META_LIMITS, storedCalls, storedExpected, truncate, writeEvalMeta, type EvalMeta } from './meta.js'
 
 /** What a sample's test knows once its sample is scored: handed to `assert` (with the opted-in scorers' results). */
@@ -131,6 +132,7 @@ export function describeEval(name: string, options: EvalOptions): void {
         // Timed out (or cancelled) meanwhile: the provisional record stands, not the abort that ended the generation.
         if (ctx.signal.aborted) return
         const meta = await evaluateWith(sample, generation.output, generation.error, name, scorers, options, scoreOptions)
+        recordUsage(meta.stored.record, model.id, generation.output)
         writeEvalMeta(ctx.task.meta, meta.stored)
         let failed = true
         try {

@@ -64,7 +64,7 @@ export function cached(provider: ModelProvider, options: CacheOptions = {}): Cac
     const found = await readEntry(path, key)
     if (found.output) {
       stats.hits++
-      return found.output
+      return { ...found.output, cached: true }
     }
     if (found.corrupt !== undefined) stats.corrupt++
     stats.misses++
@@ -259,7 +259,7 @@ async function readEntry(path: string, key: string): Promise<Read> {
 
 /** Write the entry; undefined when written, otherwise why not (the temporary file is removed either way). */
 async function writeEntry(path: string, key: string, output: ModelOutput): Promise<string | undefined> {
-  const { cacheRegenerated: _marker, ...stored } = output
+  const { cacheRegenerated: _marker, cached: _hit, ...stored } = output
   const body = JSON.stringify(stored)
   const header: Record<string, unknown> = { v: FORMAT_VERSION, key, sha256: sha256(body), bytes: Buffer.byteLength(body) }
   const nonFinite = nonFiniteNumbers(stored)

@@ -14,6 +14,7 @@ import { Engine, type DecodeSettings, type EngineStats } from './local/engine.js
 import { chatTemplateText, renderPrompt, templateFormat, type RenderOptions } from './local/prompt.js'
 import { loadModel, type LoadOptions, type LoadedModel } from './local/runtime.js'
 import type { ModelOutput, ModelProvider } from './types.js'
+import { roundMs } from '../score/usage.js'
 
 export { localModelStats, unloadLocalModels } from './local/runtime.js'
 
@@ -104,11 +105,15 @@ export function local(modelIdOrPath: string, options: LocalOptions = {}): LocalP
         usage: { promptTokens: ids.length },
       }
     }
+    // From submission (waiting for a batch included: what the sample waits) to the whole generation; batched decoding
+    // yields no token before the batch ends, so there is no first-token time to give.
+    const started = performance.now()
     const generated = await engine.submit(ids, settings, opts?.signal)
+    const latencyMs = roundMs(performance.now() - started)
     const output: ModelOutput = {
       // Special tokens stay: Mistral's [TOOL_CALLS], Llama's <|python_tag|> and others carry the calls.
       text: loaded.tokenizer.decode(generated.tokens, { skip_special_tokens: false }),
-      usage: { promptTokens: ids.length, completionTokens: generated.count },
+      usage: { promptTokens: ids.length, completionTokens: generated.count, latencyMs },
     }
     const format = options.format ?? templateFormat(chatTemplateText(loaded.tokenizer, renderOptions, Boolean(sample.tools?.length)))
     if (format !== undefined) output.format = format

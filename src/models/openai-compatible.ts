@@ -19,6 +19,7 @@ import type { ToolCall } from '../calls/types.js'
 import type { ChatMessage, Sample } from '../data/types.js'
 import { Limiter, shared, sleep } from './concurrency.js'
 import { callsFromOpenAI } from './replay.js'
+import { roundMs } from '../score/usage.js'
 import type { ModelOutput, ModelProvider } from './types.js'
 
 export interface OpenAICompatibleOptions {
@@ -135,12 +136,14 @@ export function openaiCompatible(options: OpenAICompatibleOptions): ModelProvide
       for (let n = 0; ; n++) {
         const release = await limiter.acquire(signal)
         let result: Attempt
+        // The answering attempt's round trip (not the wait for a slot, nor earlier attempts and back-off).
+        const started = performance.now()
         try {
           result = await attempt(body, key, signal)
         } finally {
           release()
         }
-        if (result.ok) return outputFromResponse(result.json, mode, options.format)
+        if (result.ok) return withLatency(outputFromResponse(result.json, mode, options.format), performance.now() - started)
         const { failure } = result
         if (!failure.retryable || n >= maxRetries) {
           const tries = n + 1
@@ -217,6 +220,12 @@ function outputFromResponse(json: unknown, mode: 'tools' | 'text', format: strin
   if (mode === 'tools' && Array.isArray(toolCalls) && toolCalls.length > 0) {
     output.calls = nativeCalls(toolCalls)
   }
+  return output
+}
+
+/** The request's latency on the output's usage (non-streaming: no first-token time). */
+function withLatency(output: ModelOutput, ms: number): ModelOutput {
+  output.usage = { ...output.usage, latencyMs: roundMs(ms) }
   return output
 }
 

@@ -11,7 +11,13 @@ export interface ModelOutput {
   format?: string
   /** Set when the provider skipped the sample by policy (e.g. its prompt is over `maxPromptTokens`): the reason. */
   skipped?: string
-  usage?: { promptTokens?: number; completionTokens?: number }
+  /**
+   * What the generation used, as the transport reports it: tokens, and wall time in ms (`latencyMs`: the request or
+   * generation as a whole; `firstTokenMs`: until the first token, where the transport streams). Recorded per sample.
+   */
+  usage?: { promptTokens?: number; completionTokens?: number; latencyMs?: number; firstTokenMs?: number }
+  /** Set by `cached()` when the output came from the cache (no model ran: left out of latency and cost). */
+  cached?: true
   /** Set by `cached()` when the sample's cache entry existed but was unusable and was generated again: why. */
   cacheRegenerated?: string
 }

@@ -8,6 +8,7 @@ import type { ScorerLookup } from '../score/scorer.js'
 import type { Aggregate, ExpectedCall, NemoMetric, SampleRecord } from '../score/types.js'
 import { NEMO_METRICS } from '../score/types.js'
 import type { EvalMeta, StoredCall } from '../eval/meta.js'
+import { UsageCollector } from './usage.js'
 
 /** A sample shown in the summary as one of the worst. */
 export interface WorstSample {
@@ -42,6 +43,8 @@ export class RunCollector {
   erroredUnlisted = 0
   /** Samples whose cache entry was unusable and regenerated (`cached()`). */
   cacheRegenerated = 0
+  /** Tokens and latencies, the model's and the judge's, overall and per suite. */
+  readonly usage = new UsageCollector()
 
   /** `lookup`: how scorer names in the records are summed (default: built-in scorers, else a mean per metric). */
   constructor(
@@ -62,6 +65,7 @@ export class RunCollector {
       this.suites.set(suite, acc)
     }
     addToRun(acc, record)
+    this.usage.add(record, suite)
     if (record.error !== undefined) this.addErrored(meta)
     else if (record.skipped === undefined) this.considerWorst(meta)
   }

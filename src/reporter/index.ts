@@ -21,6 +21,9 @@ import { buildReport, type ToolEvalsReport } from './report.js'
 import { renderSummary } from './terminal.js'
 import { describeSelection, hasRun, isPlanned, partialReportPath, type PartialReason, type PartialRun } from './run-scope.js'
 import { checkThresholds, describeThreshold, validateThresholds, type Thresholds } from './thresholds.js'
+import { validatePricing, type Pricing } from './usage.js'
+import { applyUsage, failedMaxThresholds, type UsageOptions } from './usage-apply.js'
+import { validateMaxThresholds, type MaxThresholds } from './usage-thresholds.js'
 
 export interface ToolEvalsReporterOptions {
   /** Minimum rates, overall / per suite / per tool (see `Thresholds`). A run under any of them fails. */
@@ -40,6 +43,10 @@ export interface ToolEvalsReporterOptions {
   summary?: boolean
   /** Write the self-contained HTML report here (relative to Vitest's root), e.g. 'tool-evals-report.html'. */
   htmlFile?: string
+  /** USD per million prompt / completion tokens by provider id, e.g. `{ 'openai:gpt-4o': { prompt: 2.5, completion: 10 } }`. */
+  pricing?: Pricing
+  /** Upper bounds on usage: `{ latency_p95_ms: 2000, cost_usd: 5, suites: { … } }` (see MaxThresholds). */
+  maxThresholds?: MaxThresholds
 }
 
 /**
@@ -71,6 +78,7 @@ interface RunState {
 export default class ToolEvalsReporter implements Reporter {
   private readonly options: ToolEvalsReporterOptions
   private readonly thresholds: Thresholds
+  private readonly usageOptions: UsageOptions
   private vitest: Vitest | undefined
   private progress: Progress
   /** The current run: its selection (empty when whole), the file its report goes to, the cases finished so far. */
@@ -83,6 +91,8 @@ export default class ToolEvalsReporter implements Reporter {
   constructor(options: ToolEvalsReporterOptions = {}) {
     this.options = options
     this.thresholds = validateThresholds(options.thresholds)
+    const pricing = validatePricing(options.pricing)
+    this.usageOptions = { pricing, maxThresholds: validateMaxThresholds(options.maxThresholds, pricing !== undefined) }
     this.progress = this.makeProgress()
   }
 
@@ -175,7 +185,7 @@ export default class ToolEvalsReporter implements Reporter {
     if (!report.pass && (!report.thresholdsPass || stopped)) {
       // Vitest sets the exit code from test results before reporters run; a failed gate must fail the run too.
       process.exitCode ||= 1
-      const failed = report.thresholds.filter((t) => !t.pass).map(describeThreshold)
+      const failed = [...report.thresholds.filter((t) => !t.pass).map(describeThreshold), ...failedMaxThresholds(report)]
       if (failed.length > 0 && !(this.options.summary ?? true)) this.log(`tool-evals: threshold(s) failed: ${failed.join('; ')}`)
       if (inGitHubActions()) for (const text of failed) this.log(githubError('tool-evals threshold failed', text))
     }
@@ -192,6 +202,7 @@ export default class ToolEvalsReporter implements Reporter {
     const suites = collector.suiteAggregates()
     const thresholds = checkThresholds(this.thresholds, overall, suites, { partial: partial !== undefined })
     const report = buildReport(collector, overall, suites, thresholds, testsPass)
+    applyUsage(report, collector.usage, this.usageOptions, partial !== undefined)
     if (partial === undefined) return report
     let planned = 0
     let ran = 0
@@ -273,6 +284,8 @@ export type { Thresholds, MetricThresholds, ToolThresholds, ThresholdResult } fr
 export type { ToolEvalsReport, SuiteReport, ScorerDetails } from './report.js'
 export type { WorstSample, ErroredSample } from './collect.js'
 export type { PartialRun, PartialReason } from './run-scope.js'
+export type { Pricing, Price, UsageReport, UsagePartReport } from './usage.js'
+export type { MaxThresholds, MaxMetricThresholds, MaxMetric, MaxThresholdResult } from './usage-thresholds.js'
 export { renderSummary } from './terminal.js'
 export { renderMarkdown } from './markdown.js'
 export { renderHtmlReport, wilsonInterval } from './html.js'

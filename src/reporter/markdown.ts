@@ -5,6 +5,8 @@
 import { callLine } from '../calls/format.js'
 import { reportedMetrics, type ToolEvalsReport } from './report.js'
 import { describeThreshold, formatRate } from './thresholds.js'
+import { usageMarkdownRows } from './usage-render.js'
+import { describeMaxThreshold } from './usage-thresholds.js'
 
 /** Markdown text may come from model output: keep it from breaking a table or opening HTML. */
 function cell(text: string): string {
@@ -32,14 +34,17 @@ export function renderMarkdown(report: ToolEvalsReport): string {
     const suiteCells = showSuites.map((s) => ` ${formatRate(report.suites[s]?.metrics[m] ?? null)} |`).join('')
     lines.push(`| ${m} | ${formatRate(report.metrics[m] ?? null)} |${suiteCells}`)
   }
+  lines.push(...usageMarkdownRows(report.usage, showSuites.map((s) => report.suites[s]?.usage)))
   if (report.bfcl) {
     const cats = Object.entries(report.bfcl.categories).map(([k, v]) => `${cell(k)} ${v.correct}/${v.total}`)
     lines.push('', `BFCL checker: ${report.bfcl.correct}/${report.bfcl.total} pass${cats.length > 1 ? ` (${cats.join(', ')})` : ''}`)
   }
 
-  if (report.thresholds.length > 0) {
+  const bounds = report.maxThresholds ?? []
+  if (report.thresholds.length + bounds.length > 0) {
     lines.push('', '| | threshold |', '| --- | --- |')
     for (const t of report.thresholds) lines.push(`| ${t.pass ? '✅' : '❌'} | ${cell(describeThreshold(t))} |`)
+    for (const t of bounds) lines.push(`| ${t.pass ? '✅' : '❌'} | ${cell(describeMaxThreshold(t))} |`)
   }
 
   const failures = Object.entries(report.failures).filter(([, n]) => n > 0)

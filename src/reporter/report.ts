@@ -9,6 +9,8 @@ import type { Aggregate, FailureCategory, RunMetric, RunMetrics, ToolBreakdown }
 import { sortErrored, type ErroredSample, type RunCollector, type WorstSample } from './collect.js'
 import type { ThresholdResult } from './thresholds.js'
 import type { PartialRun } from './run-scope.js'
+import type { UsageReport } from './usage.js'
+import type { MaxThresholdResult } from './usage-thresholds.js'
 
 export interface CountByReason {
   count: number
@@ -33,6 +35,8 @@ export interface SuiteReport extends ScorerDetails {
   skipped: CountByReason
   failures: Record<FailureCategory, number>
   tools: Record<string, ToolBreakdown>
+  /** Tokens, latency and cost of this suite's samples (present when some reported usage: see reporter/usage.ts). */
+  usage?: UsageReport
 }
 
 export interface ToolEvalsReport extends ScorerDetails {
@@ -57,6 +61,10 @@ export interface ToolEvalsReport extends ScorerDetails {
   failures: Record<FailureCategory, number>
   tools: Record<string, ToolBreakdown>
   worst: WorstSample[]
+  /** Tokens, latency and cost, the model's and the judge's apart (present when some sample reported usage). */
+  usage?: UsageReport
+  /** The `maxThresholds` bounds' outcomes (in the gate with `thresholds`); absent when none were set. */
+  maxThresholds?: MaxThresholdResult[]
   /** Samples whose cache entry was unusable (corrupt, unreadable) and was regenerated; absent when none. */
   cacheRegenerated?: number
   /**

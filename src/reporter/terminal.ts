@@ -7,6 +7,8 @@ import { Chalk, type ChalkInstance } from 'chalk'
 import { callLine } from '../calls/format.js'
 import { reportedMetrics, type ToolEvalsReport } from './report.js'
 import { describeThreshold, formatRate, thresholdFor, type Thresholds } from './thresholds.js'
+import { usageLines } from './usage-render.js'
+import { describeMaxThreshold } from './usage-thresholds.js'
 
 /** More suites than this and the table shows the overall column only (the JSON report has them all). */
 const MAX_SUITE_COLUMNS = 5
@@ -33,6 +35,7 @@ export function renderSummary(report: ToolEvalsReport, options: SummaryOptions):
     out.push(...metricsTable(report, options.thresholds, c))
     const failures = Object.entries(report.failures).filter(([, n]) => n > 0)
     if (failures.length > 0) out.push('', `  ${c.dim('failures')}  ${failures.map(([k, n]) => `${k} ${n}`).join(c.dim(' · '))}`)
+    out.push(...usageLines(report.usage, c))
     out.push(...toolsTable(report, options.thresholds, c))
     out.push(...erroredSection(report, c))
     if (report.cacheRegenerated) out.push('', c.yellow(`  ${report.cacheRegenerated} cache entries were unusable and regenerated`))
@@ -149,10 +152,14 @@ function worstSection(report: ToolEvalsReport, c: ChalkInstance): string[] {
 }
 
 function thresholdSection(report: ToolEvalsReport, c: ChalkInstance): string[] {
-  if (report.thresholds.length === 0) return []
+  const all = [
+    ...report.thresholds.map((t) => ({ ...t, text: describeThreshold(t) })),
+    ...(report.maxThresholds ?? []).map((t) => ({ ...t, text: describeMaxThreshold(t) })),
+  ]
+  if (all.length === 0) return []
   const rows = ['']
-  for (const t of report.thresholds) rows.push(`  ${t.notRun ? c.dim('○') : t.pass ? c.green('✓') : c.red('✗')} ${describeThreshold(t)}`)
-  const failed = report.thresholds.filter((t) => !t.pass).length
+  for (const t of all) rows.push(`  ${t.notRun ? c.dim('○') : t.pass ? c.green('✓') : c.red('✗')} ${t.text}`)
+  const failed = all.filter((t) => !t.pass).length
   rows.push(failed === 0 ? c.green('  All thresholds pass') : c.red.bold(`  ${failed} threshold(s) failed: the run fails`))
   return rows
 }

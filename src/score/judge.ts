@@ -15,6 +15,7 @@ import { stripReasoning } from '../calls/reasoning.js'
 import type { ChatMessage, ToolCall, ToolDefinition } from '../calls/types.js'
 import type { ScorerModel } from './scorer.js'
 import type { Sample } from './types.js'
+import { usageRecord, type UsageRecord } from './usage.js'
 
 export const JUDGE_KINDS = ['tool_selection', 'tool_invocation'] as const
 export type JudgeKind = (typeof JUDGE_KINDS)[number]
@@ -43,6 +44,8 @@ export interface JudgeResult {
   error?: string
   /** The judge's raw answer, when there was one. */
   raw?: string
+  /** What asking the judge used (tokens, latency, cache hit), when its provider reported it. */
+  usage?: UsageRecord
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -224,19 +227,27 @@ export async function runJudge(
 ): Promise<JudgeResult> {
   const sample: Sample = { id: judgeSampleId(kind, input.sampleId), messages: judgeMessages(kind, input), expected: [] }
   let text: string | undefined
+  let usage: UsageRecord | undefined
   try {
     const out = await judge.generate(sample, options.signal ? { signal: options.signal } : {})
+    usage = usageRecord(judge.id, out)
     if (out.skipped !== undefined) return { kind, explanation: '', error: `judge skipped the sample: ${out.skipped}` }
     text = out.text
     if (text === undefined) {
-      return { kind, explanation: '', error: out.calls?.length ? 'the judge answered with a tool call' : 'the judge gave no text' }
+      const error = out.calls?.length ? 'the judge answered with a tool call' : 'the judge gave no text'
+      return withUsage({ kind, explanation: '', error }, usage)
     }
   } catch (e) {
     return { kind, explanation: '', error: `judge failed: ${e instanceof Error ? e.message : String(e)}` }
   }
   const parsed = parseJudgeAnswer(text)
-  if ('error' in parsed) return { kind, explanation: '', error: parsed.error, raw: text }
-  return { kind, label: parsed.label, score: parsed.label === 'correct' ? 1 : 0, explanation: parsed.explanation, raw: text }
+  if ('error' in parsed) return withUsage({ kind, explanation: '', error: parsed.error, raw: text }, usage)
+  return withUsage({ kind, label: parsed.label, score: parsed.label === 'correct' ? 1 : 0, explanation: parsed.explanation, raw: text }, usage)
+}
+
+function withUsage(result: JudgeResult, usage: UsageRecord | undefined): JudgeResult {
+  if (usage !== undefined) result.usage = usage
+  return result
 }
 
 /** Run the requested judges (both by default) on one sample, one after the other. */

@@ -12,6 +12,7 @@
  */
 import type { ToolCall } from '../calls/types.js'
 import type { Sample } from './types.js'
+import type { UsageSource } from './usage.js'
 
 /** What a scorer sees of one sample. */
 export interface ScorerInput {
@@ -56,7 +57,7 @@ export interface ScorerAccumulator<V, A, D = unknown> {
  */
 export interface ScorerModel {
   readonly id: string
-  generate(sample: Sample, options?: { signal?: AbortSignal }): Promise<{ text?: string; calls?: ToolCall[]; skipped?: string }>
+  generate(sample: Sample, options?: { signal?: AbortSignal }): Promise<{ text?: string; calls?: ToolCall[]; skipped?: string } & UsageSource>
   close?(): Promise<void>
 }
 

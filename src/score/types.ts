@@ -1,5 +1,6 @@
 import type { ChatMessage, ExpectedCall, ToolDefinition } from '../calls/types.js'
 import type { BfclAnswer } from './bfcl/answer.js'
+import type { UsageRecord } from './usage.js'
 import type { BuiltinScorerDetails, BuiltinScorerMetric, BuiltinScorerValues } from './scorers/index.js'
 
 export type { ExpectedCall } from '../calls/types.js'
@@ -97,6 +98,10 @@ export interface SampleRecord {
    * errored sample carries each enabled scorer's `errored` value; a skipped one none.
    */
   scores?: RecordScores
+  /** The model's usage for this sample (tokens, latency, cache hit: see usage/record.ts), when it reported any. */
+  usage?: UsageRecord
+  /** The judge's usage for this sample, apart from the model's (both judge kinds summed). */
+  judgeUsage?: UsageRecord
 }
 
 /** Scorer values of a record: the built-in scorers' typed, user scorers' by their names. */

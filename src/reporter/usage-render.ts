@@ -1,0 +1,61 @@
+/**
+ * Usage in the terminal summary (a line for the model, one for the judge) and in the Markdown summary (rows under
+ * the metrics table, one column per suite like the rates).
+ */
+import type { ChalkInstance } from 'chalk'
+import type { UsagePartReport, UsageReport } from './usage.js'
+
+/** `$0.0123`: four significant decimals below a cent, two above. */
+export function formatUsd(x: number): string {
+  if (x === 0) return '$0'
+  return x >= 1 ? `$${x.toFixed(2)}` : `$${x.toPrecision(3).replace(/0+$/, '').replace(/\.$/, '')}`
+}
+
+function formatMs(ms: number): string {
+  return ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`
+}
+
+const int = (n: number) => n.toLocaleString('en-US')
+
+/** `1,234 + 567 tokens (mean 123 + 57) · latency p50 812 ms, p95 1930 ms · $0.0123 · 3 cached`. */
+export function describeUsagePart(part: UsagePartReport): string {
+  const bits: string[] = []
+  if (part.samples > 0) {
+    const mean = `${Math.round(part.meanPromptTokens ?? 0)} + ${Math.round(part.meanCompletionTokens ?? 0)}`
+    bits.push(`${int(part.promptTokens)} prompt + ${int(part.completionTokens)} completion tokens (mean ${mean})`)
+  }
+  if (part.latencyMs) bits.push(`latency p50 ${formatMs(part.latencyMs.p50)}, p95 ${formatMs(part.latencyMs.p95)}`)
+  if (part.firstTokenMs) bits.push(`first token p50 ${formatMs(part.firstTokenMs.p50)}, p95 ${formatMs(part.firstTokenMs.p95)}`)
+  if (part.costUsd !== undefined) {
+    const unpriced = part.unpriced ? `no price for ${part.unpriced.join(', ')}` : undefined
+    // All unpriced: a cost of $0 would read as free.
+    bits.push(unpriced === undefined ? formatUsd(part.costUsd) : part.costUsd === 0 ? unpriced : `${formatUsd(part.costUsd)} (${unpriced})`)
+  }
+  if (part.cached > 0) bits.push(`${part.cached} cached (not counted)`)
+  return bits.join(' · ')
+}
+
+/** The terminal's usage lines (none when no sample reported usage). */
+export function usageLines(usage: UsageReport | undefined, c: ChalkInstance): string[] {
+  if (!usage) return []
+  const rows = ['', `  ${c.dim('usage')}  model  ${describeUsagePart(usage.model)}`]
+  if (usage.judge) rows.push(`  ${c.dim('usage')}  judge  ${describeUsagePart(usage.judge)}`)
+  return rows
+}
+
+/** Markdown rows for the metrics table (`| usage … | all | suite… |`); none when no sample reported usage. */
+export function usageMarkdownRows(overall: UsageReport | undefined, suites: readonly (UsageReport | undefined)[]): string[] {
+  if (!overall) return []
+  const row = (name: string, value: (u: UsageReport) => string | undefined) => {
+    const all = value(overall)
+    if (all === undefined) return []
+    return [`| ${name} | ${all} |${suites.map((u) => ` ${(u && value(u)) ?? '—'} |`).join('')}`]
+  }
+  return [
+    ...row('usage: tokens (prompt + completion)', (u) => (u.model.samples > 0 ? `${u.model.promptTokens} + ${u.model.completionTokens}` : undefined)),
+    ...row('usage: latency p50 / p95 (ms)', (u) => (u.model.latencyMs ? `${u.model.latencyMs.p50} / ${u.model.latencyMs.p95}` : undefined)),
+    ...row('usage: cost (USD, model + judge)', (u) => (u.costUsd !== undefined ? formatUsd(u.costUsd) : undefined)),
+    ...row('usage: judge tokens', (u) => (u.judge && u.judge.samples > 0 ? `${u.judge.promptTokens} + ${u.judge.completionTokens}` : undefined)),
+    ...row('usage: cached samples', (u) => (u.model.cached > 0 ? String(u.model.cached) : undefined)),
+  ]
+}

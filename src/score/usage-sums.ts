@@ -1,0 +1,80 @@
+/**
+ * Summing usage over a run or a suite: per provider, the fresh (uncached) samples' tokens; every fresh latency,
+ * kept as integer tenths of a millisecond. Percentiles are exact (nearest rank over all values), and every sum is of
+ * integers, so a run merged from shards (`--merge-reports`) gives the very numbers of one unsharded run, whatever
+ * order the samples arrive in. Memory: one number per sample with a latency (and one per first-token time).
+ */
+import type { UsageRecord } from './usage.js'
+
+export interface ProviderTokens {
+  /** Fresh samples with usage from this provider. */
+  samples: number
+  promptTokens: number
+  completionTokens: number
+}
+
+/** One part of the usage (the model's, or the judge's). */
+export interface UsageAccumulator {
+  /** Samples whose usage came from a fresh generation. */
+  samples: number
+  /** Samples answered from the cache (left out of tokens, latency and cost). */
+  cached: number
+  byProvider: Map<string, ProviderTokens>
+  /** Fresh latencies in tenths of a ms. */
+  latencies: number[]
+  firstTokens: number[]
+}
+
+export function createUsageAccumulator(): UsageAccumulator {
+  return { samples: 0, cached: 0, byProvider: new Map(), latencies: [], firstTokens: [] }
+}
+
+export function addUsage(acc: UsageAccumulator, usage: UsageRecord | undefined): void {
+  if (usage === undefined) return
+  if (usage.cached) {
+    acc.cached++
+    return
+  }
+  acc.samples++
+  let p = acc.byProvider.get(usage.provider)
+  if (!p) acc.byProvider.set(usage.provider, (p = { samples: 0, promptTokens: 0, completionTokens: 0 }))
+  p.samples++
+  p.promptTokens += usage.promptTokens ?? 0
+  p.completionTokens += usage.completionTokens ?? 0
+  if (usage.latencyMs !== undefined) acc.latencies.push(Math.round(usage.latencyMs * 10))
+  if (usage.firstTokenMs !== undefined) acc.firstTokens.push(Math.round(usage.firstTokenMs * 10))
+}
+
+export interface LatencyStats {
+  /** Fresh samples measured. */
+  samples: number
+  mean: number
+  p50: number
+  p95: number
+  max: number
+}
+
+/**
+ * The `q` quantile by nearest rank: the smallest value with at least `q` of all values at or below it (so p95 of 20
+ * values is the 19th smallest). Always one of the values; `sorted` ascending and non-empty.
+ */
+export function nearestRank(sorted: readonly number[], q: number): number {
+  const rank = Math.max(1, Math.ceil(q * sorted.length))
+  return sorted[Math.min(rank, sorted.length) - 1] as number
+}
+
+/** Mean, p50, p95 and max of latencies in tenths of a ms, in ms; null when none. */
+export function latencyStats(tenths: readonly number[]): LatencyStats | null {
+  if (tenths.length === 0) return null
+  const sorted = [...tenths].sort((a, b) => a - b)
+  let sum = 0
+  for (const t of sorted) sum += t
+  const ms = (t: number) => t / 10
+  return {
+    samples: sorted.length,
+    mean: ms(sum) / sorted.length,
+    p50: ms(nearestRank(sorted, 0.5)),
+    p95: ms(nearestRank(sorted, 0.95)),
+    max: ms(sorted[sorted.length - 1] as number),
+  }
+}

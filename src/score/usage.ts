@@ -1,0 +1,63 @@
+/**
+ * A sample's usage as its record keeps it (task meta, so it travels through blobs and `--merge-reports`): who
+ * generated, the tokens, the wall time, and whether the answer came from the cache. Small and plain JSON.
+ */
+export interface UsageRecord {
+  /** The provider's id (pricing is looked up by it). */
+  provider: string
+  promptTokens?: number
+  completionTokens?: number
+  /** Wall time of the generation in ms, to 0.1 ms (the provider's measure: see ModelOutput.usage). */
+  latencyMs?: number
+  /** Time to the first token in ms, where the transport streams. */
+  firstTokenMs?: number
+  /** The answer came from the generation cache: no model ran, so it counts in neither latency nor cost. */
+  cached?: true
+}
+
+/** Milliseconds to 0.1 ms: compact in meta, and exact as integer tenths when summed (see score/usage-sums.ts). */
+export function roundMs(ms: number): number {
+  return Math.round(ms * 10) / 10
+}
+
+function count(n: unknown): number | undefined {
+  return typeof n === 'number' && Number.isFinite(n) && n >= 0 ? n : undefined
+}
+
+/** The usage of one output, or undefined when the provider reported none. */
+/** What usageRecord reads of a model output (a ModelOutput has this shape). */
+export interface UsageSource {
+  usage?: { promptTokens?: number; completionTokens?: number; latencyMs?: number; firstTokenMs?: number }
+  cached?: true
+}
+
+export function usageRecord(provider: string, output: UsageSource): UsageRecord | undefined {
+  const u = output.usage
+  const record: UsageRecord = { provider }
+  const fields = ['promptTokens', 'completionTokens', 'latencyMs', 'firstTokenMs'] as const
+  for (const k of fields) {
+    const v = count(u?.[k])
+    if (v !== undefined) record[k] = k === 'latencyMs' || k === 'firstTokenMs' ? roundMs(v) : Math.round(v)
+  }
+  // A cache hit of a provider that reports no usage has nothing to leave out: no record.
+  if (Object.keys(record).length === 1) return undefined
+  if (output.cached) record.cached = true
+  return record
+}
+
+/**
+ * Several generations of one sample (the judge asks once per kind) as one record: tokens and latencies summed (no
+ * first-token time: a sum of those means nothing); cached only when every one was.
+ */
+export function sumUsage(parts: readonly UsageRecord[]): UsageRecord | undefined {
+  const first = parts[0]
+  if (!first) return undefined
+  const out: UsageRecord = { provider: first.provider }
+  for (const k of ['promptTokens', 'completionTokens', 'latencyMs'] as const) {
+    let sum: number | undefined
+    for (const p of parts) if (p[k] !== undefined) sum = (sum ?? 0) + (p[k] as number)
+    if (sum !== undefined) out[k] = k === 'latencyMs' ? roundMs(sum) : sum
+  }
+  if (parts.every((p) => p.cached)) out.cached = true
+  return out
+}
