@@ -260,7 +260,10 @@ describe('openaiCompatible: concurrency', () => {
     const server = await serve(() => ({ fault: 'hang' }))
     const controller = new AbortController()
     const pending = provider(server, { timeoutMs: 10_000 }).generate(sample('a'), { signal: controller.signal })
-    setTimeout(() => controller.abort(new Error('run cancelled')), 50)
+    // Abort once the request is in flight (the server has it), however slow the machine.
+    const deadline = Date.now() + 10_000
+    while (server.hits === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10))
+    controller.abort(new Error('run cancelled'))
     await expect(pending).rejects.toThrow(/cancelled|abort/i)
     expect(server.hits).toBe(1)
   })
