@@ -27,3 +27,12 @@ export { aggregateRun } from './score/run.js'
 export type { BfclRecord, BfclAggregate } from './score/scorers/bfcl.js'
 export type { SchemaRecord, SchemaAggregate } from './score/scorers/index.js'
 export type { JudgeRecord, JudgeAggregate } from './score/scorers/judge.js'
+export {
+  scoreTrajectory,
+  type TrajectoryRecord,
+  type TrajectoryAggregate,
+  type TrajectoryScore,
+  type TrajectoryScorerOptions,
+  type TrajectoryMode,
+  type ScoredTrajectory,
+} from './score/scorers/trajectory.js'

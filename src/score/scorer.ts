@@ -13,6 +13,7 @@
 import type { ToolCall } from '../calls/types.js'
 import type { Sample } from '../data/types.js'
 import type { ModelProvider } from '../models/types.js'
+import type { Trajectory } from '../eval/trajectory.js'
 
 /** What a scorer sees of one sample. */
 export interface ScorerInput {
@@ -23,6 +24,8 @@ export interface ScorerInput {
   text?: string
   /** What the scorer's own `prepare` made of this sample in the generation pipeline (see `prepare`). */
   prepared?: unknown
+  /** The agent loop's run of the sample, when the eval runs one (`tools` or `environment`). */
+  trajectory?: Trajectory
 }
 
 /** One sample's outcome: `value` goes into the record (task meta: keep it small), `result` to `assert` in full. */
