@@ -201,6 +201,7 @@ describe('the agent loop in an eval project run by vitest', () => {
   it('runs every sample to its end: tool errors and the step limit fail no test, the assertions pass', () => {
     expect(run.stdout + run.stderr).toMatch(/Tests\s+6 passed \(6\)/)
     expect(run.code, run.stdout + run.stderr).toBe(0)
+    expect(run.stdout).toContain('agent: 6 run(s), 19 steps (mean 3.2), 15 calls, 2 tool error(s), 1 at the step limit, 4/6 match the expected trajectory')
   })
 
   it('reports the trajectories per step and per sample, and the trajectory metrics', () => {
