@@ -32,6 +32,8 @@ export interface AgentEnvironment {
   tools?: ToolDefinition[]
   /** Execute one call; a throw is a tool error fed back to the model. */
   call(name: string, args: Record<string, unknown>, context: ToolContext): unknown
+  /** Tools added from a turn on (0-based), e.g. BFCL's held-out functions in `multi_turn_miss_func`. */
+  addedTools?(turn: number): ToolDefinition[] | undefined
   /** The state the run ends with (`toEndWithState` compares it), when the environment has one. */
   state?(): unknown
 }
@@ -148,7 +150,7 @@ export async function runAgent(
   env: AgentEnvironment,
   options: { maxSteps: number; format?: string | undefined; signal?: AbortSignal | undefined },
 ): Promise<AgentRun> {
-  const tools = env.tools ?? sample.tools
+  let tools = env.tools ?? sample.tools
   const messages: ChatMessage[] = []
   const steps: TrajectoryStep[] = []
   const trajectory: Trajectory = { steps, turns: 0, stepLimitHit: false, toolErrors: 0, messages }
@@ -157,6 +159,8 @@ export async function runAgent(
   turns: for (const [turn, turnMessages] of turnsOf(sample).entries()) {
     messages.push(...turnMessages)
     trajectory.turns = turn + 1
+    const added = env.addedTools?.(turn)
+    if (added && added.length > 0) tools = [...(tools ?? []), ...added]
     for (let k = 1; k <= options.maxSteps; k++) {
       const n = steps.length + 1
       const request = stepSample(sample, messages, tools)

@@ -57,6 +57,10 @@ export interface BfclEnvironmentOptions {
    * it, the samples' own `tools` are offered.
    */
   funcDocDir?: string
+  /** Load the scenarios with BFCL's long-context extensions (`multi_turn_long_context`). */
+  longContext?: boolean
+  /** JSON Pointers (RFC 6901) of the numbers in `initialConfig` that are floats in BFCL's data (`10.0`). */
+  floatPaths?: string[]
 }
 
 const IDENTIFIER = /^[A-Za-z_]\w*$/
@@ -113,8 +117,9 @@ export function bfclEnvironment(
   }
   const tools = options.funcDocDir !== undefined ? bfclEnvironmentTools(names, options.funcDocDir) : undefined
   return (sample: Sample): AgentEnvironment => {
-    const config = configOf(names, initialConfig ?? (sample.extra?.['initial_config'] as Record<string, unknown> | undefined))
-    const set = new InstanceSet(new ApiSession(), names, config, 'agent', false)
+    // A fresh instance set per sample: BFCL's state never leaks from one entry to the next.
+    const config = configOf(names, initialConfig ?? (sample.extra?.['initial_config'] as Record<string, unknown> | undefined), options.floatPaths)
+    const set = new InstanceSet(new ApiSession(), names, config, 'agent', options.longContext ?? false)
     const env: AgentEnvironment = {
       call(name, args) {
         const [result] = set.execute([callString(name, args)])
@@ -138,10 +143,11 @@ export function bfclEnvironment(
 }
 
 /** BFCL's initial_config (by class) as the executor takes it; a single class's bare config is wrapped. */
-function configOf(names: readonly string[], config: Record<string, unknown> | undefined): PyDict {
+function configOf(names: readonly string[], config: Record<string, unknown> | undefined, floatPaths?: readonly string[]): PyDict {
   if (config === undefined) return new Map()
   const byClass = names.length === 1 && !Object.hasOwn(config, names[0] as string) ? { [names[0] as string]: config } : config
-  const v = fromJson(byClass as JsonValue) as PyValue | undefined
+  // Float paths point into the config as given: they apply when it was given by class.
+  const v = fromJson(byClass as JsonValue, byClass === config ? floatPaths : undefined) as PyValue | undefined
   if (!(v instanceof Map)) throw new Error('bfclEnvironment: the initial config must be an object')
   return v
 }

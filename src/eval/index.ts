@@ -12,4 +12,5 @@ export {
   type ToolFunction,
 } from './agent.js'
 export type { Trajectory, TrajectoryStep, ToolOutcome, StoredTrajectory, StoredStep } from './trajectory.js'
-export { bfclEnvironment, BFCL_ENVIRONMENTS, type BfclEnvironmentName } from './bfcl-environment.js'
+export { bfclEnvironment, bfclEnvironmentTools, BFCL_ENVIRONMENTS, type BfclEnvironmentName, type BfclEnvironmentOptions } from './bfcl-environment.js'
+export { bfclMultiTurn, loadBfclMultiTurn, bfclResult, BFCL_MAX_STEPS, ADDITIONAL_FUNCTION_PROMPT, type BfclMultiTurnOptions } from './bfcl-multi-turn.js'
