@@ -45,7 +45,7 @@ describe('optional local runtime', () => {
   let dir: string
   beforeAll(() => {
     ensureBuilt()
-    dir = installedCopy(['ajv', 'chalk', 'vitest'])
+    dir = installedCopy(['ajv', 'chalk', 'hyparquet', 'hyparquet-compressors', 'vitest'])
   })
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
@@ -88,7 +88,7 @@ describe('installed without its sources', () => {
   let dir: string
   beforeAll(() => {
     ensureBuilt()
-    dir = installedCopy(['ajv', 'chalk', 'vitest'])
+    dir = installedCopy(['ajv', 'chalk', 'hyparquet', 'hyparquet-compressors', 'vitest'])
   })
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
