@@ -1,5 +1,5 @@
 // The example evals (`npm run evals`): each sample of fixtures/*.jsonl is a test case, scored against the outputs of
-// the local fixture model (travel) or recorded outputs (weather, calendar, smoke); the plugin's reporter gates the
+// the local fixture model (travel, and trip: an agent loop) or recorded outputs (weather, calendar, smoke); the plugin's reporter gates the
 // run on the rates below, whatever `--reporter` the command line names, and registers the matchers. In this
 // repository `vitest-tool-evals` resolves to the sources (no build needed); eval files import it exactly as a user's
 // would.
@@ -28,6 +28,7 @@ export default defineConfig({
           weather: { name_correct: 0.75 },
           calendar: { args_field_recall: 0.8 },
           travel: { has_call: 1, schema_overall: 0.6 },
+          trip: { trajectory_match: 1, agent_completed: 1 },
         },
         tools: { cancel_event: { args_exact_match: 0.9 } },
       },

@@ -8,6 +8,19 @@ export { describeEval, type EvalOptions, type EvalResult } from './eval/describe
 export type { JudgeScorerOptions, SchemaScorerOptions, ScorerOptions, ScorerResults } from './eval/scorers.js'
 export { readEvalMeta, type EvalMeta, type StoredCall } from './eval/meta.js'
 
+// Agents: multi-step tool loops against functions or environments with state, BFCL's simulated APIs among them.
+export {
+  functionsEnvironment,
+  type AgentEnvironment,
+  type AgentOptions,
+  type EnvironmentFactory,
+  type ToolContext,
+  type ToolFunction,
+} from './eval/agent.js'
+export type { StoredTrajectory, ToolOutcome, Trajectory, TrajectoryStep } from './score/trajectory.js'
+export { BFCL_ENVIRONMENTS, bfclEnvironment, type BfclEnvironmentName, type BfclEnvironmentOptions } from './eval/bfcl-environment.js'
+export { bfclMultiTurn, type BfclMultiTurnOptions } from './eval/bfcl-multi-turn.js'
+
 // Data: samples from JSONL files, arrays, Hub datasets and BFCL's files.
 export type { ChatMessage, DataEntry, DataOptions, DataSource, Sample, SampleError } from './data/types.js'
 export { formatSampleError, loadData, loadDataAsync, loadSamples } from './data/load.js'
@@ -74,7 +87,16 @@ export type { JudgeAggregate, JudgeRecord } from './score/scorers/judge.js'
 export type { BfclAggregate, BfclRecord } from './score/scorers/bfcl.js'
 export * as bfcl from './score/bfcl/index.js'
 export { checkBfclAnswer, type BfclAnswer } from './score/bfcl/answer.js'
+export {
+  scoreTrajectory,
+  type TrajectoryRecord,
+  type TrajectoryAggregate,
+  type TrajectoryScore,
+  type TrajectoryScorerOptions,
+  type TrajectoryMode,
+  type ScoredTrajectory,
+} from './score/scorers/trajectory.js'
 
 // Matchers (registered by `vitest-tool-evals/setup`, the plugin and describeEval).
-export { bfclMatchers, toolMatchers, type ToolCallMatchers } from './matchers/index.js'
+export { bfclMatchers, toolMatchers, trajectoryMatchers, type ToolCallMatchers } from './matchers/index.js'
 export type { ExpectedToolCall, ToHaveArgsOptions, ToMatchToolCallsOptions } from './matchers/index.js'

@@ -4,6 +4,7 @@
  */
 import './matchers/types.js'
 import './matchers/bfcl.js'
+import './matchers/trajectory.js'
 import { registerMatchers } from './matchers/register.js'
 
 registerMatchers()

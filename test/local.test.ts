@@ -132,6 +132,21 @@ describe('local provider on the scripted fixture model', () => {
     expect((await model.generate(s)).text).toBe(reply('parallel-calls'))
   })
 
+  it("renders an agent loop's conversation: tool messages carrying the tool's `name` do not hide the tools", async () => {
+    // Before the fix, the names of the tool messages (which Qwen's template does not print) counted as the
+    // messages' own mentions, and a conversation calling every tool was refused as "does not render tools".
+    const s = ask('agent', '', {
+      messages: [
+        { role: 'user', content: 'Weather and time in Rome?' },
+        { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'get_weather', arguments: { city: 'Rome' } } }] },
+        { role: 'tool', tool_call_id: 'c1', name: 'get_weather', content: '21' },
+        { role: 'assistant', content: null, tool_calls: [{ id: 'c2', type: 'function', function: { name: 'get_time', arguments: { city: 'Rome' } } }] },
+        { role: 'tool', tool_call_id: 'c2', name: 'get_time', content: '10:00' },
+      ],
+    })
+    expect(await local(scripted).renderPrompt(s)).toContain('<tool_response>\n10:00\n</tool_response>')
+  })
+
   it('throws a clear error when the chat template leaves the tools out or fails', async () => {
     const noTools =
       "{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor %}{{ '<|im_start|>assistant\\n' }}"

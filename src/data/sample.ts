@@ -22,7 +22,7 @@ export class InvalidField extends Error {
 }
 
 /** Keys a sample line may carry with a meaning; anything else goes to `Sample.extra`. */
-const KNOWN_KEYS = new Set(['id', 'messages', 'tools', 'expected', 'bfcl'])
+const KNOWN_KEYS = new Set(['id', 'messages', 'tools', 'expected', 'bfcl', 'turns', 'expectedTrajectory'])
 
 /** The outcome for one data object: its samples, or the first invalid field (with what could still be read). */
 export type ObjectResult =
@@ -42,6 +42,13 @@ export function samplesFromObject(value: unknown, source?: Sample['source']): Ob
     const tools = value['tools'] === undefined ? undefined : readTools(value['tools'])
     const extra = extraFields(value)
     const bfcl = readBfclAnswer(value['bfcl'])
+    const agent = readAgentFields(value)
+    if (agent !== undefined) {
+      // An agent sample: `expected` defaults to every call of the expected trajectory, in order.
+      expected = value['expected'] !== undefined ? readExpected(value['expected'], 'expected') : agent.expectedTrajectory?.flat()
+      if (expected === undefined) throw new InvalidField('expectedTrajectory', 'missing: a sample with `turns` gives `expectedTrajectory` (or `expected`)')
+      return { samples: [withBfcl(Object.assign(buildSample(id, messages, tools, expected, source, extra), agent), bfcl)] }
+    }
     if (value['expected'] !== undefined) {
       expected = readExpected(value['expected'], 'expected')
       return { samples: [withBfcl(buildSample(id, messages, tools, expected, source, extra), bfcl)] }
@@ -68,6 +75,36 @@ export function samplesFromObject(value: unknown, source?: Sample['source']): Ob
     if (expected !== undefined) out.expected = expected
     return out
   }
+}
+
+/** An agent sample's `turns` (each a list of messages, or a string: one user message) and `expectedTrajectory`. */
+function readAgentFields(value: Record<string, unknown>): Pick<Sample, 'turns' | 'expectedTrajectory'> | undefined {
+  const rawTurns = value['turns']
+  const rawTrajectory = value['expectedTrajectory']
+  if (rawTurns === undefined && rawTrajectory === undefined) return undefined
+  const out: Pick<Sample, 'turns' | 'expectedTrajectory'> = {}
+  if (rawTurns !== undefined) {
+    if (!Array.isArray(rawTurns)) throw new InvalidField('turns', 'must be an array of turns (each a list of messages, or a string)')
+    out.turns = rawTurns.map((t: unknown, i) => {
+      if (typeof t === 'string') return [{ role: 'user', content: t }]
+      if (!Array.isArray(t) || t.length === 0) throw new InvalidField(`turns[${i}]`, 'must be a non-empty list of messages, or a string')
+      try {
+        return readMessages(t)
+      } catch (err) {
+        if (err instanceof InvalidField) throw new InvalidField(err.field.replace(/^messages/, `turns[${i}]`), err.message)
+        throw err
+      }
+    })
+  }
+  if (rawTrajectory !== undefined) {
+    if (!Array.isArray(rawTrajectory)) throw new InvalidField('expectedTrajectory', 'must be an array of steps, each an array of calls')
+    out.expectedTrajectory = rawTrajectory.map((step: unknown, i) => {
+      const field = `expectedTrajectory[${i}]`
+      if (!Array.isArray(step) || step.length === 0) throw new InvalidField(field, 'must be a non-empty array of calls (the calls of one step)')
+      return readExpected(step, field)
+    })
+  }
+  return out
 }
 
 function buildSample(

@@ -23,6 +23,9 @@ import { activeScorers, applyErroredScorers, applyScorers, outputCalls, withPrep
 import { inputFiles, writeInputs } from './inputs.js'
 import { recordUsage } from './usage.js'
 import { lastUserPrompt, META_LIMITS, storedCalls, storedExpected, truncate, writeEvalMeta, type EvalMeta } from './meta.js'
+import { agentOptionsOf, agentProvider, type AgentOptions } from './agent.js'
+import { storedTrajectory } from '../score/trajectory.js'
+import type { ScoredTrajectory } from '../score/scorers/trajectory.js'
 
 /** What a sample's test knows once its sample is scored: handed to `assert` (with the opted-in scorers' results). */
 export interface EvalResult extends ScorerResults {
@@ -33,13 +36,15 @@ export interface EvalResult extends ScorerResults {
   calls: ToolCall[]
   score: SampleScore
   record: SampleRecord
+  /** The agent loop's run (an eval with `tools` or `environment`): steps, calls, results, end state, and its score. */
+  trajectory?: ScoredTrajectory
 }
 
 /**
  * describeEval's options; the scorer options (`bfcl`, `schema`, `judge`, `scorers`) are documented on ScorerOptions,
  * the data options (`limit`, `maxSamples`, and `split`, `revision`, `config` for Hub datasets) on DataOptions.
  */
-export interface EvalOptions extends ScorerOptions, DataOptions {
+export interface EvalOptions extends ScorerOptions, DataOptions, AgentOptions {
   /** JSONL path (relative to the working directory) or URL, `hf://datasets/<owner>/<name>`, or an array of sample objects. */
   data: DataSource
   /** The model under test: `replay(...)`, a local model, an endpoint. */
@@ -86,14 +91,16 @@ export function describeEval(name: string, options: EvalOptions): void {
   if (options.format !== undefined) assertKnownFormat(options.format, `describeEval("${name}"): option \`format\``)
   const stack = definitionStack() // locates the per-sample annotations at this call in the eval file
   const { model } = options
-  const scorers = activeScorers(options)
+  // `tools` or `environment`: each sample runs through the agent loop, its trajectory scored by default.
+  const agent = agentOptionsOf(options, `describeEval("${name}")`)
+  const scorers = activeScorers(agent && options.trajectory === undefined ? { ...options, trajectory: true } : options)
   // The scorers' providers (a judge) are closed with the model, when the last suite using them ends.
   const providers = [...new Set([model, ...scorers.flatMap((s) => s.providers ?? [])])]
   for (const p of providers) openSuites.set(p, (openSuites.get(p) ?? 0) + 1)
   // Default: what the provider says it can use (an endpoint's concurrency, a local model's batch size).
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? model.concurrency ?? DEFAULT_CONCURRENCY))
   const abort = new AbortController()
-  const generator = withPreparation(model, scorers, options.format)
+  const generator = withPreparation(agent ? agentProvider(model, agent, options.format) : model, scorers, options.format)
   const generations = new Generations(generator, concurrency, concurrency * LOOKAHEAD_FACTOR, abort.signal)
   const scoreOptions: ScoreOptions = {}
   if (options.match !== undefined) scoreOptions.match = options.match
@@ -260,6 +267,7 @@ export async function evaluateWith(
     return { stored, result: { sample, calls: [], score: record.score, record } }
   }
   if (output.cacheRegenerated !== undefined) stored.cacheRegenerated = output.cacheRegenerated
+  if (output.trajectory !== undefined) stored.trajectory = storedTrajectory(output.trajectory)
   if (output.skipped !== undefined) {
     record.skipped = output.skipped
     return { stored, result: { sample, output, calls: [], score: scoreSample([], sample.expected, scoreOptions), record } }
@@ -286,7 +294,9 @@ export async function evaluateWith(
     if (output.text !== undefined) stored.output = truncate(output.text, options.maxOutputChars ?? META_LIMITS.outputChars)
     keepPrompt(stored, sample)
   } else delete stored.expected
-  return { stored, result: { ...results, sample, output, calls, score: record.score, record }, strict }
+  const result: EvalResult = { ...results, sample, output, calls, score: record.score, record }
+  if (output.trajectory !== undefined && result.trajectory === undefined) result.trajectory = output.trajectory
+  return { stored, result, strict }
 }
 
 /** Keep the prompt of a sample that is not fully right (fully right ones leave meta small). */

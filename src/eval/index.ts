@@ -1,3 +1,16 @@
 export { describeEval, type EvalOptions, type EvalResult } from './describe-eval.js'
 export type { ScorerOptions, SchemaScorerOptions, JudgeScorerOptions, ScorerResults } from './scorers.js'
 export { META_KEY, readEvalMeta, type EvalMeta, type StoredCall } from './meta.js'
+export {
+  functionsEnvironment,
+  runAgent,
+  DEFAULT_MAX_STEPS,
+  type AgentEnvironment,
+  type AgentOptions,
+  type EnvironmentFactory,
+  type ToolContext,
+  type ToolFunction,
+} from './agent.js'
+export type { Trajectory, TrajectoryStep, ToolOutcome, StoredTrajectory, StoredStep } from '../score/trajectory.js'
+export { bfclEnvironment, bfclEnvironmentTools, BFCL_ENVIRONMENTS, type BfclEnvironmentName, type BfclEnvironmentOptions } from './bfcl-environment.js'
+export { bfclMultiTurn, loadBfclMultiTurn, bfclResult, BFCL_MAX_STEPS, ADDITIONAL_FUNCTION_PROMPT, type BfclMultiTurnOptions } from './bfcl-multi-turn.js'

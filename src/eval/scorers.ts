@@ -19,7 +19,7 @@ import type { ToolCall } from '../calls/types.js'
 import type { Sample } from '../data/types.js'
 import { cached } from '../models/cache.js'
 import type { ModelOutput, ModelProvider } from '../models/types.js'
-import type { Scorer, ScorerContext, StrictVerdict } from '../score/scorer.js'
+import type { Scorer, ScorerContext, ScorerInput, StrictVerdict } from '../score/scorer.js'
 import { BUILTIN_SCORERS, type BuiltinScorerOptions, type BuiltinScorerResults } from '../score/scorers/index.js'
 import type { SampleRecord } from '../score/types.js'
 
@@ -83,8 +83,9 @@ export function outputCalls(output: ModelOutput, sample: Sample, format: string 
 }
 
 function scorerInput(sample: Sample, calls: readonly ToolCall[], output: ModelOutput, prepared?: unknown) {
-  const input: { sample: Sample; calls: readonly ToolCall[]; text?: string; prepared?: unknown } = { sample, calls }
+  const input: ScorerInput = { sample, calls }
   if (output.text !== undefined) input.text = output.text
+  if (output.trajectory !== undefined) input.trajectory = output.trajectory
   if (prepared !== undefined) input.prepared = prepared
   return input
 }

@@ -5,9 +5,10 @@
 import { expect } from 'vitest'
 import { bfclMatchers } from './bfcl.js'
 import { toolMatchers } from './matchers.js'
+import { trajectoryMatchers } from './trajectory.js'
 
 /** Every matcher the package adds to `expect`. */
-export const allMatchers = { ...toolMatchers, ...bfclMatchers }
+export const allMatchers = { ...toolMatchers, ...bfclMatchers, ...trajectoryMatchers }
 
 let registered = false
 

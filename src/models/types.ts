@@ -1,5 +1,6 @@
 import type { ToolCall } from '../calls/types.js'
 import type { Sample } from '../data/types.js'
+import type { Trajectory } from '../score/trajectory.js'
 
 /** What a model produced for one sample. */
 export interface ModelOutput {
@@ -20,6 +21,8 @@ export interface ModelOutput {
   cached?: true
   /** Set by `cached()` when the sample's cache entry existed but was unusable and was generated again: why. */
   cacheRegenerated?: string
+  /** The agent loop's run of the sample (describeEval with `tools` or `environment`): every step, call and result. */
+  trajectory?: Trajectory
 }
 
 /**

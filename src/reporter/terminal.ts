@@ -98,6 +98,12 @@ function scorerLines(report: ToolEvalsReport, c: ChalkInstance): string[] {
     const shown = cats.length > 1 && cats.length <= 8 ? ` (${cats.map(([k, v]) => `${k} ${v.correct}/${v.total}`).join(', ')})` : ''
     rows.push(`  ${c.dim(`bfcl: ${report.bfcl.correct}/${report.bfcl.total} pass the BFCL checker${shown}`)}`)
   }
+  if (report.trajectory) {
+    const t = report.trajectory
+    const mean = t.meanSteps === null ? '' : ` (mean ${t.meanSteps.toFixed(1)})`
+    const matched = t.withExpected > 0 ? `, ${t.matched}/${t.withExpected} match the expected trajectory` : ''
+    rows.push(`  ${c.dim(`agent: ${t.samples} run(s), ${t.steps} steps${mean}, ${t.calls} calls, ${t.toolErrors} tool error(s), ${t.stepLimitHit} at the step limit${matched}`)}`)
+  }
   const unlabelled = Object.values(report.judge ?? {}).reduce((n, j) => n + (j?.errors ?? 0), 0)
   if (unlabelled > 0) rows.push(`  ${c.yellow(`judge: ${unlabelled} judgement(s) without a label (judge failed or unreadable), left out of the rates`)}`)
   return rows

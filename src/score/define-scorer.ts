@@ -30,7 +30,7 @@ export interface ScorerDefinition<M extends string> {
 export type MeanAccumulator = Map<string, { count: number; sum: number[] }>
 
 /** Names a user scorer may not take: the built-in scorers' and EvalResult's own fields. */
-const RESERVED = new Set(['nemo', 'bfcl', 'schema', 'judge', 'sample', 'output', 'calls', 'score', 'scores', 'record'])
+const RESERVED = new Set(['nemo', 'bfcl', 'schema', 'judge', 'trajectory', 'sample', 'output', 'calls', 'score', 'scores', 'record'])
 const NAME = /^[a-z][a-z0-9_-]*$/
 
 function meanAccumulator(name: string, metrics: readonly string[]): ScorerAccumulator<Record<string, number>, MeanAccumulator> {

@@ -11,6 +11,7 @@
  * eval adds beside them. The built-in ones are listed in `scorers/index.ts`; users make theirs with `defineScorer`.
  */
 import type { ToolCall } from '../calls/types.js'
+import type { Trajectory } from './trajectory.js'
 import type { Sample } from './types.js'
 import type { UsageSource } from './usage.js'
 
@@ -23,6 +24,8 @@ export interface ScorerInput {
   text?: string
   /** What the scorer's own `prepare` made of this sample in the generation pipeline (see `prepare`). */
   prepared?: unknown
+  /** The agent loop's run of the sample, when the eval runs one (`tools` or `environment`). */
+  trajectory?: Trajectory
 }
 
 /** One sample's outcome: `value` goes into the record (task meta: keep it small), `result` to `assert` in full. */

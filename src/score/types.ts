@@ -27,6 +27,10 @@ export interface Sample {
   source?: { file: string; line: number }
   /** The BFCL answer this sample is checked against (the `bfcl` option), as `loadBfclCategory` makes it. */
   bfcl?: BfclAnswer
+  /** Agent samples: the user turns after `messages` (each a list of messages), run in the same conversation. */
+  turns?: ChatMessage[][]
+  /** Agent samples: the calls expected at each step that makes calls (parallel calls share a step), all turns. */
+  expectedTrajectory?: ExpectedCall[][]
   /** Anything else the data line carried (kept for custom assertions and scorers). */
   extra?: Record<string, unknown>
 }

@@ -65,7 +65,8 @@ function templateMessage(m: ChatMessage): ChatMessage {
 
 /** Some tool name occurs more often in the prompt than in the messages themselves: the template wrote the tools. */
 function rendersTools(text: string, messages: ChatMessage[], names: string[]): boolean {
-  const own = messages.map((m) => JSON.stringify(m)).join('\n')
+  // A tool message's `name` is left out: most templates do not render it (an agent loop's conversation has many).
+  const own = messages.map((m) => JSON.stringify(m.role === 'tool' ? { ...m, name: undefined } : m)).join('\n')
   return names.some((name) => name.length > 0 && occurrences(text, name) > occurrences(own, name))
 }
 

@@ -7,9 +7,11 @@ import type { BuiltinScorer } from '../scorer.js'
 import type { SchemaSampleMetrics } from '../schema.js'
 import type { BfclVerdict } from '../bfcl/score.js'
 import type { JudgeResult } from '../judge.js'
+import type { ScoredTrajectory } from './trajectory.js'
 import { bfclScorer } from './bfcl.js'
 import { judgeScorer } from './judge.js'
 import { schemaScorer } from './schema.js'
+import { trajectoryScorer } from './trajectory.js'
 
 export type { SchemaScorerOptions, SchemaRecord, SchemaAggregate } from './schema.js'
 
@@ -17,6 +19,7 @@ export const BUILTIN_SCORERS = [
   bfclScorer,
   schemaScorer,
   judgeScorer,
+  trajectoryScorer,
 ] as const
 
 type Builtin = (typeof BUILTIN_SCORERS)[number]
@@ -41,6 +44,8 @@ export interface BuiltinScorerResults {
   schema?: SchemaSampleMetrics
   /** Each judge's result: label, score, full explanation, raw answer or error. */
   judge?: JudgeResult[]
+  /** The agent loop's run, with `score` against the expected trajectory when the sample has one. */
+  trajectory?: ScoredTrajectory
 }
 
 /** Every metric the built-in scorers can report, in table order. */

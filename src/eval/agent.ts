@@ -1,0 +1,237 @@
+/**
+ * The agent loop: a sample run as a conversation. The model's calls are executed by the eval's tools (plain
+ * functions, or an environment object with state), their results go back as tool messages (an assistant message
+ * with `tool_calls`, then one `tool` message per call with its `tool_call_id`, OpenAI style), and the loop goes on
+ * until the model answers without a call or a turn reaches `maxSteps`. A sample with several user turns (`turns`)
+ * runs them one after the other in the same conversation.
+ *
+ * A tool that throws (or an unknown tool, or malformed arguments) is a tool error: its message goes back to the
+ * model as the call's result, `Error during execution: ...` as BFCL words it, and the run goes on.
+ */
+import type { ToolCall, ToolDefinition } from '../calls/types.js'
+import type { ChatMessage, Sample } from '../data/types.js'
+import type { ModelOutput, ModelProvider } from '../models/types.js'
+import { outputCalls } from './scorers.js'
+import { trajectoryCalls, type ToolOutcome, type Trajectory, type TrajectoryStep } from '../score/trajectory.js'
+
+/** A tool as a function: gets the call's decoded arguments, returns its result (any JSON value or a string). */
+export type ToolFunction = (args: Record<string, unknown>, context: ToolContext) => unknown
+
+export interface ToolContext {
+  sample: Sample
+  call: ToolCall
+  /** 1-based index of the step in the whole run. */
+  step: number
+}
+
+/**
+ * Tools with state: what a run of one sample calls. `describeEval`'s `environment` makes a fresh one per sample.
+ */
+export interface AgentEnvironment {
+  /** The tools offered to the model; default: the sample's `tools`. */
+  tools?: ToolDefinition[]
+  /** Execute one call; a throw is a tool error fed back to the model. */
+  call(name: string, args: Record<string, unknown>, context: ToolContext): unknown
+  /** Tools added from a turn on (0-based), e.g. BFCL's held-out functions in `multi_turn_miss_func`. */
+  addedTools?(turn: number): ToolDefinition[] | undefined
+  /** The state the run ends with (`toEndWithState` compares it), when the environment has one. */
+  state?(): unknown
+}
+
+/** A fresh environment for a sample (a stateful environment must not be shared between samples). */
+export type EnvironmentFactory = (sample: Sample) => AgentEnvironment | Promise<AgentEnvironment>
+
+/** describeEval's agent options: giving `tools` or `environment` runs each sample through the agent loop. */
+export interface AgentOptions {
+  /** Tools as functions by name: `{ get_weather: async ({ city }) => ({ temp: 21 }) }`. */
+  tools?: Record<string, ToolFunction>
+  /** A fresh environment per sample (e.g. `bfclEnvironment('GorillaFileSystem')`), instead of `tools`. */
+  environment?: EnvironmentFactory
+  /** Model generations per user turn, at most (default 10). A turn that reaches it ends the run: `stepLimitHit`. */
+  maxSteps?: number
+}
+
+export const DEFAULT_MAX_STEPS = 10
+
+/** The agent options of an eval, checked; undefined when the eval is not an agent eval. */
+export function agentOptionsOf(options: AgentOptions, where: string): Required<Pick<AgentOptions, 'maxSteps'>> & AgentOptions | undefined {
+  const { tools, environment, maxSteps } = options
+  if (tools === undefined && environment === undefined) {
+    if (maxSteps !== undefined) throw new Error(`${where}: \`maxSteps\` needs \`tools\` or \`environment\` to run the agent loop`)
+    return undefined
+  }
+  if (tools !== undefined && environment !== undefined) throw new Error(`${where}: give \`tools\` or \`environment\`, not both`)
+  if (tools !== undefined) {
+    if (typeof tools !== 'object' || tools === null || Array.isArray(tools)) throw new Error(`${where}: \`tools\` must be an object of functions by tool name`)
+    for (const [name, fn] of Object.entries(tools)) {
+      if (typeof fn !== 'function') throw new Error(`${where}: \`tools.${name}\` must be a function`)
+    }
+  }
+  if (environment !== undefined && typeof environment !== 'function') {
+    throw new Error(`${where}: \`environment\` must be a function that makes a fresh environment per sample`)
+  }
+  const steps = maxSteps ?? DEFAULT_MAX_STEPS
+  if (!Number.isInteger(steps) || steps < 1) throw new Error(`${where}: \`maxSteps\` must be a positive integer (got ${String(maxSteps)})`)
+  return { ...options, maxSteps: steps }
+}
+
+/** An environment of plain functions (stateless, or with state in their closures). */
+export function functionsEnvironment(tools: Record<string, ToolFunction>): AgentEnvironment {
+  return {
+    call(name, args, context) {
+      const fn = Object.hasOwn(tools, name) ? tools[name] : undefined
+      if (fn === undefined) throw new Error(`unknown tool "${name}" (known: ${Object.keys(tools).join(', ')})`)
+      return fn(args, context)
+    },
+  }
+}
+
+/** The message content of a tool's value: a string as is, anything else as JSON. */
+export function toolContent(value: unknown): string {
+  if (typeof value === 'string') return value
+  if (value === undefined) return ''
+  try {
+    return JSON.stringify(value) ?? String(value)
+  } catch {
+    return String(value)
+  }
+}
+
+function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err)
+}
+
+async function runCall(env: AgentEnvironment, call: ToolCall, id: string, context: ToolContext): Promise<ToolOutcome> {
+  const failed = (error: string): ToolOutcome => ({ id, name: call.name, content: `Error during execution: ${error}`, error })
+  if (!call.argumentsValid) return failed(`the arguments of ${call.name || 'the call'} are not a well-formed object`)
+  try {
+    const value = await env.call(call.name, call.arguments, context)
+    return { id, name: call.name, content: toolContent(value), value }
+  } catch (err) {
+    return failed(errorMessage(err))
+  }
+}
+
+function assistantMessage(calls: readonly ToolCall[], ids: readonly string[]): ChatMessage {
+  return {
+    role: 'assistant',
+    content: null,
+    tool_calls: calls.map((c, i) => ({
+      id: ids[i] as string,
+      type: 'function',
+      // Malformed arguments go back as the model wrote them (its raw text), well-formed ones as an object.
+      function: { name: c.name, arguments: c.argumentsValid ? c.arguments : (c.raw ?? '{}') },
+    })),
+  }
+}
+
+/** A step's sample: the conversation so far, the tools on offer; the id keeps the step apart (caches, logs). */
+function stepSample(sample: Sample, messages: ChatMessage[], tools: ToolDefinition[] | undefined): Sample {
+  const s: Sample = { ...sample, messages: [...messages] }
+  if (tools !== undefined) s.tools = tools
+  else delete s.tools
+  return s
+}
+
+/** The user turns of a sample: its messages, then each of its `turns`. */
+function turnsOf(sample: Sample): ChatMessage[][] {
+  return [sample.messages, ...(sample.turns ?? [])]
+}
+
+export interface AgentRun {
+  trajectory: Trajectory
+  usage?: { promptTokens?: number; completionTokens?: number }
+}
+
+/** Run one sample through the agent loop. A provider error ends the run with an error naming the step. */
+export async function runAgent(
+  model: ModelProvider,
+  sample: Sample,
+  env: AgentEnvironment,
+  options: { maxSteps: number; format?: string | undefined; signal?: AbortSignal | undefined },
+): Promise<AgentRun> {
+  let tools = env.tools ?? sample.tools
+  const messages: ChatMessage[] = []
+  const steps: TrajectoryStep[] = []
+  const trajectory: Trajectory = { steps, turns: 0, stepLimitHit: false, toolErrors: 0, messages }
+  const usage = { promptTokens: 0, completionTokens: 0 }
+  let counted = false
+  turns: for (const [turn, turnMessages] of turnsOf(sample).entries()) {
+    messages.push(...turnMessages)
+    trajectory.turns = turn + 1
+    const added = env.addedTools?.(turn)
+    if (added && added.length > 0) tools = [...(tools ?? []), ...added]
+    for (let k = 1; k <= options.maxSteps; k++) {
+      const n = steps.length + 1
+      const request = stepSample(sample, messages, tools)
+      let output: ModelOutput
+      try {
+        output = await model.generate(request, options.signal ? { signal: options.signal } : undefined)
+      } catch (err) {
+        throw stepError(err, n, turn)
+      }
+      if (output.skipped !== undefined) throw stepError(new Error(`the provider skipped the step: ${output.skipped}`), n, turn)
+      if (output.usage) {
+        counted = true
+        usage.promptTokens += output.usage.promptTokens ?? 0
+        usage.completionTokens += output.usage.completionTokens ?? 0
+      }
+      const calls = outputCalls(output, request, options.format)
+      const step: TrajectoryStep = { turn, calls, results: [] }
+      if (output.text !== undefined) step.text = output.text
+      steps.push(step)
+      if (calls.length === 0) {
+        messages.push({ role: 'assistant', content: output.text ?? '' })
+        if (output.text !== undefined) trajectory.answer = output.text
+        continue turns
+      }
+      const ids = calls.map((c, i) => c.id ?? `call_${n}_${i}`)
+      messages.push(assistantMessage(calls, ids))
+      // In call order, one at a time: a stateful environment sees the calls as the model listed them.
+      for (const [i, call] of calls.entries()) {
+        const outcome = await runCall(env, call, ids[i] as string, { sample, call, step: n })
+        if (outcome.error !== undefined) trajectory.toolErrors++
+        step.results.push(outcome)
+        messages.push({ role: 'tool', tool_call_id: outcome.id, name: outcome.name, content: outcome.content })
+      }
+    }
+    // The turn used every step and the model still called tools: the run stops, as BFCL force-terminates.
+    trajectory.stepLimitHit = true
+    break
+  }
+  if (env.state) trajectory.state = env.state()
+  const run: AgentRun = { trajectory }
+  if (counted) run.usage = usage
+  return run
+}
+
+function stepError(err: unknown, step: number, turn: number): Error {
+  const out = new Error(`agent step ${step} (turn ${turn + 1}): ${errorMessage(err)}`)
+  // The provider's short reason (for grouping errors in the report) stays the reason.
+  const reason = err instanceof Error ? (err as Error & { reason?: unknown }).reason : undefined
+  ;(out as Error & { reason?: unknown }).reason = typeof reason === 'string' ? reason : errorMessage(err)
+  return out
+}
+
+/**
+ * `model` run through the agent loop: its `generate` runs a whole sample and returns every call of the run (for the
+ * NeMo metrics against `expected`), the last answer as text, and the trajectory.
+ */
+export function agentProvider(model: ModelProvider, options: AgentOptions & { maxSteps: number }, format: string | undefined): ModelProvider {
+  const environment: EnvironmentFactory = options.environment ?? (() => functionsEnvironment(options.tools ?? {}))
+  const wrapped: ModelProvider = {
+    id: model.id,
+    async generate(sample, opts): Promise<ModelOutput> {
+      const env = await environment(sample)
+      const run = await runAgent(model, sample, env, { maxSteps: options.maxSteps, format, signal: opts?.signal })
+      const output: ModelOutput = { calls: trajectoryCalls(run.trajectory), trajectory: run.trajectory }
+      if (run.trajectory.answer !== undefined) output.text = run.trajectory.answer
+      if (run.usage) output.usage = run.usage
+      return output
+    },
+  }
+  if (model.settings !== undefined) Object.assign(wrapped, { settings: model.settings })
+  if (model.concurrency !== undefined) Object.assign(wrapped, { concurrency: model.concurrency })
+  if (model.inputFiles !== undefined) Object.assign(wrapped, { inputFiles: model.inputFiles })
+  return wrapped
+}
