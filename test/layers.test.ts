@@ -95,7 +95,9 @@ describe('one matcher set', () => {
     const { allMatchers } = await import('../src/matchers/register.js')
     const { toolMatchers } = await import('../src/matchers/matchers.js')
     const { bfclMatchers } = await import('../src/matchers/bfcl.js')
-    expect(Object.keys(allMatchers).sort()).toEqual([...Object.keys(toolMatchers), ...Object.keys(bfclMatchers)].sort())
+    const { trajectoryMatchers } = await import('../src/matchers/trajectory.js')
+    const every = [toolMatchers, bfclMatchers, trajectoryMatchers].flatMap((m) => Object.keys(m))
+    expect(Object.keys(allMatchers).sort()).toEqual(every.sort())
     // Both ways in call the one registration.
     for (const file of ['setup.ts', 'eval/describe-eval.ts']) {
       const text = readFileSync(join(SRC, file), 'utf8')
