@@ -267,6 +267,8 @@ export function javaHasEmptyHashMap(s: string): boolean {
 // ---------------------------------------------------------------------------------------------------------------
 // JavaScript
 
+const [COMMA, OPEN_SQUARE, CLOSE_SQUARE, NEWLINE] = [',', '[', ']', '\n'].map((c) => c.charCodeAt(0)) as [number, number, number, number]
+
 /**
  * `re.match(r"\[\s*\[.*?\]\s*(,\s*\[.*?\]\s*)*\]|new\s+Array\(\s*\[.*?\]\s*(,\s*\[.*?\]\s*)*\)", s)`: the
  * matched text, or undefined. Only the end of the match matters, and after an inner array closes at a `]` the rest
@@ -287,22 +289,25 @@ export function jsArray2dPrefix(s: string): string | undefined {
   }
   if (s[open] !== '[') return undefined
   const n = s.length
+  const lastCode = last.charCodeAt(0)
   const lineEnd = new Int32Array(n + 1) // first `\n` at or after x, else n
   const endIfClosedAt = new Int32Array(n + 1).fill(-1)
   const firstWorking = new Int32Array(n + 2).fill(-1) // first `]` at or after x with endIfClosedAt ≥ 0
   lineEnd[n] = n
   // `\s*(,\s*\[.*?\]\s*)*<last>` from p (after the spaces): another inner array first (greedy), else the last bracket.
   const rest = (p: number): number => {
-    if (s[p] === last) return p + 1
-    if (s[p] !== ',') return -1
+    const c = s.charCodeAt(p)
+    if (c === lastCode) return p + 1
+    if (c !== COMMA) return -1
     const q = skipSpaces(s, p + 1)
-    if (s[q] !== '[') return -1
+    if (s.charCodeAt(q) !== OPEN_SQUARE) return -1
     const k = firstWorking[q + 1]!
     return k >= 0 && k < lineEnd[q + 1]! ? endIfClosedAt[k]! : -1
   }
   for (let x = n - 1; x >= open; x--) {
-    lineEnd[x] = s[x] === '\n' ? x : lineEnd[x + 1]!
-    if (s[x] === ']') endIfClosedAt[x] = rest(skipSpaces(s, x + 1))
+    const c = s.charCodeAt(x)
+    lineEnd[x] = c === NEWLINE ? x : lineEnd[x + 1]!
+    if (c === CLOSE_SQUARE) endIfClosedAt[x] = rest(skipSpaces(s, x + 1))
     firstWorking[x] = endIfClosedAt[x]! >= 0 ? x : firstWorking[x + 1]!
   }
   const k = firstWorking[open + 1]!
