@@ -39,13 +39,24 @@ function spaceRunStart(s: string, f: number, lo: number): number {
   return f
 }
 
-// A sticky single-class run: matched in one step per code point, no backtracking.
-const WORD_RUN = /[\p{L}\p{N}_]*/uy
+// One word character (`\w`) at lastIndex; ASCII ones are looked up in a table built from the same class.
+const WORD_CHAR = /[\p{L}\p{N}_]/uy
+const ASCII_WORD = Uint8Array.from({ length: 128 }, (_, c) => (/[\p{L}\p{N}_]/u.test(String.fromCharCode(c)) ? 1 : 0))
 
 /** The end of the run of word characters (`\w*`) starting at i (a code point boundary). */
 function skipWord(s: string, i: number): number {
-  WORD_RUN.lastIndex = i
-  return i + WORD_RUN.exec(s)![0].length
+  while (i < s.length) {
+    const c = s.charCodeAt(i)
+    if (c < 128) {
+      if (ASCII_WORD[c] !== 1) return i
+      i++
+      continue
+    }
+    WORD_CHAR.lastIndex = i
+    if (!WORD_CHAR.test(s)) return i
+    i = WORD_CHAR.lastIndex
+  }
+  return i
 }
 
 /**
@@ -73,12 +84,7 @@ function noNewline(newline: Ahead, from: number, to: number): boolean {
   return n < 0 || n >= to
 }
 
-/** The starts of `new` in s, in order (they cannot overlap). */
-function* newStarts(s: string): Generator<number> {
-  for (let i = s.indexOf('new'); i >= 0; i = s.indexOf('new', i + 3)) yield i
-}
-
-/** The end of `new\s+<name>` at i, or -1. */
+/** The end of `new\s+<name>` at i, or -1. (The scans try each `new` in turn; two cannot overlap.) */
 function afterNew(s: string, i: number, name: string): number {
   if (!s.startsWith('new', i)) return -1
   const j = skipSpaces(s, i + 3)
@@ -100,7 +106,7 @@ function afterArrayListType(s: string, i: number): number {
 export function javaAsListBody(s: string): string | undefined {
   const close = ahead(s, '))')
   const newline = ahead(s, '\n')
-  for (const i of newStarts(s)) {
+  for (let i = s.indexOf('new'); i >= 0; i = s.indexOf('new', i + 3)) {
     const j = afterArrayListType(s, i)
     if (j < 0 || !s.startsWith('(Arrays.asList(', j)) continue
     const c = j + '(Arrays.asList('.length
@@ -114,7 +120,7 @@ export function javaAsListBody(s: string): string | undefined {
 /** `re.search(r"new\s+ArrayList<\w*>\(\)\s*\{\{\s*(.+?)\s*\}\}", s, re.DOTALL)`: group 1, or undefined. */
 export function javaAddBlockBody(s: string): string | undefined {
   const close = ahead(s, '}}')
-  for (const i of newStarts(s)) {
+  for (let i = s.indexOf('new'); i >= 0; i = s.indexOf('new', i + 3)) {
     const j = afterArrayListType(s, i)
     if (j < 0 || !s.startsWith('()', j)) continue
     const b = skipSpaces(s, j + 2)
@@ -152,7 +158,7 @@ export function javaAddArgs(s: string): string[] {
 
 /** `re.search(r"new\s+ArrayList<\w*>\(\)", s) is not None`. */
 export function javaHasEmptyArrayList(s: string): boolean {
-  for (const i of newStarts(s)) {
+  for (let i = s.indexOf('new'); i >= 0; i = s.indexOf('new', i + 3)) {
     const j = afterArrayListType(s, i)
     if (j >= 0 && s.startsWith('()', j)) return true
   }
@@ -163,7 +169,7 @@ export function javaHasEmptyArrayList(s: string): boolean {
 export function javaArrayBody(s: string): string | undefined {
   const close = ahead(s, '}')
   const newline = ahead(s, '\n')
-  for (const i of newStarts(s)) {
+  for (let i = s.indexOf('new'); i >= 0; i = s.indexOf('new', i + 3)) {
     const j = skipSpaces(s, i + 3)
     if (j === i + 3) continue
     const k = skipWord(s, j)
@@ -203,7 +209,7 @@ function typeClose(s: string, brace: boolean): Ahead {
 export function javaHashMapBody(s: string): string | undefined {
   const closeType = typeClose(s, true)
   const brace = ahead(s, '}')
-  for (const i of newStarts(s)) {
+  for (let i = s.indexOf('new'); i >= 0; i = s.indexOf('new', i + 3)) {
     const h = afterNew(s, i, 'HashMap<')
     if (h < 0) continue
     const g = closeType.next(h)
@@ -255,7 +261,7 @@ export function javaPutPairs(s: string): [string, string][] {
 export function javaHasEmptyHashMap(s: string): boolean {
   const closeType = typeClose(s, false)
   const newline = ahead(s, '\n')
-  for (const i of newStarts(s)) {
+  for (let i = s.indexOf('new'); i >= 0; i = s.indexOf('new', i + 3)) {
     const h = afterNew(s, i, 'HashMap<')
     if (h < 0) continue
     const g = closeType.next(h)
