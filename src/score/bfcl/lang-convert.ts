@@ -5,18 +5,30 @@
  * usual type and value checks. Where a pattern does not match, the string stays a string (and then usually fails the
  * type check). Nothing is evaluated: numbers go through Python's `int()` / `float()` rules (pynumber.ts).
  *
- * The patterns are the reference's, written for JavaScript's engine with Python's meanings kept: `.` excludes only
- * `\n`, `$` also matches before a final `\n`, and `\s`, `\w`, `\d` are Python's Unicode classes. Both engines
- * backtrack in the same priority order, so they find the same matches.
+ * The number patterns are the reference's, anchored and linear, written for JavaScript's engine with Python's
+ * meanings kept: `.` excludes only `\n`, `$` also matches before a final `\n`, and `\s`, `\w`, `\d` are Python's
+ * Unicode classes. The collection patterns backtrack super-linearly, so lang-scan.ts gives their exact matches by
+ * linear scans instead (the reference's patterns are quoted there, and are the oracle of its tests).
  */
-import { PY_S, pyFloatFromString, pyIntFromString, pyStrip, pyStripChars } from './pynumber.js'
+import {
+  javaAddArgs,
+  javaAddBlockBody,
+  javaArrayBody,
+  javaAsListBody,
+  javaHasEmptyArrayList,
+  javaHasEmptyHashMap,
+  javaHashMapBody,
+  javaPutPairs,
+  jsArray2dPrefix,
+  jsArrayBody,
+  jsDictBody,
+  jsInnerArrays,
+  jsPairs,
+} from './lang-scan.js'
+import { pyFloatFromString, pyIntFromString, pyStrip, pyStripChars } from './pynumber.js'
 import { PyCrash, PyFloat, type PyDict, type PyTypeName, type PyValue } from './pyvalue.js'
 
-const S = PY_S
-const W = '[\\p{L}\\p{N}_]'
 const D = '\\p{Nd}'
-const DOT = '[^\\n]'
-const ANY = '[\\s\\S]'
 /** Python's `$` without MULTILINE: the end, or just before a final newline. */
 const END = '(?=\\n?$)'
 
@@ -144,47 +156,36 @@ function pySlice1(s: string): string {
   return Array.from(s).slice(1, -1).join('')
 }
 
-const AS_LIST_RE = re(`new${S}+ArrayList<${W}*>\\(Arrays\\.asList\\((${DOT}+?)\\)\\)`)
-const ADD_BLOCK_RE = re(`new${S}+ArrayList<${W}*>\\(\\)${S}*\\{\\{${S}*(${ANY}+?)${S}*\\}\\}`)
-const ADD_RE = re(`add\\((${DOT}+?)\\)`, 'g')
-const EMPTY_LIST_RE = re(`new${S}+ArrayList<${W}*>\\(\\)`)
-
 function parseJavaArrayList(input: string, nested: string | undefined): PyValue {
-  const asList = AS_LIST_RE.exec(input)
-  if (asList) return asList[1]!.split(',').map((e) => javaElement(pyStrip(e), nested))
-  const block = ADD_BLOCK_RE.exec(input)
-  if (block) return [...block[1]!.matchAll(ADD_RE)].map((m) => javaElement(pyStrip(m[1]!), nested))
-  if (EMPTY_LIST_RE.test(input)) return []
+  const asList = javaAsListBody(input)
+  if (asList !== undefined) return asList.split(',').map((e) => javaElement(pyStrip(e), nested))
+  const block = javaAddBlockBody(input)
+  if (block !== undefined) return javaAddArgs(block).map((arg) => javaElement(pyStrip(arg), nested))
+  if (javaHasEmptyArrayList(input)) return []
   return input
 }
 
-const ARRAY_RE = re(`new${S}+${W}+\\[\\]${S}*\\{(${DOT}*?)\\}`)
-
 function parseJavaArray(input: string, nested: string | undefined): PyValue {
-  const m = ARRAY_RE.exec(input)
-  if (!m) return input
+  const body = javaArrayBody(input)
+  if (body === undefined) return input
   const out: PyValue[] = []
-  for (const x of m[1]!.split(',')) {
+  for (const x of body.split(',')) {
     const item = pyStrip(x)
     if (item !== '') out.push(nested ? javaConvert(item, nested) : parseJavaValue(item))
   }
   return out
 }
 
-const HASHMAP_RE = re(`new${S}+HashMap<${ANY}*?>${S}*\\(\\)${S}*\\{${S}*\\{?${S}*(${ANY}*?)${S}*\\}?${S}*\\}`)
-const PUT_RE = re(`put\\("(${DOT}*?)",${S}*(${DOT}*?)\\)`, 'g')
-const EMPTY_MAP_RE = re(`new${S}+HashMap<${DOT}*?>${S}*\\(\\)`)
-
 function parseJavaHashMap(input: string): PyValue {
-  const m = HASHMAP_RE.exec(input)
-  if (m) {
+  const body = javaHashMapBody(input)
+  if (body !== undefined) {
     const out: PyDict = new Map()
-    if (pyStrip(m[1]!) !== '') {
-      for (const put of m[1]!.matchAll(PUT_RE)) out.set(put[1]!, parseJavaValue(pyStrip(put[2]!)))
+    if (pyStrip(body) !== '') {
+      for (const [key, value] of javaPutPairs(body)) out.set(key, parseJavaValue(pyStrip(value)))
     }
     return out
   }
-  return EMPTY_MAP_RE.test(input) ? new Map() : input
+  return javaHasEmptyHashMap(input) ? new Map() : input
 }
 
 /** `parse_java_value`: a literal read without knowing its type. */
@@ -231,27 +232,20 @@ function isQuoted(s: string): boolean {
   return (s.startsWith('"') && s.endsWith('"')) || (s.startsWith("'") && s.endsWith("'"))
 }
 
-const ARRAY_2D_RE = re(
-  `^(?:\\[${S}*\\[${DOT}*?\\]${S}*(,${S}*\\[${DOT}*?\\]${S}*)*\\]|new${S}+Array\\(${S}*\\[${DOT}*?\\]${S}*(,${S}*\\[${DOT}*?\\]${S}*)*\\))`,
-)
-const INNER_ARRAY_RE = re(`\\[(${DOT}*?)\\]`, 'g')
-const ARRAY_1D_RE = re(`^(?:\\[(${DOT}*?)\\]|new${S}+Array\\((${DOT}*?)\\))`)
-
 /** `parse_js_collection(code, "array", nested_type)`; any error inside gives the code back, as the reference's. */
 function parseJsArray(code: string, nested: string | undefined): PyValue {
   try {
-    const m2 = ARRAY_2D_RE.exec(code)
-    if (m2) {
-      return [...m2[0].matchAll(INNER_ARRAY_RE)].map((inner, idx) => {
-        let s = pyStrip(inner[1]!)
+    const array2d = jsArray2dPrefix(code)
+    if (array2d !== undefined) {
+      return jsInnerArrays(array2d).map((inner, idx) => {
+        let s = pyStrip(inner)
         if (idx === 0 && s.startsWith('[')) s = s.slice(1)
         return s.split(',').map((e) => parseJsValue(pyStrip(e)))
       })
     }
-    const m1 = ARRAY_1D_RE.exec(code)
-    if (!m1) return code
-    const group = m1[1] ?? m1[2]
-    const body = group === undefined ? '' : pyStrip(group)
+    const group = jsArrayBody(code)
+    if (group === undefined) return code
+    const body = pyStrip(group)
     const elements = body === '' ? [] : body.split(',')
     if (!nested) return elements.map((e) => parseJsValue(pyStrip(e)))
     return elements.map((e) => {
@@ -264,18 +258,15 @@ function parseJsArray(code: string, nested: string | undefined): PyValue {
   }
 }
 
-const DICT_RE = re(`^\\{(${DOT}*?)\\}`)
-const PAIR_RE = re(`([^:]+):${S}*(${DOT}*?)(?:,${S}*(?=[^,]+:)|${END})`, 'g')
-
 /** `parse_js_collection(code, "dict")`. */
 function parseJsDict(code: string): PyValue {
   if (code === '{}') return new Map()
-  const m = DICT_RE.exec(code)
-  if (!m) return code
+  const body = jsDictBody(code)
+  if (body === undefined) return code
   const out: PyDict = new Map()
-  for (const pair of m[1]!.matchAll(PAIR_RE)) {
-    const key = pyStripChars(pyStrip(pair[1]!), '\'"')
-    const value = pyStrip(pair[2]!)
+  for (const [rawKey, rawValue] of jsPairs(body)) {
+    const key = pyStripChars(pyStrip(rawKey), '\'"')
+    const value = pyStrip(rawValue)
     if (value.startsWith('[') && value.endsWith(']')) out.set(key, parseJsArray(pyStrip(value), undefined))
     else if (value.startsWith('{') && value.endsWith('}')) out.set(key, parseJsDict(pyStrip(value)))
     else out.set(key, parseJsValue(pyStripChars(value, '\'"')))
