@@ -24,6 +24,11 @@ export interface Sample {
   bfcl?: BfclAnswer
   /** Anything else the data line carried (kept for custom assertions and scorers). */
   extra?: Record<string, unknown>
+  /**
+   * Which of the sample's repeated generations this is (0-based), when describeEval's `trials` repeats it: the
+   * generation cache keys on it (from trial 1 on) and replay picks the recorded line of that trial.
+   */
+  trial?: number
 }
 
 /**

@@ -21,6 +21,9 @@ import { Generations } from './generations.js'
 import type { Scorer, StrictVerdict } from '../score/scorer.js'
 import { activeScorers, applyErroredScorers, applyScorers, callsOf, withPreparation, type ScorerOptions, type ScorerResults } from './scorers.js'
 import { inputFiles, writeInputs } from './inputs.js'
+import { expandTrials, generateAndEvaluate } from './sample-run.js'
+import { changedMessage, snapshotPlan, SuiteSnapshot, type SnapshotOption } from './snapshot.js'
+import { trialsPlan, type TrialsOption } from './trials.js'
 import { lastUserPrompt, META_LIMITS, storedCalls, storedExpected, truncate, writeEvalMeta, type EvalMeta } from './meta.js'
 
 /** What a sample's test knows once its sample is scored: handed to `assert` (with the opted-in scorers' results). */
@@ -65,6 +68,16 @@ export interface EvalOptions extends ScorerOptions, DataOptions {
   failOnError?: boolean
   /** Raw output kept in task meta per sample, in characters (default 2000). */
   maxOutputChars?: number
+  /**
+   * Generate each sample k times and reduce its scores per metric: `trials: 5`, or `{ count: 5, reduce: { name_correct:
+   * 'all' } }` (`mean` default, `all` = pass^k, `any` = pass@k). One test per sample. See README, "Repeated trials".
+   */
+  trials?: TrialsOption
+  /**
+   * Keep each sample's normalised calls in a snapshot file beside the eval file and report changes (`'report'`) or
+   * fail on them (`'fail'`); `{ mode, ignore: ['arguments.request_id'] }` masks volatile values. See README, "Snapshots".
+   */
+  snapshot?: SnapshotOption
 }
 
 const DEFAULT_CONCURRENCY = 4
@@ -101,6 +114,8 @@ export function describeEval(name: string, options: EvalOptions): void {
   const abort = new AbortController()
   const generator = withPreparation(model, scorers, options.format)
   const generations = new Generations(generator, concurrency, concurrency * LOOKAHEAD_FACTOR, abort.signal)
+  const trials = trialsPlan(options.trials, `describeEval("${name}")`)
+  const snapshot = snapshotPlan(options.snapshot, `describeEval("${name}")`)
   const scoreOptions: ScoreOptions = {}
   if (options.match !== undefined) scoreOptions.match = options.match
   if (options.strictTypes !== undefined) scoreOptions.strictTypes = options.strictTypes
@@ -112,6 +127,9 @@ export function describeEval(name: string, options: EvalOptions): void {
     const samplesByName = new Map<string, Sample>()
     const testOptions = options.timeout === undefined ? {} : { timeout: options.timeout }
     let planned = false
+    // The tool-call snapshot of this collection (a watch rerun collects anew); the last planned sample writes it.
+    const suiteSnapshot = snapshot ? new SuiteSnapshot(snapshot) : undefined
+    let lastPlanned: string | undefined
 
     for (const entry of entries) {
       if (entry.error) {
@@ -129,15 +147,34 @@ export function describeEval(name: string, options: EvalOptions): void {
         // so generation starts ahead of the tests.
         if (!planned && ctx.task.suite) {
           planned = true
-          generations.plan(runnableSamples(ctx.task.suite.tasks, samplesByName))
+          const runnable = runnableSamples(ctx.task.suite.tasks, samplesByName)
+          lastPlanned = runnable[runnable.length - 1]?.id
+          generations.plan(expandTrials(runnable, trials))
         }
         writeInputs(ctx.task.meta, inputs)
         // Provisional record: if the test times out (or anything below throws) the sample still counts, as errored.
         writeEvalMeta(ctx.task.meta, unfinishedMeta(sample, name, scoreOptions, scorers, ctx.task.timeout))
-        const generation = await generations.get(sample)
-        // Timed out (or cancelled) meanwhile: the provisional record stands, not the abort that ended the generation.
-        if (ctx.signal.aborted) return
-        const meta = await evaluateWith(sample, generation.output, generation.error, name, scorers, options, scoreOptions)
+        const run = await generateAndEvaluate(
+          sample,
+          trials,
+          snapshot?.ignore ?? [],
+          (s) => generations.get(s),
+          (g) => evaluateWith(sample, g.output, g.error, name, scorers, options, scoreOptions),
+          // Timed out (or cancelled) meanwhile: the provisional record stands, not the abort that ended the generation.
+          () => ctx.signal.aborted,
+        )
+        if (!run) return
+        const meta = run.evaluated
+        if (suiteSnapshot) {
+          const root = process.cwd() // Vitest's workers run in the project root: report paths are relative to it
+          const file = ctx.task.file.filepath
+          // Errored and skipped samples have no calls to keep: their stored lines stay as they are.
+          const record = meta.stored.record
+          if (record.error === undefined && record.skipped === undefined) {
+            meta.stored.snapshot = await suiteSnapshot.check(file, name, root, sample.id, run.snapshotCalls, run.frequency)
+          }
+          if (sample.id === lastPlanned) meta.stored.snapshotSuite = await suiteSnapshot.finish(new Set(samplesByName.keys()), root, ctx.task.id, file, name)
+        }
         writeEvalMeta(ctx.task.meta, meta.stored)
         let failed = true
         try {
@@ -149,6 +186,13 @@ export function describeEval(name: string, options: EvalOptions): void {
             if (meta.stored.record.skipped !== undefined) ctx.skip(meta.stored.record.skipped)
             if (options.strict) expectSampleRight(meta.result, meta.strict, options.match ?? 'positional')
             if (options.assert) await options.assert(meta.result, sample)
+            const snap = meta.stored.snapshot
+            if (snapshot?.mode === 'fail' && snap) {
+              const update = suiteSnapshot?.updateMode()
+              if (snap.status === 'changed' && update !== 'all') throw new Error(changedMessage(sample.id, snap))
+              // As Vitest does with a missing snapshot when it may not write one (CI).
+              if (snap.status === 'added' && update === 'none') throw new Error(`sample "${sample.id}": no stored tool-call snapshot in ${snap.file}, and this run may not write one (CI): run with -u`)
+            }
           }
           failed = false
         } finally {
@@ -235,7 +279,7 @@ export async function evaluate(
   return evaluateWith(sample, output, error, suite, activeScorers(options), options, scoreOptions)
 }
 
-interface Evaluated {
+export interface Evaluated {
   stored: EvalMeta
   result: EvalResult
   /** The scorers' strict-mode verdict, when one has a say (see Scorer.strict). */

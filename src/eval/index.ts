@@ -1,3 +1,6 @@
 export { describeEval, type EvalOptions, type EvalResult } from './describe-eval.js'
 export type { ScorerOptions, SchemaScorerOptions, JudgeScorerOptions, ScorerResults } from './scorers.js'
 export { META_KEY, readEvalMeta, type EvalMeta, type StoredCall } from './meta.js'
+export type { TrialsOption, TrialReducer } from './trials.js'
+export type { SnapshotOption, SnapshotMode } from './snapshot.js'
+export { normaliseCalls, type SnapshotCall } from './snapshot-format.js'

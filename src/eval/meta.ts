@@ -9,6 +9,7 @@ import type { ToolCall } from '../calls/types.js'
 import type { ExpectedCall, SampleRecord } from '../score/types.js'
 import { JUDGE_RECORD_CHARS } from '../score/scorers/judge.js'
 import { truncate } from '../score/text.js'
+import type { SampleSnapshotMeta, SuiteSnapshotMeta } from './snapshot-format.js'
 
 /** The task-meta key under which a test case stores its EvalMeta. */
 export const META_KEY = 'toolEvals' satisfies keyof TaskMeta
@@ -44,6 +45,10 @@ export interface EvalMeta {
   cacheRegenerated?: string
   /** The last user message, cut short; kept only for samples that are not fully right (the HTML report shows it). */
   prompt?: string
+  /** The sample's calls against its tool-call snapshot (describeEval's `snapshot`). */
+  snapshot?: SampleSnapshotMeta
+  /** On the last sample of a suite with `snapshot`: the suite's snapshot file, its obsolete ids, whether it was written. */
+  snapshotSuite?: SuiteSnapshotMeta
 }
 
 /** Limits that keep one test's meta small however large the model's output was. */

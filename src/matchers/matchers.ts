@@ -8,6 +8,7 @@ import type { MatcherState } from 'vitest'
 import type { ToolCall } from '../calls/types.js'
 import { argumentsOf, callList, callView, type CallView, receivedCalls } from './received.js'
 import { argumentProblems, normalizeTools } from './schema.js'
+import { snapshotMatchers } from './snapshot.js'
 
 /** A call as a matcher expects it; `arguments` left out means "any arguments". */
 export interface ExpectedToolCall {
@@ -238,4 +239,5 @@ export const toolMatchers = {
   toMatchToolCalls,
   toHaveNoToolCall,
   toHaveValidArgs,
+  ...snapshotMatchers,
 }

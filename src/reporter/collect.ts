@@ -8,6 +8,9 @@ import type { ScorerLookup } from '../score/scorer.js'
 import type { Aggregate, ExpectedCall, NemoMetric, SampleRecord } from '../score/types.js'
 import { NEMO_METRICS } from '../score/types.js'
 import type { EvalMeta, StoredCall } from '../eval/meta.js'
+import { IntervalCollector } from './intervals.js'
+import { SnapshotCollector } from './snapshots.js'
+import { TrialsCollector } from './trials.js'
 
 /** A sample shown in the summary as one of the worst. */
 export interface WorstSample {
@@ -42,6 +45,11 @@ export class RunCollector {
   erroredUnlisted = 0
   /** Samples whose cache entry was unusable and regenerated (`cached()`). */
   cacheRegenerated = 0
+  /** What the rates' 95% intervals need (see intervals.ts). */
+  readonly intervals = new IntervalCollector()
+  /** Repeated trials' stability and tool-call snapshots' changes (describeEval's `trials`, `snapshot`). */
+  readonly trials = new TrialsCollector()
+  readonly snapshots = new SnapshotCollector()
 
   /** `lookup`: how scorer names in the records are summed (default: built-in scorers, else a mean per metric). */
   constructor(
@@ -55,6 +63,9 @@ export class RunCollector {
     const record = meta.record
     if (meta.cacheRegenerated !== undefined) this.cacheRegenerated++
     addToRun(this.overall, record)
+    this.intervals.add(record)
+    this.trials.add(meta)
+    this.snapshots.add(meta)
     const suite = record.suite ?? NO_SUITE
     let acc = this.suites.get(suite)
     if (!acc) {

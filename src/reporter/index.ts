@@ -20,6 +20,7 @@ import { Progress } from './progress.js'
 import { buildReport, type ToolEvalsReport } from './report.js'
 import { renderSummary } from './terminal.js'
 import { describeSelection, hasRun, isPlanned, partialReportPath, type PartialReason, type PartialRun } from './run-scope.js'
+import { thresholdIntervals } from './intervals.js'
 import { checkThresholds, describeThreshold, validateThresholds, type Thresholds } from './thresholds.js'
 
 export interface ToolEvalsReporterOptions {
@@ -190,7 +191,8 @@ export default class ToolEvalsReporter implements Reporter {
     }
     const overall = collector.overallAggregate()
     const suites = collector.suiteAggregates()
-    const thresholds = checkThresholds(this.thresholds, overall, suites, { partial: partial !== undefined })
+    const intervals = thresholdIntervals(collector, overall, suites)
+    const thresholds = checkThresholds(this.thresholds, overall, suites, { partial: partial !== undefined, intervals })
     const report = buildReport(collector, overall, suites, thresholds, testsPass)
     if (partial === undefined) return report
     let planned = 0

@@ -9,6 +9,9 @@ import type { Aggregate, FailureCategory, RunMetric, RunMetrics, ToolBreakdown }
 import { sortErrored, type ErroredSample, type RunCollector, type WorstSample } from './collect.js'
 import type { ThresholdResult } from './thresholds.js'
 import type { PartialRun } from './run-scope.js'
+import { toolIntervals, type MetricIntervals, type ToolIntervals } from './intervals.js'
+import type { SnapshotReport } from './snapshots.js'
+import type { TrialsReport } from './trials.js'
 
 export interface CountByReason {
   count: number
@@ -33,6 +36,10 @@ export interface SuiteReport extends ScorerDetails {
   skipped: CountByReason
   failures: Record<FailureCategory, number>
   tools: Record<string, ToolBreakdown>
+  /** 95% interval of each rate in `metrics` (Wilson, clustered by dialogue; null where the rate is). */
+  metricIntervals?: MetricIntervals
+  /** 95% Wilson intervals of the per-tool rates in `tools`. */
+  toolIntervals?: ToolIntervals
 }
 
 export interface ToolEvalsReport extends ScorerDetails {
@@ -66,6 +73,14 @@ export interface ToolEvalsReport extends ScorerDetails {
   interrupted?: true
   /** Present when the run covered less than the whole suite: a selection, a `--bail` stop, an interruption. */
   partial?: PartialRun
+  /** 95% interval of each rate in `metrics` (Wilson, clustered by dialogue: see README, "Intervals"). */
+  metricIntervals?: MetricIntervals
+  /** 95% Wilson intervals of the per-tool rates in `tools`. */
+  toolIntervals?: ToolIntervals
+  /** Repeated trials (`trials` on describeEval): unstable samples and their flip rates; absent without trials. */
+  trials?: TrialsReport
+  /** Snapshot regression of tool calls (`snapshot` on describeEval); absent when no suite keeps snapshots. */
+  snapshots?: SnapshotReport
 }
 
 /** The metrics a report carries, in table order: NeMo's, then the scorers' that were measured in the run. */
@@ -129,5 +144,15 @@ export function buildReport(
     worst: collector.worst,
   }
   if (collector.cacheRegenerated > 0) report.cacheRegenerated = collector.cacheRegenerated
+  report.metricIntervals = collector.intervals.overallIntervals(report.metrics)
+  report.toolIntervals = toolIntervals(report.tools)
+  for (const [name, suite] of Object.entries(report.suites)) {
+    suite.metricIntervals = collector.intervals.suiteIntervals(name, suite.metrics)
+    suite.toolIntervals = toolIntervals(suite.tools)
+  }
+  const trials = collector.trials.finish()
+  if (trials) report.trials = trials
+  const snapshots = collector.snapshots.finish()
+  if (snapshots) report.snapshots = snapshots
   return report
 }

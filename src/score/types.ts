@@ -60,6 +60,8 @@ export interface SampleScore {
   metrics: Record<NemoMetric, number>
   /** Only for samples that expect no call: whether the model rightly made none. */
   noCallCorrect?: boolean
+  /** Repeated trials (`trials` with `mean`): the share of trials that rightly made no call (overrides noCallCorrect). */
+  noCallShare?: number
   /** One entry per expected position, in expected order. */
   positions: PositionScore[]
   failures: FailureCategory[]
@@ -84,6 +86,16 @@ export interface SampleRecord {
    * errored sample carries each enabled scorer's `errored` value; a skipped one none.
    */
   scores?: RecordScores
+  /** Repeated trials (describeEval's `trials`): how the sample's trials went (its scores are their reduction). */
+  trials?: TrialSummary
+}
+
+/** A sample's trials: how many ran, how many were fully right, and its flip rate (see eval/trials.ts). */
+export interface TrialSummary {
+  count: number
+  right: number
+  /** Share of trials whose outcome (fully right or not) differs from the sample's majority outcome: 0 to 0.5. */
+  flipRate: number
 }
 
 /** Scorer values of a record: the built-in scorers' typed, user scorers' by their names. */
