@@ -85,12 +85,12 @@ describe('tool-call snapshots (real vitest runs)', () => {
   it('-u writes one normalised line per sample, in id order', async () => {
     const run = await project.run(['run', '-u'])
     expect(run.code, run.stdout + run.stderr).toBe(0)
-    // Keys sorted, call ids dropped, the request id masked, 0.1 + 0.2 as 0.3, parallel calls sorted.
+    // Keys sorted, call ids dropped, the request id masked, 0.1 + 0.2 as 0.3, parallel calls sorted by name.
     expect(snapFile()).toBe(
       [
         '{"id":"w1","calls":[{"arguments":{"city":"Paris","request_id":"<volatile>"},"name":"get_weather"}]}',
         '{"id":"w2","calls":[{"arguments":{"city":"Rome"},"name":"get_weather"}]}',
-        '{"id":"w3","calls":[{"arguments":{"city":"Oslo","days":0.3},"name":"get_weather"},{"arguments":{"tz":"CET"},"name":"get_time"}]}',
+        '{"id":"w3","calls":[{"arguments":{"tz":"CET"},"name":"get_time"},{"arguments":{"city":"Oslo","days":0.3},"name":"get_weather"}]}',
         '',
       ].join('\n'),
     )

@@ -4,7 +4,7 @@
  *
  * Normalised: only `name` and `arguments` are kept (call ids, raw text and formats dropped); object keys sorted at
  * every depth; numbers rounded to 12 significant digits (float noise such as 0.1 + 0.2) with -0 as 0; parallel
- * calls compared as an unordered set (sorted by their JSON); arguments that were not a well-formed object are
+ * calls compared as an unordered set (sorted by name, then by their JSON); arguments that were not a well-formed object are
  * marked `"malformed": true`; values at the paths marked volatile (`ignore: ['arguments.request_id']`, `*` matching
  * any one key or index) replaced by `"<volatile>"`.
  *
@@ -76,7 +76,8 @@ export function normaliseCalls(calls: readonly Pick<ToolCall, 'name' | 'argument
     if (c.argumentsValid === false) call.malformed = true
     return normaliseValue(call) as SnapshotCall
   })
-  const keyed = out.map((c) => [JSON.stringify(c), c] as const)
+  // By name, then by the whole call: the set's order says nothing, a stable one keeps diffs small.
+  const keyed = out.map((c) => [`${c.name}\u0000${JSON.stringify(c)}`, c] as const)
   keyed.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
   return keyed.map(([, c]) => c)
 }

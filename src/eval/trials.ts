@@ -40,7 +40,8 @@ export function trialsPlan(option: TrialsOption | undefined, where: string): Tri
   if (option === undefined) return undefined
   const count = typeof option === 'number' ? option : option?.count
   if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > MAX_TRIALS) {
-    throw new Error(`${where}: option \`trials\`${typeof option === 'number' ? '' : '.count'} must be a whole number from 1 to ${MAX_TRIALS}`)
+    const field = typeof option === 'number' ? 'trials' : 'trials.count'
+    throw new Error(`${where}: option \`${field}\` must be a whole number from 1 to ${MAX_TRIALS}`)
   }
   const reduce = typeof option === 'number' ? undefined : option.reduce
   if (typeof reduce === 'string' || reduce === undefined) {
