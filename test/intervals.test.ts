@@ -11,7 +11,7 @@ import { scoreSample } from '../src/score/nemo.js'
 import type { SampleRecord } from '../src/score/types.js'
 
 const gw = (city: string) => ({ name: 'get_weather', arguments: { city } })
-const call = (city: string) => ({ name: 'get_weather', arguments: { city }, argumentsValid: true })
+const call = (city: string) => ({ name: 'get_weather', arguments: { city }, argumentsValid: true, format: 'test' })
 
 /** A record right or wrong on every NeMo metric. */
 function record(id: string, right: boolean, suite = 's'): SampleRecord {

@@ -12,7 +12,7 @@ import type { Sample } from '../src/data/types.js'
 import type { SampleRecord } from '../src/score/types.js'
 
 const gw = (city: string) => ({ name: 'get_weather', arguments: { city } })
-const call = (name: string, args: Record<string, unknown>, valid = true) => ({ name, arguments: args, argumentsValid: valid })
+const call = (name: string, args: Record<string, unknown>, valid = true) => ({ name, arguments: args, argumentsValid: valid, format: 'test' })
 
 function trial(right: boolean, extra: Partial<SampleRecord> = {}): TrialOutcome {
   const calls = right ? [call('get_weather', { city: 'Paris' })] : [call('get_time', {})]

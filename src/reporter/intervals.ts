@@ -6,7 +6,8 @@
  * The per-sample value of every metric is read from the record the same way the run's rate sums it: NeMo's from
  * `record.score`, each scorer's by finishing its own accumulator over that one record, so user scorers get intervals too.
  */
-import { reportScorer } from '../score/run.js'
+import { builtinScorer } from '../score/scorers/index.js'
+import type { ScorerAccumulator } from '../score/scorer.js'
 import { addCluster, clusterOf, clusteredWilson, emptyClusterTotals, wilson, type ClusterTotals, type Interval } from '../score/intervals.js'
 import { finite } from '../score/aggregate.js'
 import { NEMO_METRICS, type SampleRecord, type ToolBreakdown } from '../score/types.js'
@@ -33,7 +34,17 @@ export function sampleMetricValues(record: SampleRecord): Map<string, number> {
   }
   for (const [name, value] of Object.entries(record.scores ?? {})) {
     if (value === undefined || value === null) continue
-    const { accumulator } = reportScorer(name)
+    const builtin = builtinScorer(name)
+    if (!builtin) {
+      // A user scorer's value is its metrics' values (the mean accumulator's rule, without building one per sample).
+      if (typeof value !== 'object') continue
+      for (const [metric, v] of Object.entries(value)) {
+        if (v === null || v === undefined) continue
+        out.set(`${name}.${metric}`, errored ? 0 : finite(typeof v === 'boolean' ? Number(v) : v))
+      }
+      continue
+    }
+    const accumulator = builtin.accumulator as ScorerAccumulator<unknown, unknown>
     const acc = accumulator.create()
     accumulator.add(acc, value, errored)
     for (const [metric, v] of Object.entries(accumulator.finish(acc).metrics)) if (typeof v === 'number') out.set(metric, v)
@@ -41,43 +52,48 @@ export function sampleMetricValues(record: SampleRecord): Map<string, number> {
   return out
 }
 
-/** Per metric: finished clusters as totals, and open (multi-sample) clusters by key. */
+/**
+ * One scope's clusters: per metric, the finished clusters as running totals; the open (dialogue) clusters by key,
+ * each one array of sizes and one of sums indexed by metric (one map lookup per sample, not one per metric).
+ */
 class ScopeClusters {
-  private readonly totals = new Map<string, ClusterTotals>()
-  private readonly open = new Map<string, Map<string, [number, number]>>()
+  private readonly index = new Map<string, number>()
+  private readonly totals: ClusterTotals[] = []
+  private readonly open = new Map<string, { n: number[]; sum: number[] }>()
+
+  private slot(metric: string): number {
+    let i = this.index.get(metric)
+    if (i === undefined) {
+      i = this.totals.length
+      this.index.set(metric, i)
+      this.totals.push(emptyClusterTotals())
+    }
+    return i
+  }
 
   add(cluster: string | undefined, values: Map<string, number>): void {
+    if (cluster === undefined) {
+      for (const [metric, x] of values) addCluster(this.totals[this.slot(metric)] as ClusterTotals, 1, x)
+      return
+    }
+    let c = this.open.get(cluster)
+    if (!c) this.open.set(cluster, (c = { n: [], sum: [] }))
     for (const [metric, x] of values) {
-      if (cluster === undefined) {
-        addCluster(this.total(metric), 1, x)
-        continue
-      }
-      let byCluster = this.open.get(metric)
-      if (!byCluster) this.open.set(metric, (byCluster = new Map()))
-      const c = byCluster.get(cluster)
-      if (c) {
-        c[0]++
-        c[1] += x
-      } else byCluster.set(cluster, [1, x])
+      const i = this.slot(metric)
+      c.n[i] = (c.n[i] ?? 0) + 1
+      c.sum[i] = (c.sum[i] ?? 0) + x
     }
   }
 
-  private total(metric: string): ClusterTotals {
-    let t = this.totals.get(metric)
-    if (!t) this.totals.set(metric, (t = emptyClusterTotals()))
-    return t
-  }
-
   intervals(metrics: Readonly<Record<string, number | null | undefined>>): MetricIntervals {
-    for (const [metric, byCluster] of this.open) {
-      const t = this.total(metric)
-      for (const [n, sum] of byCluster.values()) addCluster(t, n, sum)
+    for (const c of this.open.values()) {
+      c.n.forEach((n, i) => addCluster(this.totals[i] as ClusterTotals, n, c.sum[i] ?? 0))
     }
     this.open.clear()
     const out: MetricIntervals = {}
     for (const [metric, p] of Object.entries(metrics)) {
-      const t = this.totals.get(metric)
-      out[metric] = typeof p === 'number' && t ? clusteredWilson(t, p) : null
+      const i = this.index.get(metric)
+      out[metric] = typeof p === 'number' && i !== undefined ? clusteredWilson(this.totals[i] as ClusterTotals, p) : null
     }
     return out
   }
