@@ -130,4 +130,34 @@ describe('repeated trials and intervals (real vitest run)', () => {
     expect(byKey['all.name_correct']).toMatchObject({ min: 0.2, actual: 0.25, pass: true })
     expect(run.stdout).toContain(`has_call (suite any): lower 95% bound ${lower.toFixed(3)} < required 0.700 (rate 1.000)`)
   })
+
+  it('with trials, the snapshot keeps the most frequent calls and their frequency', async () => {
+    const p = createEvalProject({
+      'vitest.config.mjs': config.replace(/thresholds: \{[^\n]*\n/, ''),
+      'evals/snap.eval.mjs': `
+import { describeEval, replay } from 'vitest-tool-evals'
+describeEval('snap', { data: 'data/weather.jsonl', model: replay('data/outputs.jsonl'), trials: 3, snapshot: 'report' })
+`,
+      'data/weather.jsonl': data,
+      'data/outputs.jsonl': outputs,
+    })
+    try {
+      const written = await p.run(['run', '-u'])
+      expect(written.code, written.stdout + written.stderr).toBe(0)
+      const lines = readFileSync(join(p.dir, 'evals/snap.eval.snap.calls.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l))
+      expect(lines.map((l) => [l.id, l.calls[0].name, l.frequency])).toEqual([
+        ['s1', 'get_weather', '3/3'],
+        ['s2', 'get_weather', '2/3'],
+        ['s3', 'get_forecast', '3/3'],
+        ['s4', 'get_weather', '2/3'],
+      ])
+      // The same trials again: nothing changed.
+      const again = await p.run(['run'])
+      expect(again.code).toBe(0)
+      const snaps = JSON.parse(readFileSync(join(p.dir, 'report.json'), 'utf8')).snapshots
+      expect(snaps).toMatchObject({ changed: [], added: [], unchanged: 4 })
+    } finally {
+      p.remove()
+    }
+  })
 })
