@@ -21,8 +21,8 @@ import { Generations } from './generations.js'
 import type { Scorer, StrictVerdict } from '../score/scorer.js'
 import { activeScorers, applyErroredScorers, applyScorers, callsOf, withPreparation, type ScorerOptions, type ScorerResults } from './scorers.js'
 import { inputFiles, writeInputs } from './inputs.js'
-import { expandTrials, generateAndEvaluate } from './sample-run.js'
-import { changedMessage, snapshotPlan, SuiteSnapshot, type SnapshotOption } from './snapshot.js'
+import { expandTrials, generateAndEvaluate, keepSnapshot, snapshotVerdict } from './sample-run.js'
+import { snapshotPlan, SuiteSnapshot, type SnapshotOption } from './snapshot.js'
 import { trialsPlan, type TrialsOption } from './trials.js'
 import { lastUserPrompt, META_LIMITS, storedCalls, storedExpected, truncate, writeEvalMeta, type EvalMeta } from './meta.js'
 
@@ -165,16 +165,7 @@ export function describeEval(name: string, options: EvalOptions): void {
         )
         if (!run) return
         const meta = run.evaluated
-        if (suiteSnapshot) {
-          const root = process.cwd() // Vitest's workers run in the project root: report paths are relative to it
-          const file = ctx.task.file.filepath
-          // Errored and skipped samples have no calls to keep: their stored lines stay as they are.
-          const record = meta.stored.record
-          if (record.error === undefined && record.skipped === undefined) {
-            meta.stored.snapshot = await suiteSnapshot.check(file, name, root, sample.id, run.snapshotCalls, run.frequency)
-          }
-          if (sample.id === lastPlanned) meta.stored.snapshotSuite = await suiteSnapshot.finish(new Set(samplesByName.keys()), root, ctx.task.id, file, name)
-        }
+        if (suiteSnapshot) await keepSnapshot(suiteSnapshot, ctx.task, name, sample.id, run, sample.id === lastPlanned, samplesByName)
         writeEvalMeta(ctx.task.meta, meta.stored)
         let failed = true
         try {
@@ -186,13 +177,8 @@ export function describeEval(name: string, options: EvalOptions): void {
             if (meta.stored.record.skipped !== undefined) ctx.skip(meta.stored.record.skipped)
             if (options.strict) expectSampleRight(meta.result, meta.strict, options.match ?? 'positional')
             if (options.assert) await options.assert(meta.result, sample)
-            const snap = meta.stored.snapshot
-            if (snapshot?.mode === 'fail' && snap) {
-              const update = suiteSnapshot?.updateMode()
-              if (snap.status === 'changed' && update !== 'all') throw new Error(changedMessage(sample.id, snap))
-              // As Vitest does with a missing snapshot when it may not write one (CI).
-              if (snap.status === 'added' && update === 'none') throw new Error(`sample "${sample.id}": no stored tool-call snapshot in ${snap.file}, and this run may not write one (CI): run with -u`)
-            }
+            const snapshotFailure = suiteSnapshot && snapshotVerdict(suiteSnapshot, sample.id, meta.stored.snapshot)
+            if (snapshotFailure) throw new Error(snapshotFailure)
           }
           failed = false
         } finally {

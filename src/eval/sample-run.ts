@@ -5,6 +5,8 @@
  */
 import type { Sample } from '../data/types.js'
 import type { Generation } from './generations.js'
+import { changedMessage, type SuiteSnapshot } from './snapshot.js'
+import type { SampleSnapshotMeta } from './snapshot-format.js'
 import { callsKey, normaliseCalls, type SnapshotCall } from './snapshot-format.js'
 import { modalTrial, reduceTrials, type TrialOutcome, type TrialsPlan } from './trials.js'
 import type { EvalMeta } from './meta.js'
@@ -68,4 +70,37 @@ export async function generateAndEvaluate<E extends EvaluatedLike>(
   evaluated.result.record = record
   if (record.score) evaluated.result.score = record.score
   return { evaluated, snapshotCalls: normalised[index] as SnapshotCall[], frequency: `${frequency}/${trials.count}` }
+}
+
+/**
+ * Compare the sample's calls with its stored snapshot line (into its meta); the suite's last planned sample also
+ * writes the file as the update mode allows and lists the obsolete ids.
+ */
+export async function keepSnapshot(
+  snapshot: SuiteSnapshot,
+  task: { id: string; file: { filepath: string } },
+  suite: string,
+  id: string,
+  run: SampleRun<EvaluatedLike>,
+  last: boolean,
+  dataIds: ReadonlyMap<string, unknown>,
+): Promise<void> {
+  const root = process.cwd() // Vitest's workers run in the project root: report paths are relative to it
+  const file = task.file.filepath
+  const stored = run.evaluated.stored
+  // Errored and skipped samples have no calls to keep: their stored lines stay as they are.
+  if (stored.record.error === undefined && stored.record.skipped === undefined) {
+    stored.snapshot = await snapshot.check(file, suite, root, id, run.snapshotCalls, run.frequency)
+  }
+  if (last) stored.snapshotSuite = await snapshot.finish(new Set(dataIds.keys()), root, task.id, file, suite)
+}
+
+/** Why the sample's test fails on its snapshot ('fail' mode), if it does. */
+export function snapshotVerdict(snapshot: SuiteSnapshot, id: string, meta: SampleSnapshotMeta | undefined): string | undefined {
+  if (snapshot.plan.mode !== 'fail' || !meta) return undefined
+  const update = snapshot.updateMode()
+  if (meta.status === 'changed' && update !== 'all') return changedMessage(id, meta)
+  // As Vitest does with a missing snapshot when it may not write one (CI).
+  if (meta.status === 'added' && update === 'none') return `sample "${id}": no stored tool-call snapshot in ${meta.file}, and this run may not write one (CI): run with -u`
+  return undefined
 }
