@@ -197,9 +197,10 @@ describe('report and summaries', () => {
   it('terminal summary: rates per suite, tools, errored and worst samples with expected vs actual, verdicts', () => {
     const text = renderSummary(report, { thresholds: thresholdsConfig, colorLevel: 0 })
     expect(text).toContain('9 samples · 1 errored · 1 skipped')
-    expect(text).toMatch(/metric\s+all\s+calendar\s+weather\s+min/)
-    expect(text).toMatch(/name_correct\s+0\.667\s+0\.667\s+0\.667\s+0\.900/)
-    expect(text).toMatch(/cancel_event\s+2\s+1\.000\s+1\.000/)
+    expect(text).toMatch(/metric\s+all \(95% CI\)\s+calendar\s+weather\s+min/)
+    // Each rate with its 95% interval (Wilson over 2 positions for 2/2: 0.34 to 1).
+    expect(text).toMatch(/name_correct\s+0\.667 \(0\.\d\d–0\.\d\d\)\s+0\.667 \(0\.\d\d–\d\.\d\d\)\s+0\.667 \(0\.\d\d–\d\.\d\d\)\s+0\.900/)
+    expect(text).toMatch(/cancel_event\s+2\s+1\.000 \(0\.34–1\.00\)\s+1\.000 \(0\.34–1\.00\)/)
     expect(text).toContain('! calendar > c3: no recorded output in out.jsonl (c3)')
     expect(text).toContain('✗ calendar > c2  malformed_call')
     expect(text).toMatch(/expected\s+create_event\(\{"title":"x"\}\)/)
@@ -212,8 +213,8 @@ describe('report and summaries', () => {
 
   it('terminal summary colours rates against thresholds', () => {
     const text = renderSummary(report, { thresholds: thresholdsConfig, colorLevel: 1 })
-    expect(text).toContain('\u001b[31m     0.667\u001b[39m') // red: name_correct under 0.9
-    expect(text).toContain('\u001b[32m     1.000\u001b[39m') // green: weather has_call over 0.5
+    expect(text).toMatch(/\u001b\[31m\s*0\.667 \([\d.–]+\)\u001b\[39m/) // red: name_correct under 0.9
+    expect(text).toMatch(/\u001b\[32m\s*1\.000 \([\d.–]+\)\u001b\[39m/) // green: weather has_call over 0.5
   })
 
   it('markdown summary: tables and verdicts, with model text escaped', () => {

@@ -22,6 +22,9 @@ import type { Scorer, StrictVerdict } from '../score/scorer.js'
 import { activeScorers, applyErroredScorers, applyScorers, outputCalls, withPreparation, type ScorerOptions, type ScorerResults } from './scorers.js'
 import { inputFiles, writeInputs } from './inputs.js'
 import { recordUsage } from './usage.js'
+import { expandTrials, generateAndEvaluate, keepSnapshot, snapshotVerdict } from './sample-run.js'
+import { snapshotPlan, SuiteSnapshot, type SnapshotOption } from './snapshot.js'
+import { trialsPlan, type TrialsOption } from './trials.js'
 import { lastUserPrompt, META_LIMITS, storedCalls, storedExpected, truncate, writeEvalMeta, type EvalMeta } from './meta.js'
 import { agentOptionsOf, agentProvider, type AgentOptions } from './agent.js'
 import { storedTrajectory } from '../score/trajectory.js'
@@ -71,6 +74,16 @@ export interface EvalOptions extends ScorerOptions, DataOptions, AgentOptions {
   failOnError?: boolean
   /** Raw output kept in task meta per sample, in characters (default 2000). */
   maxOutputChars?: number
+  /**
+   * Generate each sample k times and reduce its scores per metric: `trials: 5`, or `{ count: 5, reduce: { name_correct:
+   * 'all' } }` (`mean` default, `all` = pass^k, `any` = pass@k). One test per sample. See README, "Repeated trials".
+   */
+  trials?: TrialsOption
+  /**
+   * Keep each sample's normalised calls in a snapshot file beside the eval file and report changes (`'report'`) or
+   * fail on them (`'fail'`); `{ mode, ignore: ['arguments.request_id'] }` masks volatile values. See README, "Snapshots".
+   */
+  snapshot?: SnapshotOption
 }
 
 const DEFAULT_CONCURRENCY = 4
@@ -102,6 +115,8 @@ export function describeEval(name: string, options: EvalOptions): void {
   const abort = new AbortController()
   const generator = withPreparation(agent ? agentProvider(model, agent, options.format) : model, scorers, options.format)
   const generations = new Generations(generator, concurrency, concurrency * LOOKAHEAD_FACTOR, abort.signal)
+  const trials = trialsPlan(options.trials, `describeEval("${name}")`)
+  const snapshot = snapshotPlan(options.snapshot, `describeEval("${name}")`)
   const scoreOptions: ScoreOptions = {}
   if (options.match !== undefined) scoreOptions.match = options.match
   if (options.strictTypes !== undefined) scoreOptions.strictTypes = options.strictTypes
@@ -113,6 +128,9 @@ export function describeEval(name: string, options: EvalOptions): void {
     const samplesByName = new Map<string, Sample>()
     const testOptions = options.timeout === undefined ? {} : { timeout: options.timeout }
     let planned = false
+    // The tool-call snapshot of this collection (a watch rerun collects anew); the last planned sample writes it.
+    const suiteSnapshot = snapshot ? new SuiteSnapshot(snapshot) : undefined
+    let lastPlanned: string | undefined
 
     for (const entry of entries) {
       if (entry.error) {
@@ -130,16 +148,29 @@ export function describeEval(name: string, options: EvalOptions): void {
         // so generation starts ahead of the tests.
         if (!planned && ctx.task.suite) {
           planned = true
-          generations.plan(runnableSamples(ctx.task.suite.tasks, samplesByName))
+          const runnable = runnableSamples(ctx.task.suite.tasks, samplesByName)
+          lastPlanned = runnable[runnable.length - 1]?.id
+          generations.plan(expandTrials(runnable, trials))
         }
         writeInputs(ctx.task.meta, inputs)
         // Provisional record: if the test times out (or anything below throws) the sample still counts, as errored.
         writeEvalMeta(ctx.task.meta, unfinishedMeta(sample, name, scoreOptions, scorers, ctx.task.timeout))
-        const generation = await generations.get(sample)
-        // Timed out (or cancelled) meanwhile: the provisional record stands, not the abort that ended the generation.
-        if (ctx.signal.aborted) return
-        const meta = await evaluateWith(sample, generation.output, generation.error, name, scorers, options, scoreOptions)
-        recordUsage(meta.stored.record, model.id, generation.output)
+        const run = await generateAndEvaluate(
+          sample,
+          trials,
+          snapshot?.ignore ?? [],
+          (s) => generations.get(s),
+          async (g) => {
+            const evaluated = await evaluateWith(sample, g.output, g.error, name, scorers, options, scoreOptions)
+            recordUsage(evaluated.stored.record, model.id, g.output)
+            return evaluated
+          },
+          // Timed out (or cancelled) meanwhile: the provisional record stands, not the abort that ended the generation.
+          () => ctx.signal.aborted,
+        )
+        if (!run) return
+        const meta = run.evaluated
+        if (suiteSnapshot) await keepSnapshot(suiteSnapshot, ctx.task, name, sample.id, run, sample.id === lastPlanned, samplesByName)
         writeEvalMeta(ctx.task.meta, meta.stored)
         let failed = true
         try {
@@ -151,6 +182,8 @@ export function describeEval(name: string, options: EvalOptions): void {
             if (meta.stored.record.skipped !== undefined) ctx.skip(meta.stored.record.skipped)
             if (options.strict) expectSampleRight(meta.result, meta.strict, options.match ?? 'positional')
             if (options.assert) await options.assert(meta.result, sample)
+            const snapshotFailure = suiteSnapshot && snapshotVerdict(suiteSnapshot, sample.id, meta.stored.snapshot)
+            if (snapshotFailure) throw new Error(snapshotFailure)
           }
           failed = false
         } finally {
@@ -237,7 +270,7 @@ export async function evaluate(
   return evaluateWith(sample, output, error, suite, activeScorers(options), options, scoreOptions)
 }
 
-interface Evaluated {
+export interface Evaluated {
   stored: EvalMeta
   result: EvalResult
   /** The scorers' strict-mode verdict, when one has a say (see Scorer.strict). */

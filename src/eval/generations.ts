@@ -8,6 +8,11 @@
 import type { Sample } from '../data/types.js'
 import type { ModelOutput, ModelProvider } from '../models/types.js'
 
+/** A generation's key: the sample id, and its trial when describeEval repeats samples (`trials`). */
+function keyOf(sample: Sample): string {
+  return sample.trial === undefined ? sample.id : `${sample.id}\u0000${sample.trial}`
+}
+
 export type Generation = { output: ModelOutput; error?: undefined } | { error: unknown; output?: undefined }
 
 export class Generations {
@@ -40,15 +45,15 @@ export class Generations {
   /** The generation for `sample` (each sample is consumed once). Never rejects: failures are in the result. */
   get(sample: Sample): Promise<Generation> {
     this.consumedCount++
-    const running = this.started.get(sample.id)
+    const running = this.started.get(keyOf(sample))
     if (running) {
-      this.started.delete(sample.id)
+      this.started.delete(keyOf(sample))
       this.pump()
       return running
     }
     return new Promise<Generation>((resolve) => {
-      this.waiters.set(sample.id, (p) => {
-        this.started.delete(sample.id)
+      this.waiters.set(keyOf(sample), (p) => {
+        this.started.delete(keyOf(sample))
         resolve(p)
       })
       this.urgent.push(sample)
@@ -68,12 +73,12 @@ export class Generations {
     while (this.urgent.length > 0) {
       const s = this.urgent.shift() as Sample
       // Already running (planned meanwhile): hand it over. Otherwise generate it, again if a retried test asks twice.
-      if (!this.started.has(s.id)) return s
-      this.handOver(s.id)
+      if (!this.started.has(keyOf(s))) return s
+      this.handOver(keyOf(s))
     }
     while (this.nextPlanned < this.planned.length && this.startedCount - this.consumedCount < this.lookahead) {
       const s = this.planned[this.nextPlanned++] as Sample
-      if (!this.everStarted.has(s.id)) return s
+      if (!this.everStarted.has(keyOf(s))) return s
     }
     return undefined
   }
@@ -81,13 +86,13 @@ export class Generations {
   private start(sample: Sample): void {
     this.inFlight++
     this.startedCount++
-    this.everStarted.add(sample.id)
+    this.everStarted.add(keyOf(sample))
     const p = this.generate(sample).finally(() => {
       this.inFlight--
       this.pump()
     })
-    this.started.set(sample.id, p)
-    this.handOver(sample.id)
+    this.started.set(keyOf(sample), p)
+    this.handOver(keyOf(sample))
   }
 
   private handOver(id: string): void {

@@ -10,6 +10,7 @@ import type { ExpectedCall, SampleRecord } from '../score/types.js'
 import { JUDGE_RECORD_CHARS } from '../score/scorers/judge.js'
 import { truncate } from '../score/text.js'
 import type { StoredTrajectory } from '../score/trajectory.js'
+import type { SampleSnapshotMeta, SuiteSnapshotMeta } from './snapshot-format.js'
 
 /** The task-meta key under which a test case stores its EvalMeta. */
 export const META_KEY = 'toolEvals' satisfies keyof TaskMeta
@@ -47,6 +48,10 @@ export interface EvalMeta {
   prompt?: string
   /** The agent loop's run, steps and results cut short (see TRAJECTORY_LIMITS). */
   trajectory?: StoredTrajectory
+  /** The sample's calls against its tool-call snapshot (describeEval's `snapshot`). */
+  snapshot?: SampleSnapshotMeta
+  /** On the last sample of a suite with `snapshot`: the suite's snapshot file, its obsolete ids, whether it was written. */
+  snapshotSuite?: SuiteSnapshotMeta
 }
 
 /** Limits that keep one test's meta small however large the model's output was. */

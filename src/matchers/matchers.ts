@@ -10,6 +10,7 @@ import { argumentsOf, callList, callView, type CallView } from '../calls/format.
 import { receivedCalls } from './received.js'
 import { normalizeTools } from '../data/tools.js'
 import { argumentProblems } from './argument-schema.js'
+import { snapshotMatchers } from './snapshot.js'
 
 /** A call as a matcher expects it; `arguments` left out means "any arguments". */
 export interface ExpectedToolCall {
@@ -240,4 +241,5 @@ export const toolMatchers = {
   toMatchToolCalls,
   toHaveNoToolCall,
   toHaveValidArgs,
+  ...snapshotMatchers,
 }

@@ -3,6 +3,7 @@
  * its `matchers` / `setup` entry) brings them into scope; `setup` also registers the matchers at run time.
  */
 import type { ExpectedToolCall, ToHaveArgsOptions, ToMatchToolCallsOptions } from './matchers.js'
+import type { ToMatchToolCallsSnapshotOptions } from './snapshot.js'
 
 export interface ToolCallMatchers<R = unknown> {
   /** Some call has this name and, when `args` is given, arguments containing them (asymmetric matchers allowed). */
@@ -15,6 +16,8 @@ export interface ToolCallMatchers<R = unknown> {
   toHaveNoToolCall(): R
   /** At least one call, each naming a tool on offer with arguments valid against its parameter schema. */
   toHaveValidArgs(tools: readonly unknown[]): R
+  /** The calls, normalised (see describeEval's `snapshot`), match their Vitest snapshot (`-u` writes it). */
+  toMatchToolCallsSnapshot(options?: ToMatchToolCallsSnapshotOptions): R
 }
 
 declare module 'vitest' {

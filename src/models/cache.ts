@@ -105,6 +105,8 @@ export function generationKey(provider: Pick<ModelProvider, 'id' | 'settings'>, 
     messages: sample.messages,
     tools: sample.tools ?? [],
   }
+  // Repeated trials are distinct generations; trial 0 shares the key of an untrialled run (its cache stays warm).
+  if (sample.trial !== undefined && sample.trial > 0) Object.assign(material, { trial: sample.trial })
   return createHash('sha256').update(stableJson(material)).digest('hex')
 }
 

@@ -47,10 +47,10 @@ export function record(provider: ModelProvider, path: string | URL, options: Rec
       try {
         output = await provider.generate(sample, opts)
       } catch (err) {
-        await write({ id: sample.id, error: err instanceof Error ? err.message : String(err) })
+        await write(withTrial({ id: sample.id, error: err instanceof Error ? err.message : String(err) }, sample.trial))
         throw err
       }
-      await write(replayLine(sample.id, output))
+      await write(withTrial(replayLine(sample.id, output), sample.trial))
       return output
     },
     async close() {
@@ -64,6 +64,11 @@ export function record(provider: ModelProvider, path: string | URL, options: Rec
 }
 
 /** The replay line of one output. */
+/** A repeated trial's line says which trial it is (replay matches it by this field). */
+function withTrial(line: Record<string, unknown>, trial: number | undefined): Record<string, unknown> {
+  return trial === undefined ? line : { ...line, trial }
+}
+
 export function replayLine(id: string, output: ModelOutput): Record<string, unknown> {
   if (output.skipped !== undefined) return { id, skipped: output.skipped }
   const line: Record<string, unknown> = { id }

@@ -9,6 +9,10 @@
  *   {"id": "w1", "error": "<reason>"}                          a generation that failed when recorded
  * A line may also carry `"format"` (a wire-format hint for the parser). When an id appears twice, the later line
  * wins (appending to a recording updates it).
+ *
+ * Repeated trials (describeEval's `trials`) ask for trial t of a sample: the line of that id whose `"trial"` field is
+ * t, else the t-th line of that id without one (0-based, in file order). So a recording may hold k lines per id,
+ * tagged (`{"id": "w1", "trial": 2, ...}`, as `record()` writes them) or simply in order.
  */
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
@@ -24,6 +28,8 @@ type Recorded = { output: ModelOutput; error?: undefined } | { error: string; ou
 
 export interface Recording {
   byId: Map<string, Recorded>
+  /** Every line of each id in file order, with its `trial` field when it has one (repeated trials). */
+  lines: Map<string, { trial?: number; recorded: Recorded }[]>
   /** Lines that could not be read at all (no id to file them under): `file:line: what`. */
   unreadable: string[]
   /** Why the file itself could not be read (`recording file not found: <path>`): every lookup fails with it. */
@@ -51,7 +57,7 @@ export function replay(path: string | URL, options: ReplayOptions = {}): ModelPr
     inputFiles: typeof path === 'string' || path.protocol === 'file:' ? [file] : [],
     async generate(sample: Sample): Promise<ModelOutput> {
       recording ??= readRecording(path, file)
-      const hit = recording.byId.get(sample.id)
+      const hit = sample.trial === undefined ? recording.byId.get(sample.id) : trialLine(recording, sample.id, sample.trial)
       if (hit?.output) {
         if (options.format !== undefined && hit.output.format === undefined && hit.output.text !== undefined) {
           return { ...hit.output, format: options.format }
@@ -60,7 +66,8 @@ export function replay(path: string | URL, options: ReplayOptions = {}): ModelPr
       }
       if (hit?.error) throw new Error(hit.error)
       if (recording.fileError !== undefined) throw Object.assign(new Error(recording.fileError), { reason: recording.fileError })
-      let message = `no recorded output for sample "${sample.id}" in ${file}`
+      const trial = sample.trial === undefined ? '' : ` trial ${sample.trial} (${recording.lines.get(sample.id)?.length ?? 0} line(s) recorded for it)`
+      let message = `no recorded output for sample "${sample.id}"${trial} in ${file}`
       if (recording.unreadable.length > 0) {
         message += ` (${recording.unreadable.length} unreadable line(s) there, first: ${recording.unreadable[0]})`
       }
@@ -78,7 +85,7 @@ export function readRecording(path: string | URL, file: string): Recording {
   } catch (err) {
     const missing = (err as NodeJS.ErrnoException).code === 'ENOENT'
     const fileError = missing ? `recording file not found: ${file}` : `cannot read the recording ${file}: ${(err as Error).message}`
-    return { byId: new Map(), unreadable: [], fileError }
+    return { byId: new Map(), lines: new Map(), unreadable: [], fileError }
   }
   return parseRecording(text, file)
 }
@@ -86,6 +93,7 @@ export function readRecording(path: string | URL, file: string): Recording {
 /** The recorded outputs in a JSONL text (`file` names it in messages). Never throws. */
 export function parseRecording(text: string, file: string): Recording {
   const byId = new Map<string, Recorded>()
+  const lines: Recording['lines'] = new Map()
   const unreadable: string[] = []
   forEachJsonlLine(text, (content, line) => {
     const where = `${file}:${line}`
@@ -100,9 +108,23 @@ export function parseRecording(text: string, file: string): Recording {
       unreadable.push(`${where}: field \`id\`: missing (a recorded line needs the sample id)`)
       return
     }
-    byId.set(String(id), recordedFromObject(obj, where))
+    const trial = obj['trial']
+    const badTrial = trial !== undefined && !(typeof trial === 'number' && Number.isInteger(trial) && trial >= 0)
+    const recorded: Recorded = badTrial ? { error: `${where}: field \`trial\`: must be a whole number >= 0` } : recordedFromObject(obj, where)
+    byId.set(String(id), recorded)
+    let list = lines.get(String(id))
+    if (!list) lines.set(String(id), (list = []))
+    list.push(typeof trial === 'number' && !badTrial ? { trial, recorded } : { recorded })
   })
-  return { byId, unreadable }
+  return { byId, lines, unreadable }
+}
+
+/** Trial `t` of a sample: its line tagged `"trial": t`, else its t-th untagged line (see the module comment). */
+function trialLine(recording: Recording, id: string, t: number): Recorded | undefined {
+  const list = recording.lines.get(id) ?? []
+  const tagged = list.find((l) => l.trial === t)
+  if (tagged) return tagged.recorded
+  return list.filter((l) => l.trial === undefined)[t]?.recorded
 }
 
 function recordedFromObject(obj: Record<string, unknown>, where: string): Recorded {

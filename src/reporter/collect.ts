@@ -10,6 +10,10 @@ import { NEMO_METRICS } from '../score/types.js'
 import type { EvalMeta, StoredCall } from '../eval/meta.js'
 import { UsageCollector } from './usage.js'
 
+import { IntervalCollector } from './intervals.js'
+import { SnapshotCollector } from './snapshots.js'
+import { TrialsCollector } from './trials.js'
+
 /** A sample shown in the summary as one of the worst. */
 export interface WorstSample {
   id: string
@@ -46,6 +50,12 @@ export class RunCollector {
   /** Tokens and latencies, the model's and the judge's, overall and per suite. */
   readonly usage = new UsageCollector()
 
+  /** What the rates' 95% intervals need (see intervals.ts). */
+  readonly intervals = new IntervalCollector()
+  /** Repeated trials' stability and tool-call snapshots' changes (describeEval's `trials`, `snapshot`). */
+  readonly trials = new TrialsCollector()
+  readonly snapshots = new SnapshotCollector()
+
   /** `lookup`: how scorer names in the records are summed (default: built-in scorers, else a mean per metric). */
   constructor(
     private readonly worstCount: number,
@@ -58,6 +68,9 @@ export class RunCollector {
     const record = meta.record
     if (meta.cacheRegenerated !== undefined) this.cacheRegenerated++
     addToRun(this.overall, record)
+    this.intervals.add(record)
+    this.trials.add(meta)
+    this.snapshots.add(meta)
     const suite = record.suite ?? NO_SUITE
     let acc = this.suites.get(suite)
     if (!acc) {

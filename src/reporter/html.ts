@@ -13,6 +13,7 @@ import { dirname } from 'node:path'
 import type { EvalMeta, StoredCall } from '../eval/meta.js'
 import { FAILURE_CATEGORIES, NEMO_METRICS } from '../score/types.js'
 import type { ExpectedCall, RunMetric } from '../score/types.js'
+import { wilsonInterval, type Interval } from '../score/intervals.js'
 import { PAGE_CSS, PAGE_SCRIPT } from './html-page.js'
 import { reportedMetrics, type SuiteReport, type ToolEvalsReport } from './report.js'
 
@@ -59,26 +60,12 @@ export interface RateWithInterval {
   hi: number | null
 }
 
-const Z95 = 1.959963984540054
+export { wilsonInterval }
 
-/**
- * The Wilson score interval of a proportion `p` over `n` trials (95% by default). Used for every rate, also for
- * NeMo's means of per-sample fractions (a multi-call sample can score 0.5): there it treats the mean as a share of
- * samples, an approximation that stays inside [0, 1] and is exact for single-call samples.
- */
-export function wilsonInterval(p: number, n: number, z = Z95): { lo: number; hi: number } | null {
-  if (!(n > 0) || !Number.isFinite(p)) return null
-  const q = Math.min(1, Math.max(0, p))
-  const z2 = z * z
-  const denom = 1 + z2 / n
-  const centre = (q + z2 / (2 * n)) / denom
-  const half = (z / denom) * Math.sqrt((q * (1 - q)) / n + z2 / (4 * n * n))
-  // At 0 and 1 the bound is exactly the observed share (floating point would land a hair off).
-  return { lo: q === 0 ? 0 : Math.max(0, centre - half), hi: q === 1 ? 1 : Math.min(1, centre + half) }
-}
-
-export function rateWithInterval(value: number | null | undefined, n: number): RateWithInterval {
+/** A rate with its interval: the report's own (`given`, clustered where samples cluster) when it has one, else Wilson's over `n`. */
+export function rateWithInterval(value: number | null | undefined, n: number, given?: Interval | null): RateWithInterval {
   if (value === null || value === undefined || !(n > 0)) return { value: value ?? null, n, lo: null, hi: null }
+  if (given) return { value, n, lo: given[0], hi: given[1] }
   const ci = wilsonInterval(value, n)
   return { value, n, lo: ci?.lo ?? null, hi: ci?.hi ?? null }
 }
@@ -97,7 +84,7 @@ export function metricDenominator(metric: RunMetric, scope: Pick<SuiteReport, 'w
 
 function metricsWithIntervals(metrics: RunMetric[], scope: SuiteReport | ToolEvalsReport): Record<string, RateWithInterval> {
   const out: Record<string, RateWithInterval> = {}
-  for (const m of metrics) out[m] = rateWithInterval(scope.metrics[m], metricDenominator(m, scope))
+  for (const m of metrics) out[m] = rateWithInterval(scope.metrics[m], metricDenominator(m, scope), scope.metricIntervals?.[m])
   return out
 }
 
@@ -208,8 +195,8 @@ export function htmlReportData(input: HtmlReportInput) {
       .map(([name, t]) => ({
         name,
         positions: t.positions,
-        name_correct: rateWithInterval(t.name_correct, t.positions),
-        args_exact_match: rateWithInterval(t.args_exact_match, t.positions),
+        name_correct: rateWithInterval(t.name_correct, t.positions, report.toolIntervals?.[name]?.name_correct),
+        args_exact_match: rateWithInterval(t.args_exact_match, t.positions, report.toolIntervals?.[name]?.args_exact_match),
       })),
     failureNames: [...FAILURE_CATEGORIES],
     nemoMetrics: [...NEMO_METRICS],

@@ -20,6 +20,7 @@ import { Progress } from './progress.js'
 import { buildReport, type ToolEvalsReport } from './report.js'
 import { renderSummary } from './terminal.js'
 import { describeSelection, hasRun, isPlanned, partialReportPath, type PartialReason, type PartialRun } from './run-scope.js'
+import { thresholdIntervals } from './intervals.js'
 import { checkThresholds, describeThreshold, validateThresholds, type Thresholds } from './thresholds.js'
 import { validatePricing, type Pricing } from './usage.js'
 import { applyUsage, failedMaxThresholds, type UsageOptions } from './usage-apply.js'
@@ -200,7 +201,8 @@ export default class ToolEvalsReporter implements Reporter {
     }
     const overall = collector.overallAggregate()
     const suites = collector.suiteAggregates()
-    const thresholds = checkThresholds(this.thresholds, overall, suites, { partial: partial !== undefined })
+    const intervals = thresholdIntervals(collector, overall, suites)
+    const thresholds = checkThresholds(this.thresholds, overall, suites, { partial: partial !== undefined, intervals })
     const report = buildReport(collector, overall, suites, thresholds, testsPass)
     applyUsage(report, collector.usage, this.usageOptions, partial !== undefined)
     if (partial === undefined) return report
@@ -290,3 +292,8 @@ export { renderSummary } from './terminal.js'
 export { renderMarkdown } from './markdown.js'
 export { renderHtmlReport, wilsonInterval } from './html.js'
 export type { HtmlReportInput, HtmlSample } from './html.js'
+export { clusteredWilson, designEffect, wilson, type Interval } from '../score/intervals.js'
+export type { MetricIntervals, ToolIntervals } from './intervals.js'
+export type { SnapshotReport } from './snapshots.js'
+export type { TrialsReport } from './trials.js'
+export type { ThresholdSpec, ThresholdOn } from './thresholds.js'

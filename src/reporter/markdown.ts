@@ -4,6 +4,7 @@
  */
 import { callLine } from '../calls/format.js'
 import { reportedMetrics, type ToolEvalsReport } from './report.js'
+import { snapshotMarkdown } from './snapshots.js'
 import { describeThreshold, formatRate } from './thresholds.js'
 import { usageMarkdownRows } from './usage-render.js'
 import { describeMaxThreshold } from './usage-thresholds.js'
@@ -28,11 +29,16 @@ export function renderMarkdown(report: ToolEvalsReport): string {
 
   const suites = Object.keys(report.suites)
   const showSuites = suites.length > 1 ? suites : []
-  lines.push(`| metric | all |${showSuites.map((s) => ` ${cell(s)} |`).join('')}`)
-  lines.push(`| --- | ---: |${showSuites.map(() => ' ---: |').join('')}`)
+  lines.push(`| metric | all |${showSuites.map((s) => ` ${cell(s)} |`).join('')} 95% CI (all) |`)
+  lines.push(`| --- | ---: |${showSuites.map(() => ' ---: |').join('')} ---: |`)
   for (const m of reportedMetrics(report)) {
     const suiteCells = showSuites.map((s) => ` ${formatRate(report.suites[s]?.metrics[m] ?? null)} |`).join('')
-    lines.push(`| ${m} | ${formatRate(report.metrics[m] ?? null)} |${suiteCells}`)
+    const ci = report.metricIntervals?.[m]
+    lines.push(`| ${m} | ${formatRate(report.metrics[m] ?? null)} |${suiteCells} ${ci ? `${ci[0].toFixed(3)}–${ci[1].toFixed(3)}` : '—'} |`)
+  }
+  if (report.trials) {
+    const t = report.trials
+    lines.push('', `Trials: ${t.count} per sample · ${t.unstable} of ${t.samples} samples unstable (${(t.unstableShare * 100).toFixed(1)}%) · mean flip rate ${t.meanFlipRate.toFixed(3)}`)
   }
   lines.push(...usageMarkdownRows(report.usage, showSuites.map((s) => report.suites[s]?.usage)))
   if (report.bfcl) {
@@ -46,6 +52,8 @@ export function renderMarkdown(report: ToolEvalsReport): string {
     for (const t of report.thresholds) lines.push(`| ${t.pass ? '✅' : '❌'} | ${cell(describeThreshold(t))} |`)
     for (const t of bounds) lines.push(`| ${t.pass ? '✅' : '❌'} | ${cell(describeMaxThreshold(t))} |`)
   }
+
+  lines.push(...snapshotMarkdown(report, cell))
 
   const failures = Object.entries(report.failures).filter(([, n]) => n > 0)
   if (failures.length > 0) lines.push('', `Failures: ${failures.map(([k, n]) => `${k} ${n}`).join(', ')}`)

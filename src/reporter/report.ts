@@ -12,6 +12,10 @@ import type { PartialRun } from './run-scope.js'
 import type { UsageReport } from './usage.js'
 import type { MaxThresholdResult } from './usage-thresholds.js'
 
+import { toolIntervals, type MetricIntervals, type ToolIntervals } from './intervals.js'
+import type { SnapshotReport } from './snapshots.js'
+import type { TrialsReport } from './trials.js'
+
 export interface CountByReason {
   count: number
   byReason: Record<string, number>
@@ -37,6 +41,11 @@ export interface SuiteReport extends ScorerDetails {
   tools: Record<string, ToolBreakdown>
   /** Tokens, latency and cost of this suite's samples (present when some reported usage: see reporter/usage.ts). */
   usage?: UsageReport
+
+  /** 95% interval of each rate in `metrics` (Wilson, clustered by dialogue; null where the rate is). */
+  metricIntervals?: MetricIntervals
+  /** 95% Wilson intervals of the per-tool rates in `tools`. */
+  toolIntervals?: ToolIntervals
 }
 
 export interface ToolEvalsReport extends ScorerDetails {
@@ -74,6 +83,14 @@ export interface ToolEvalsReport extends ScorerDetails {
   interrupted?: true
   /** Present when the run covered less than the whole suite: a selection, a `--bail` stop, an interruption. */
   partial?: PartialRun
+  /** 95% interval of each rate in `metrics` (Wilson, clustered by dialogue: see README, "Intervals"). */
+  metricIntervals?: MetricIntervals
+  /** 95% Wilson intervals of the per-tool rates in `tools`. */
+  toolIntervals?: ToolIntervals
+  /** Repeated trials (`trials` on describeEval): unstable samples and their flip rates; absent without trials. */
+  trials?: TrialsReport
+  /** Snapshot regression of tool calls (`snapshot` on describeEval); absent when no suite keeps snapshots. */
+  snapshots?: SnapshotReport
 }
 
 /** The metrics a report carries, in table order: NeMo's, then the scorers' that were measured in the run. */
@@ -137,5 +154,15 @@ export function buildReport(
     worst: collector.worst,
   }
   if (collector.cacheRegenerated > 0) report.cacheRegenerated = collector.cacheRegenerated
+  report.metricIntervals = collector.intervals.overallIntervals(report.metrics)
+  report.toolIntervals = toolIntervals(report.tools)
+  for (const [name, suite] of Object.entries(report.suites)) {
+    suite.metricIntervals = collector.intervals.suiteIntervals(name, suite.metrics)
+    suite.toolIntervals = toolIntervals(suite.tools)
+  }
+  const trials = collector.trials.finish()
+  if (trials) report.trials = trials
+  const snapshots = collector.snapshots.finish()
+  if (snapshots) report.snapshots = snapshots
   return report
 }

@@ -6,7 +6,10 @@
 import { Chalk, type ChalkInstance } from 'chalk'
 import { callLine } from '../calls/format.js'
 import { reportedMetrics, type ToolEvalsReport } from './report.js'
-import { describeThreshold, formatRate, thresholdFor, type Thresholds } from './thresholds.js'
+import type { Interval } from '../score/intervals.js'
+import { snapshotSection } from './snapshots.js'
+import { describeThreshold, formatRate, readSpec, thresholdFor, thresholdSpecFor, type Thresholds } from './thresholds.js'
+import { trialsLine } from './trials.js'
 import { usageLines } from './usage-render.js'
 import { describeMaxThreshold } from './usage-thresholds.js'
 
@@ -14,6 +17,8 @@ import { describeMaxThreshold } from './usage-thresholds.js'
 const MAX_SUITE_COLUMNS = 5
 const MAX_TOOLS = 12
 const COLUMN = 10
+/** A rate cell with its interval: `0.850 (0.62–0.95)`. */
+const RATE_COLUMN = 17
 // Wide enough for the longest metric name (`schema_parameter_accuracy`): users copy them into thresholds.
 const NAME_COLUMN = 25
 
@@ -37,6 +42,8 @@ export function renderSummary(report: ToolEvalsReport, options: SummaryOptions):
     if (failures.length > 0) out.push('', `  ${c.dim('failures')}  ${failures.map(([k, n]) => `${k} ${n}`).join(c.dim(' · '))}`)
     out.push(...usageLines(report.usage, c))
     out.push(...toolsTable(report, options.thresholds, c))
+    out.push(...trialsLine(report, c))
+    out.push(...snapshotSection(report, c))
     out.push(...erroredSection(report, c))
     if (report.cacheRegenerated) out.push('', c.yellow(`  ${report.cacheRegenerated} cache entries were unusable and regenerated`))
     out.push(...worstSection(report, c))
@@ -59,29 +66,42 @@ function pad(text: string, width: number, right = false): string {
   return right ? cut.padStart(width) : cut.padEnd(width)
 }
 
-/** A rate cell: green when it meets its threshold, red when under, plain without one. */
-function rateCell(value: number | null, min: number | undefined, c: ChalkInstance): string {
-  const text = pad(formatRate(value), COLUMN, true)
-  if (min === undefined) return value === null ? c.dim(text) : text
-  return value !== null && value >= min - 1e-9 ? c.green(text) : c.red(text)
+/** `0.850 (0.62–0.95)`: a rate and its 95% interval (the rate alone when there is none). */
+export function rateWithInterval(value: number | null, interval: Interval | null | undefined): string {
+  if (value === null || !interval) return formatRate(value)
+  return `${formatRate(value)} (${interval[0].toFixed(2)}–${interval[1].toFixed(2)})`
+}
+
+/**
+ * A rate cell: green when it meets its threshold, red when under, plain without one. A threshold on the lower bound
+ * (`on: 'lower'`) is checked against the interval's lower bound.
+ */
+function rateCell(value: number | null, spec: { min: number; on: string } | number | undefined, c: ChalkInstance, interval?: Interval | null, width = RATE_COLUMN): string {
+  const text = pad(rateWithInterval(value, interval), width, true)
+  if (spec === undefined) return value === null ? c.dim(text) : text
+  const { min, on } = typeof spec === 'number' ? { min: spec, on: 'value' } : spec
+  const checked = on === 'lower' ? (value === null ? null : (interval?.[0] ?? null)) : value
+  return checked !== null && checked >= min - 1e-9 ? c.green(text) : c.red(text)
 }
 
 function metricsTable(report: ToolEvalsReport, thresholds: Thresholds, c: ChalkInstance): string[] {
   const suites = Object.keys(report.suites)
   const showSuites = suites.length > 1 && suites.length <= MAX_SUITE_COLUMNS ? suites : []
-  const header = ['  ' + pad('metric', NAME_COLUMN), pad('all', COLUMN, true), ...showSuites.map((s) => pad(s, COLUMN, true))]
+  const header = ['  ' + pad('metric', NAME_COLUMN), pad('all (95% CI)', RATE_COLUMN, true), ...showSuites.map((s) => pad(s, RATE_COLUMN, true))]
   const metrics = reportedMetrics(report)
   const hasMins = metrics.some((m) => thresholdFor(thresholds, m) !== undefined)
-  if (hasMins) header.push(pad('min', COLUMN, true))
+  if (hasMins) header.push(pad('min', COLUMN + 4, true))
   const rows = [c.dim(header.join(' '))]
   for (const metric of metrics) {
-    const cells = ['  ' + pad(metric, NAME_COLUMN), rateCell(report.metrics[metric] ?? null, thresholdFor(thresholds, metric), c)]
+    const cells = ['  ' + pad(metric, NAME_COLUMN), rateCell(report.metrics[metric] ?? null, thresholdSpecFor(thresholds, metric), c, report.metricIntervals?.[metric])]
     for (const s of showSuites) {
-      cells.push(rateCell(report.suites[s]?.metrics[metric] ?? null, thresholdFor(thresholds, metric, s), c))
+      const suite = report.suites[s]
+      cells.push(rateCell(suite?.metrics[metric] ?? null, thresholdSpecFor(thresholds, metric, s), c, suite?.metricIntervals?.[metric]))
     }
     if (hasMins) {
-      const min = thresholdFor(thresholds, metric)
-      cells.push(c.dim(pad(min === undefined ? '' : formatRate(min), COLUMN, true)))
+      const spec = thresholdSpecFor(thresholds, metric)
+      const min = spec === undefined ? '' : `${formatRate(spec.min)}${spec.on === 'lower' ? ' (lower)' : ''}`
+      cells.push(c.dim(pad(min, COLUMN + 4, true)))
     }
     rows.push(cells.join(' '))
   }
@@ -114,13 +134,13 @@ function toolsTable(report: ToolEvalsReport, thresholds: Thresholds, c: ChalkIns
   if (tools.length === 0) return []
   const rows = [
     '',
-    c.dim(`  ${pad('tool', NAME_COLUMN)} ${pad('calls', COLUMN, true)} ${pad('name', COLUMN, true)} ${pad('args exact', COLUMN, true)}`),
+    c.dim(`  ${pad('tool', NAME_COLUMN)} ${pad('calls', COLUMN, true)} ${pad('name', RATE_COLUMN, true)} ${pad('args exact', RATE_COLUMN, true)}`),
   ]
   for (const [name, t] of tools.slice(0, MAX_TOOLS)) {
     const mins = thresholds.tools?.[name] ?? {}
-    rows.push(
-      `  ${pad(name, NAME_COLUMN)} ${pad(String(t.positions), COLUMN, true)} ${rateCell(t.name_correct, mins.name_correct, c)} ${rateCell(t.args_exact_match, mins.args_exact_match, c)}`,
-    )
+    const iv = report.toolIntervals?.[name]
+    const cell = (metric: 'name_correct' | 'args_exact_match') => rateCell(t[metric], readSpec(mins[metric]), c, iv?.[metric])
+    rows.push(`  ${pad(name, NAME_COLUMN)} ${pad(String(t.positions), COLUMN, true)} ${cell('name_correct')} ${cell('args_exact_match')}`)
   }
   if (tools.length > MAX_TOOLS) rows.push(c.dim(`  … ${tools.length - MAX_TOOLS} more tools in the JSON report`))
   return rows

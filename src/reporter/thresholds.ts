@@ -16,8 +16,13 @@
  * scope produced it) fails: a gate on nothing is most likely a misspelt suite, tool or metric name. In a partial run
  * (`-t`, some files, `--changed`, a watch rerun) such a threshold is "not run" instead: listed, never a failure,
  * since its scope was not selected.
+ *
+ * A threshold is a number (the rate must reach it) or `{ min, on: 'lower' }`: the lower bound of the rate's 95%
+ * interval must reach it (see intervals.ts), so a small suite cannot pass a gate on luck. `on: 'value'` is the plain
+ * number's meaning.
  */
 import { BUILTIN_SCORER_METRICS } from '../score/scorers/index.js'
+import type { Interval } from '../score/intervals.js'
 import { REPORT_METRICS, type Aggregate, type RunMetric } from '../score/types.js'
 
 /** Metrics known before any sample ran; user scorers' (`<scorer>.<metric>`) are learnt from the samples. */
@@ -25,10 +30,21 @@ const KNOWN_METRICS: readonly string[] = [...REPORT_METRICS, ...BUILTIN_SCORER_M
 /** A user scorer's metric as reported: `<scorer>.<metric>` (see defineScorer). */
 const USER_METRIC = /^[a-z][a-z0-9_-]*\.[a-z][a-z0-9_-]*$/
 
-export type MetricThresholds = Partial<Record<RunMetric, number>>
+/** What a threshold is checked against: the rate itself, or the lower bound of its 95% interval. */
+export type ThresholdOn = 'value' | 'lower'
+/** A minimum: a plain number (on the rate), or `{ min, on: 'lower' }` (on the interval's lower bound). */
+export type ThresholdSpec = number | { min: number; on?: ThresholdOn }
+export type MetricThresholds = Partial<Record<RunMetric, ThresholdSpec>>
 export const TOOL_METRICS = ['name_correct', 'args_exact_match'] as const
 export type ToolMetric = (typeof TOOL_METRICS)[number]
-export type ToolThresholds = Partial<Record<ToolMetric, number>>
+export type ToolThresholds = Partial<Record<ToolMetric, ThresholdSpec>>
+
+/** The intervals a check on `on: 'lower'` reads (the report's `metricIntervals` and `toolIntervals`). */
+export interface ThresholdIntervals {
+  overall: Readonly<Record<string, Interval | null>>
+  suites: ReadonlyMap<string, Readonly<Record<string, Interval | null>>>
+  tools: Readonly<Record<string, Readonly<Record<string, Interval | null>>>>
+}
 
 export type Thresholds = MetricThresholds & {
   suites?: Record<string, MetricThresholds>
@@ -39,8 +55,13 @@ export type Thresholds = MetricThresholds & {
 export interface ThresholdResult {
   metric: string
   min: number
+  /** The rate. */
   actual: number | null
   pass: boolean
+  /** Present when the threshold applies to the interval's lower bound: `'lower'`. */
+  on?: 'lower'
+  /** The lower bound of the rate's 95% interval, compared with `min` when `on` is `'lower'`. */
+  lower?: number | null
   suite?: string
   tool?: string
   /** Partial runs only: no sample in this threshold's scope ran, so it was not checked (and does not fail). */
@@ -69,15 +90,36 @@ export function validateThresholds(thresholds: unknown): Thresholds {
   return thresholds as Thresholds
 }
 
-function checkEntry(path: string, metric: string, min: unknown, allowed: readonly string[]): void {
+function checkEntry(path: string, metric: string, spec: unknown, allowed: readonly string[]): void {
   const userMetric = allowed === KNOWN_METRICS && USER_METRIC.test(metric)
   if (!allowed.includes(metric) && !userMetric) {
     const user = allowed === KNOWN_METRICS ? ', or a user scorer\'s `<scorer>.<metric>`' : ''
     throw new Error(`tool-evals reporter: unknown metric in \`${path}\`; known: ${allowed.join(', ')}${user}`)
   }
-  if (typeof min !== 'number' || !Number.isFinite(min) || min < 0 || min > 1) {
-    throw new Error(`tool-evals reporter: \`${path}\` must be a number in [0, 1]`)
+  if (isObject(spec)) {
+    for (const key of Object.keys(spec)) {
+      if (key !== 'min' && key !== 'on') throw new Error(`tool-evals reporter: \`${path}.${key}\`: unknown field (a threshold is \`{ min, on }\`)`)
+    }
+    if (spec['on'] !== undefined && spec['on'] !== 'value' && spec['on'] !== 'lower') {
+      throw new Error(`tool-evals reporter: \`${path}.on\` must be 'value' or 'lower'`)
+    }
+    checkMin(`${path}.min`, spec['min'])
+    return
   }
+  checkMin(path, spec)
+}
+
+function checkMin(path: string, min: unknown): void {
+  if (typeof min !== 'number' || !Number.isFinite(min) || min < 0 || min > 1) {
+    throw new Error(`tool-evals reporter: \`${path}\` must be a number in [0, 1] (or \`{ min, on: 'lower' }\`)`)
+  }
+}
+
+/** A threshold's minimum and what it applies to; undefined for anything that is not one. */
+export function readSpec(spec: unknown): { min: number; on: ThresholdOn } | undefined {
+  if (typeof spec === 'number') return { min: spec, on: 'value' }
+  if (isObject(spec) && typeof spec['min'] === 'number') return { min: spec['min'], on: spec['on'] === 'lower' ? 'lower' : 'value' }
+  return undefined
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -89,25 +131,31 @@ export function checkThresholds(
   thresholds: Thresholds,
   overall: Aggregate,
   suites: ReadonlyMap<string, Aggregate>,
-  options: { partial?: boolean } = {},
+  options: { partial?: boolean; intervals?: ThresholdIntervals } = {},
 ): ThresholdResult[] {
   const results: ThresholdResult[] = []
-  for (const [metric, min] of Object.entries(thresholds)) {
-    if (metric === 'suites' || metric === 'tools' || typeof min !== 'number') continue
-    results.push(outcome(metric, min, overall.metrics[metric as RunMetric] ?? null))
+  const iv = options.intervals
+  for (const [metric, raw] of Object.entries(thresholds)) {
+    const spec = metric === 'suites' || metric === 'tools' ? undefined : readSpec(raw)
+    if (!spec) continue
+    results.push(outcome(metric, spec, overall.metrics[metric as RunMetric] ?? null, iv?.overall[metric]))
   }
   for (const [suite, mins] of Object.entries(thresholds.suites ?? {})) {
     const agg = suites.get(suite)
-    for (const [metric, min] of Object.entries(mins)) {
-      if (typeof min !== 'number') continue
-      results.push({ ...outcome(metric, min, agg ? (agg.metrics[metric as RunMetric] ?? null) : null), suite })
+    for (const [metric, raw] of Object.entries(mins)) {
+      const spec = readSpec(raw)
+      if (!spec) continue
+      const value = agg ? (agg.metrics[metric as RunMetric] ?? null) : null
+      results.push({ ...outcome(metric, spec, value, iv?.suites.get(suite)?.[metric]), suite })
     }
   }
   for (const [tool, mins] of Object.entries(thresholds.tools ?? {})) {
     const breakdown = overall.tools[tool]
-    for (const [metric, min] of Object.entries(mins)) {
-      if (typeof min !== 'number') continue
-      results.push({ ...outcome(metric, min, breakdown ? breakdown[metric as ToolMetric] : null), tool })
+    for (const [metric, raw] of Object.entries(mins)) {
+      const spec = readSpec(raw)
+      if (!spec) continue
+      const value = breakdown ? breakdown[metric as ToolMetric] : null
+      results.push({ ...outcome(metric, spec, value, iv?.tools[tool]?.[metric]), tool })
     }
   }
   return options.partial ? results.map(markNotRun) : results
@@ -118,16 +166,25 @@ function markNotRun(r: ThresholdResult): ThresholdResult {
   return r.actual === null ? { ...r, pass: true, notRun: true } : r
 }
 
-function outcome(metric: string, min: number, actual: number | null): ThresholdResult {
-  return { metric, min, actual, pass: actual !== null && actual >= min - EPSILON }
+function outcome(metric: string, spec: { min: number; on: ThresholdOn }, actual: number | null, interval?: Interval | null): ThresholdResult {
+  const { min } = spec
+  if (spec.on === 'value') return { metric, min, actual, pass: actual !== null && actual >= min - EPSILON }
+  // No interval (no denominator, or none computed): nothing to pass with.
+  const lower = actual === null ? null : (interval?.[0] ?? null)
+  return { metric, min, actual, pass: lower !== null && lower >= min - EPSILON, on: 'lower', lower }
 }
 
 
 /** The minimum set for a metric in a scope (for colouring tables), if any. */
 export function thresholdFor(thresholds: Thresholds, metric: string, suite?: string): number | undefined {
   const scope: Record<string, unknown> = suite === undefined ? thresholds : (thresholds.suites?.[suite] ?? {})
-  const min = scope[metric]
-  return typeof min === 'number' ? min : undefined
+  return readSpec(scope[metric])?.min
+}
+
+/** The threshold set for a metric in a scope, with what it applies to (for colouring tables), if any. */
+export function thresholdSpecFor(thresholds: Thresholds, metric: string, suite?: string): { min: number; on: ThresholdOn } | undefined {
+  const scope: Record<string, unknown> = suite === undefined ? thresholds : (thresholds.suites?.[suite] ?? {})
+  return readSpec(scope[metric])
 }
 
 /** `name_correct 0.850 < 0.900 (suite weather)`: one line naming a threshold's outcome. */
@@ -138,6 +195,10 @@ export function describeThreshold(r: ThresholdResult): string {
     return `${r.metric}${scope}: no sample produced this metric: is the scorer on, and are its name and metric spelt right? (required ${formatRate(r.min)})`
   }
   if (r.actual === null) return `${r.metric}${scope}: no samples to measure (required ${formatRate(r.min)})`
+  if (r.on === 'lower') {
+    const lower = r.lower === null || r.lower === undefined ? 'no interval' : formatRate(r.lower)
+    return `${r.metric}${scope}: lower 95% bound ${lower} ${r.pass ? '>=' : '<'} required ${formatRate(r.min)} (rate ${formatRate(r.actual)})`
+  }
   return `${r.metric}${scope}: ${formatRate(r.actual)} ${r.pass ? '>=' : '<'} required ${formatRate(r.min)}`
 }
 

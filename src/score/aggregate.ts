@@ -160,7 +160,8 @@ export function addRecord(acc: Accumulator, record: SampleRecord): void {
     }
   } else {
     acc.noCallExpected++
-    if (score.noCallCorrect ?? score.predicted === 0) acc.noCallCorrect++
+    if (score.noCallShare !== undefined) acc.noCallCorrect += finite(score.noCallShare)
+    else if (score.noCallCorrect ?? score.predicted === 0) acc.noCallCorrect++
   }
 }
 

@@ -33,6 +33,11 @@ export interface Sample {
   expectedTrajectory?: ExpectedCall[][]
   /** Anything else the data line carried (kept for custom assertions and scorers). */
   extra?: Record<string, unknown>
+  /**
+   * Which of the sample's repeated generations this is (0-based), when describeEval's `trials` repeats it: the
+   * generation cache keys on it (from trial 1 on) and replay picks the recorded line of that trial.
+   */
+  trial?: number
 }
 
 /** Why a sample is not fully right; a sample may have several. */
@@ -78,6 +83,8 @@ export interface SampleScore {
   metrics: Record<NemoMetric, number>
   /** Only for samples that expect no call: whether the model rightly made none. */
   noCallCorrect?: boolean
+  /** Repeated trials (`trials` with `mean`): the share of trials that rightly made no call (overrides noCallCorrect). */
+  noCallShare?: number
   /** One entry per expected position, in expected order. */
   positions: PositionScore[]
   failures: FailureCategory[]
@@ -102,10 +109,20 @@ export interface SampleRecord {
    * errored sample carries each enabled scorer's `errored` value; a skipped one none.
    */
   scores?: RecordScores
-  /** The model's usage for this sample (tokens, latency, cache hit: see usage/record.ts), when it reported any. */
+  /** The model's usage for this sample (tokens, latency, cache hit: see score/usage.ts), when it reported any. */
   usage?: UsageRecord
   /** The judge's usage for this sample, apart from the model's (both judge kinds summed). */
   judgeUsage?: UsageRecord
+  /** Repeated trials (describeEval's `trials`): how the sample's trials went (its scores are their reduction). */
+  trials?: TrialSummary
+}
+
+/** A sample's trials: how many ran, how many were fully right, and its flip rate (see eval/trials.ts). */
+export interface TrialSummary {
+  count: number
+  right: number
+  /** Share of trials whose outcome (fully right or not) differs from the sample's majority outcome: 0 to 0.5. */
+  flipRate: number
 }
 
 /** Scorer values of a record: the built-in scorers' typed, user scorers' by their names. */

@@ -1,0 +1,154 @@
+/**
+ * describeEval's `snapshot` option: each sample's normalised calls (snapshot-format.ts) kept in one file per suite
+ * beside the eval file, `<eval file>.<suite>.calls.jsonl` (`weather.eval.ts` → `weather.eval.weather.calls.jsonl`),
+ * so a change in what the model calls shows as an ordinary diff in a pull request.
+ *
+ * Vitest's snapshot machinery decides what may be written: the test file's snapshot state gives the update mode
+ * (`-u` / `--update`: `all`; the local default `new`; `none` in CI or with `--update=none`), and the file is read and
+ * written through its snapshot environment, counted in Vitest's own "Snapshots written / updated" summary.
+ *
+ * - `all` (`-u`): the file becomes this run's calls (samples that did not run keep their lines; ids no longer in the
+ *   data are removed);
+ * - `new`: lines are added for new samples, changed ones keep their stored line;
+ * - `none` (CI): nothing is written; a sample with no line is reported as added.
+ *
+ * Each sample's test compares its calls with its stored line when it runs; the suite's last planned sample writes
+ * the file once (tests in a suite run in order) and lists the obsolete ids.
+ */
+import { basename, dirname, join, relative } from 'node:path'
+import { expect } from 'vitest'
+import {
+  composeSnapshotFile,
+  lineDiff,
+  parseSnapshotFile,
+  snapshotLine,
+  type SampleSnapshotMeta,
+  type SnapshotCall,
+  type SnapshotEntry,
+  type SuiteSnapshotMeta,
+} from './snapshot-format.js'
+
+export type SnapshotMode = 'report' | 'fail'
+/** describeEval's `snapshot`: a mode, or a mode with volatile paths masked (`ignore: ['arguments.request_id']`). */
+export type SnapshotOption = SnapshotMode | { mode?: SnapshotMode; ignore?: readonly string[] }
+
+export interface SnapshotPlan {
+  mode: SnapshotMode
+  ignore: readonly string[]
+}
+
+export function snapshotPlan(option: SnapshotOption | undefined, where: string): SnapshotPlan | undefined {
+  if (option === undefined) return undefined
+  if (option === 'report' || option === 'fail') return { mode: option, ignore: [] }
+  if (typeof option !== 'object' || option === null || Array.isArray(option)) {
+    throw new Error(`${where}: option \`snapshot\` must be 'report', 'fail' or { mode, ignore }`)
+  }
+  const mode = option.mode ?? 'report'
+  if (mode !== 'report' && mode !== 'fail') throw new Error(`${where}: option \`snapshot.mode\` must be 'report' or 'fail'`)
+  const ignore = option.ignore ?? []
+  if (!Array.isArray(ignore) || !ignore.every((p) => typeof p === 'string' && p !== '')) {
+    throw new Error(`${where}: option \`snapshot.ignore\` must be an array of paths such as 'arguments.request_id'`)
+  }
+  return { mode, ignore }
+}
+
+/** `weather.eval.ts` and suite `Weather tools` → `weather.eval.weather-tools.calls.jsonl`, beside the eval file. */
+export function snapshotPath(evalFile: string, suite: string): string {
+  const base = basename(evalFile).replace(/\.(c|m)?[jt]sx?$/, '')
+  const slug = suite.toLowerCase().replace(/[^a-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '') || 'suite'
+  return join(dirname(evalFile), `${base}.${slug}.calls.jsonl`)
+}
+
+type UpdateMode = 'all' | 'new' | 'none'
+
+/** The bits of Vitest's SnapshotState this uses (public getters of @vitest/snapshot). */
+interface VitestSnapshotState {
+  snapshotUpdateState?: UpdateMode
+  environment?: { readSnapshotFile(path: string): Promise<string | null>; saveSnapshotFile(path: string, content: string): Promise<void> }
+  added?: { increment(key: string): void }
+  updated?: { increment(key: string): void }
+}
+
+function snapshotState(): VitestSnapshotState | undefined {
+  return (expect.getState() as { snapshotState?: VitestSnapshotState }).snapshotState
+}
+
+/** One suite's snapshot file during a run. */
+export class SuiteSnapshot {
+  private stored: Promise<Map<string, SnapshotEntry>> | undefined
+  /** This run's lines, by id. */
+  private readonly current = new Map<string, string>()
+  private readonly status = new Map<string, SampleSnapshotMeta['status']>()
+  private file: string | undefined
+
+  constructor(readonly plan: SnapshotPlan) {}
+
+  private load(path: string): Promise<Map<string, SnapshotEntry>> {
+    this.stored ??= (async () => {
+      const env = snapshotState()?.environment
+      const text = env ? await env.readSnapshotFile(path) : null
+      return parseSnapshotFile(text ?? '', path)
+    })()
+    return this.stored
+  }
+
+  /** Compare one sample's calls with its stored line. `root`: the project root (paths in the report are relative). */
+  async check(evalFile: string, suite: string, root: string, id: string, calls: readonly SnapshotCall[], frequency?: string): Promise<SampleSnapshotMeta> {
+    this.file ??= snapshotPath(evalFile, suite)
+    const stored = await this.load(this.file)
+    const line = snapshotLine(id, calls, frequency)
+    this.current.set(id, line)
+    const before = stored.get(id)
+    const file = relative(root, this.file)
+    let status: SampleSnapshotMeta['status']
+    if (!before) status = 'added'
+    else status = before.calls === JSON.stringify(calls) ? 'unchanged' : 'changed'
+    this.status.set(id, status)
+    return status === 'changed' ? { status, file, before: (before as SnapshotEntry).line, after: line } : { status, file }
+  }
+
+  /** The update mode Vitest resolved for this run (`new` when no snapshot state is available). */
+  updateMode(): UpdateMode {
+    return snapshotState()?.snapshotUpdateState ?? 'new'
+  }
+
+  /**
+   * Write the file as the update mode allows and list the obsolete ids (`ids`: every id in the suite's data).
+   * `testId` is the writing test's id (Vitest counts the written and updated snapshots under it).
+   */
+  async finish(ids: ReadonlySet<string>, root: string, testId: string, evalFile: string, suite: string): Promise<SuiteSnapshotMeta> {
+    this.file ??= snapshotPath(evalFile, suite)
+    const path = this.file
+    const stored = await this.load(path)
+    const obsolete = [...stored.keys()].filter((id) => !ids.has(id)).sort()
+    const mode = this.updateMode()
+    const lines = new Map<string, string>()
+    if (mode === 'all') {
+      for (const [id, e] of stored) if (ids.has(id)) lines.set(id, e.line)
+      for (const [id, line] of this.current) lines.set(id, line)
+    } else {
+      for (const [id, e] of stored) lines.set(id, e.line)
+      if (mode === 'new') for (const [id, line] of this.current) if (!stored.has(id)) lines.set(id, line)
+    }
+    const content = composeSnapshotFile(lines)
+    const before = composeSnapshotFile(new Map([...stored].map(([id, e]) => [id, e.line])))
+    let written = false
+    const state = snapshotState()
+    if (mode !== 'none' && content !== before && state?.environment) {
+      await state.environment.saveSnapshotFile(path, content)
+      written = true
+      // Vitest's summary counts what was written: new lines as added, changed or removed ones as updated.
+      for (const [id, s] of this.status) {
+        if (s === 'added' && lines.has(id)) state.added?.increment(testId)
+        if (s === 'changed' && mode === 'all') state.updated?.increment(testId)
+      }
+      if (mode === 'all' && obsolete.length > 0) state.updated?.increment(testId)
+    }
+    return { file: relative(root, path), obsolete, written }
+  }
+}
+
+/** The failure message of a changed sample in 'fail' mode. */
+export function changedMessage(id: string, meta: SampleSnapshotMeta): string {
+  return `sample "${id}": tool calls changed from the snapshot in ${meta.file} (run with -u to accept):\n${lineDiff(meta.before ?? '', meta.after ?? '')}`
+}
