@@ -1,7 +1,7 @@
 // Repeated trials as units: the option's validation, the reducers on NeMo's metrics, no-call samples and user
 // scorers, flip rates, replay's lookup of trial lines, the cache key, and the snapshot normalisation of calls.
 import { describe, expect, it } from 'vitest'
-import { callsKey, composeSnapshotFile, normaliseCalls, parseSnapshotFile } from '../src/eval/snapshot-format.js'
+import { callsKey, composeSnapshotFile, normaliseCalls, parseSnapshotFile } from '../src/score/snapshot-format.js'
 import { snapshotPath, snapshotPlan } from '../src/eval/snapshot.js'
 import { modalTrial, reduceTrials, trialsPlan, trialSummary, type TrialOutcome } from '../src/eval/trials.js'
 import { generationKey } from '../src/models/cache.js'

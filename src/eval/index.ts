@@ -16,4 +16,4 @@ export { bfclEnvironment, bfclEnvironmentTools, BFCL_ENVIRONMENTS, type BfclEnvi
 export { bfclMultiTurn, loadBfclMultiTurn, bfclResult, BFCL_MAX_STEPS, ADDITIONAL_FUNCTION_PROMPT, type BfclMultiTurnOptions } from './bfcl-multi-turn.js'
 export type { TrialsOption, TrialReducer } from './trials.js'
 export type { SnapshotOption, SnapshotMode } from './snapshot.js'
-export { normaliseCalls, type SnapshotCall } from './snapshot-format.js'
+export { normaliseCalls, type SnapshotCall } from '../score/snapshot-format.js'

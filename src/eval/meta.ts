@@ -10,7 +10,7 @@ import type { ExpectedCall, SampleRecord } from '../score/types.js'
 import { JUDGE_RECORD_CHARS } from '../score/scorers/judge.js'
 import { truncate } from '../score/text.js'
 import type { StoredTrajectory } from '../score/trajectory.js'
-import type { SampleSnapshotMeta, SuiteSnapshotMeta } from './snapshot-format.js'
+import type { SampleSnapshotMeta, SuiteSnapshotMeta } from '../score/snapshot-format.js'
 
 /** The task-meta key under which a test case stores its EvalMeta. */
 export const META_KEY = 'toolEvals' satisfies keyof TaskMeta

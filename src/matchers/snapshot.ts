@@ -6,7 +6,7 @@
  * a ToolCall list, an eval result).
  */
 import { expect, type MatcherState } from 'vitest'
-import { normaliseCalls } from '../eval/snapshot-format.js'
+import { normaliseCalls } from '../score/snapshot-format.js'
 import { receivedCalls } from './received.js'
 
 export interface ToMatchToolCallsSnapshotOptions {
