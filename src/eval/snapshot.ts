@@ -26,7 +26,7 @@ import {
   type SnapshotCall,
   type SnapshotEntry,
   type SuiteSnapshotMeta,
-} from './snapshot-format.js'
+} from '../score/snapshot-format.js'
 
 export type SnapshotMode = 'report' | 'fail'
 /** describeEval's `snapshot`: a mode, or a mode with volatile paths masked (`ignore: ['arguments.request_id']`). */
