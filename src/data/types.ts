@@ -22,6 +22,8 @@ export interface Sample {
   source?: { file: string; line: number }
   /** The BFCL answer this sample is checked against (the `bfcl` option), as `loadBfclCategory` makes it. */
   bfcl?: BfclAnswer
+  /** `"mustPass": true` on the data line: a baseline comparison fails the run if this sample goes from right to wrong. */
+  mustPass?: boolean
   /** Anything else the data line carried (kept for custom assertions and scorers). */
   extra?: Record<string, unknown>
 }

@@ -21,6 +21,10 @@ import { Generations } from './generations.js'
 import type { Scorer, StrictVerdict } from '../score/scorer.js'
 import { activeScorers, applyErroredScorers, applyScorers, callsOf, withPreparation, type ScorerOptions, type ScorerResults } from './scorers.js'
 import { inputFiles, writeInputs } from './inputs.js'
+import { callsHash } from './calls-hash.js'
+import { RUN_INFO_KEY, suiteRunInfo } from './run-info.js'
+import { getCurrentSuite } from 'vitest/suite'
+import { isCacheHit } from '../models/cache.js'
 import { lastUserPrompt, META_LIMITS, storedCalls, storedExpected, truncate, writeEvalMeta, type EvalMeta } from './meta.js'
 
 /** What a sample's test knows once its sample is scored: handed to `assert` (with the opted-in scorers' results). */
@@ -107,8 +111,11 @@ export function describeEval(name: string, options: EvalOptions): void {
 
   // Async: a Hub dataset is fetched (or read from its cache) while Vitest collects the suite.
   describe(name, async () => {
+    // The describe block's own task meta (taken before any await: the current suite is only known synchronously).
+    const suiteMeta = getCurrentSuite().suite?.meta as Record<string, unknown> | undefined
     const entries = await loadDataAsync(options.data, options)
     const inputs = inputFiles(options.data, providers)
+    if (suiteMeta) suiteMeta[RUN_INFO_KEY] = suiteRunInfo(model, inputs, entries.flatMap((e) => (e.sample ? [e.sample] : [])))
     const samplesByName = new Map<string, Sample>()
     const testOptions = options.timeout === undefined ? {} : { timeout: options.timeout }
     let planned = false
@@ -216,6 +223,7 @@ function errorReason(error: unknown): { reason: string; detail: string } {
 function unfinishedMeta(sample: Sample, suite: string, scoreOptions: ScoreOptions, scorers: readonly Scorer[], timeoutMs: number): EvalMeta {
   const error = `timed out after ${timeoutMs} ms (the sample's test timeout), or the run was interrupted`
   const record: SampleRecord = { id: sample.id, suite, error }
+  if (sample.mustPass) record.mustPass = true
   record.score = scoreSample([], sample.expected, scoreOptions)
   applyErroredScorers(record, sample, scorers)
   return { v: 1, record, expected: storedExpected(sample.expected) }
@@ -253,6 +261,7 @@ export async function evaluateWith(
   scoreOptions: ScoreOptions = {},
 ): Promise<Evaluated> {
   const record: SampleRecord = { id: sample.id, suite }
+  if (sample.mustPass) record.mustPass = true
   const stored: EvalMeta = { v: 1, record, expected: storedExpected(sample.expected) }
   if (output === undefined) {
     // A failed generation scores as no prediction, so a failure can never raise a rate.
@@ -265,6 +274,7 @@ export async function evaluateWith(
     return { stored, result: { sample, calls: [], score: record.score, record } }
   }
   if (output.cacheRegenerated !== undefined) stored.cacheRegenerated = output.cacheRegenerated
+  if (isCacheHit(output)) stored.cacheHit = true
   if (output.skipped !== undefined) {
     record.skipped = output.skipped
     return { stored, result: { sample, output, calls: [], score: scoreSample([], sample.expected, scoreOptions), record } }
@@ -285,6 +295,7 @@ export async function evaluateWith(
     return { stored, result: { sample, output, calls, score: record.score, record } }
   }
   const { results, strict } = scored
+  stored.callsHash = callsHash(calls)
   if (record.score.failures.length > 0) {
     // Only a sample that is not fully right is shown (the reporter's worst samples): a right one keeps its record only.
     stored.calls = storedCalls(calls)

@@ -9,6 +9,8 @@ import type { Aggregate, FailureCategory, RunMetric, RunMetrics, ToolBreakdown }
 import { sortErrored, type ErroredSample, type RunCollector, type WorstSample } from './collect.js'
 import type { ThresholdResult } from './thresholds.js'
 import type { PartialRun } from './run-scope.js'
+import type { Comparison } from './compare/compare.js'
+import type { RunMeta } from './compare/run-meta.js'
 
 export interface CountByReason {
   count: number
@@ -66,6 +68,12 @@ export interface ToolEvalsReport extends ScorerDetails {
   interrupted?: true
   /** Present when the run covered less than the whole suite: a selection, a `--bail` stop, an interruption. */
   partial?: PartialRun
+  /** When, what and against what it ran: time, version, git commit, per suite the provider and input hashes. */
+  run?: RunMeta
+  /** The per-sample outcomes' JSONL file, relative to this report (see README, "Pull-request gates"). */
+  samplesFile?: string
+  /** The comparison with the baseline report, when one was set and found. */
+  comparison?: Comparison
 }
 
 /** The metrics a report carries, in table order: NeMo's, then the scorers' that were measured in the run. */

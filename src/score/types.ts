@@ -84,6 +84,8 @@ export interface SampleRecord {
    * errored sample carries each enabled scorer's `errored` value; a skipped one none.
    */
   scores?: RecordScores
+  /** The sample must stay right: a baseline comparison fails the run when it flips from right to wrong. */
+  mustPass?: true
 }
 
 /** Scorer values of a record: the built-in scorers' typed, user scorers' by their names. */
