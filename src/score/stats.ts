@@ -157,23 +157,53 @@ export interface PairedSummary {
   se: number
 }
 
+/** Paired values as columns: `cluster[i]` is a small non-negative integer naming sample i's cluster. */
+export interface PairedColumns {
+  base: ArrayLike<number>
+  head: ArrayLike<number>
+  cluster: ArrayLike<number>
+  length: number
+}
+
 /** Means and the clustered standard error of the mean paired difference. Linear in the number of pairs. */
 export function pairedSummary(values: readonly PairedValue[]): PairedSummary {
-  const n = values.length
+  const ids = new Map<string, number>()
+  const cluster = values.map((v) => {
+    let id = ids.get(v.cluster)
+    if (id === undefined) ids.set(v.cluster, (id = ids.size))
+    return id
+  })
+  return pairedSummaryOf({ base: values.map((v) => v.base), head: values.map((v) => v.head), cluster, length: values.length })
+}
+
+/** `pairedSummary` over columns (what the comparison builds: no per-sample objects or string keys). */
+export function pairedSummaryOf(c: PairedColumns): PairedSummary {
+  const n = c.length
   if (n === 0) return { n: 0, clusters: 0, base: 0, head: 0, delta: 0, se: 0 }
   let sb = 0
   let sh = 0
-  for (const v of values) {
-    sb += v.base
-    sh += v.head
+  let maxCluster = 0
+  for (let i = 0; i < n; i++) {
+    sb += c.base[i] as number
+    sh += c.head[i] as number
+    if ((c.cluster[i] as number) > maxCluster) maxCluster = c.cluster[i] as number
   }
   const delta = (sh - sb) / n
   // Σ over clusters of (Σ within the cluster of the centred differences)², scaled by G/(G-1) (CR1).
-  const byCluster = new Map<string, number>()
-  for (const v of values) byCluster.set(v.cluster, (byCluster.get(v.cluster) ?? 0) + (v.head - v.base - delta))
-  const g = byCluster.size
+  const sums = new Float64Array(maxCluster + 1)
+  const seen = new Uint8Array(maxCluster + 1)
+  for (let i = 0; i < n; i++) {
+    const g = c.cluster[i] as number
+    sums[g] = (sums[g] as number) + ((c.head[i] as number) - (c.base[i] as number) - delta)
+    seen[g] = 1
+  }
+  let g = 0
   let ss = 0
-  for (const s of byCluster.values()) ss += s * s
+  for (let j = 0; j <= maxCluster; j++) {
+    if (seen[j] === 0) continue
+    g++
+    ss += (sums[j] as number) ** 2
+  }
   const se = g > 1 ? Math.sqrt((g / (g - 1)) * ss) / n : 0
   return { n, clusters: g, base: sb / n, head: sh / n, delta, se }
 }

@@ -14,9 +14,8 @@ import {
   holm,
   mcnemarOneSided,
   minimumDetectableEffect,
-  pairedSummary,
+  pairedSummaryOf,
   pairedTTest,
-  type PairedValue,
 } from '../../score/stats.js'
 import { isRight, type SampleOutcome } from './outcomes.js'
 import { metaDifferences, type RunMeta } from './run-meta.js'
@@ -78,14 +77,19 @@ export interface Comparison {
 interface Folded {
   suite: string
   id: string
-  values: Map<string, number>
+  values: Record<string, number>
   right: boolean
+  evaluated: boolean
   mustPass: boolean
   failures: string[]
   hash?: string
   usage?: Record<string, number>
   expected?: string
   calls?: string
+  /** Trials folded in (1 without trials). */
+  trials: number
+  /** Per metric, how many trials gave a value (only once a second trial came). */
+  counts?: Record<string, number>
 }
 
 /** Flipped samples whose calls the comparison keeps (the lists of ids are complete; the diffs are for reading). */
@@ -95,28 +99,37 @@ const keyOf = (suite: string, id: string) => `${suite} > ${id}`
 /** Samples expanded from one dialogue (`id#k`) share a cluster. */
 const clusterOf = (suite: string, id: string) => `${suite}\u0000${id.replace(/#\d+$/, '')}`
 
+function newFolded(o: SampleOutcome): Folded {
+  return { suite: o.suite, id: o.id, values: o.values, right: true, evaluated: false, mustPass: false, failures: [], trials: 1 }
+}
+
+/** Add a further trial's values (sums and counts; divided in `finishFold`). */
+function addTrial(f: Folded, o: SampleOutcome): void {
+  if (!f.counts) {
+    // Copy on the second trial: until then the outcome's own values serve (no copy per sample).
+    f.values = { ...f.values }
+    f.counts = {}
+    for (const m of Object.keys(f.values)) f.counts[m] = 1
+  }
+  f.trials++
+  for (const [m, v] of Object.entries(o.values)) {
+    f.values[m] = (f.values[m] ?? 0) + v
+    f.counts[m] = (f.counts[m] ?? 0) + 1
+  }
+}
+
 function fold(outcomes: readonly SampleOutcome[]): Map<string, Folded> {
   const out = new Map<string, Folded>()
-  const counts = new Map<string, Map<string, number>>()
-  const evaluated = new Set<string>()
   for (const o of outcomes) {
     const key = keyOf(o.suite, o.id)
     let f = out.get(key)
-    if (!f) {
-      f = { suite: o.suite, id: o.id, values: new Map(), right: true, mustPass: false, failures: [] }
-      out.set(key, f)
-      counts.set(key, new Map())
-    }
-    const c = counts.get(key) as Map<string, number>
-    for (const [m, v] of Object.entries(o.values)) {
-      f.values.set(m, (f.values.get(m) ?? 0) + v)
-      c.set(m, (c.get(m) ?? 0) + 1)
-    }
+    if (!f) out.set(key, (f = newFolded(o)))
+    else addTrial(f, o)
     if (o.skipped) continue
-    evaluated.add(key)
+    f.evaluated = true
     if (!isRight(o)) {
+      if (f.right) f.failures = o.errored ? ['errored', ...o.failures] : o.failures
       f.right = false
-      if (f.failures.length === 0) f.failures = o.errored ? ['errored', ...o.failures] : o.failures
       if (o.expected !== undefined) f.expected = o.expected
       if (o.calls !== undefined) f.calls = o.calls
     }
@@ -127,28 +140,42 @@ function fold(outcomes: readonly SampleOutcome[]): Map<string, Folded> {
       for (const [k, v] of Object.entries(o.usage)) f.usage[k] = (f.usage[k] ?? 0) + v
     }
   }
-  for (const [key, f] of out) {
-    const c = counts.get(key) as Map<string, number>
-    for (const [m, sum] of f.values) f.values.set(m, sum / (c.get(m) as number))
+  for (const f of out.values()) {
     // A sample with no evaluated trial (skipped by policy) is not right either.
-    if (!evaluated.has(key)) f.right = false
+    if (!f.evaluated) f.right = false
+    if (f.counts) for (const m of Object.keys(f.values)) f.values[m] = (f.values[m] as number) / (f.counts[m] as number)
+    if (f.usage && f.trials > 1) for (const k of Object.keys(f.usage)) f.usage[k] = (f.usage[k] as number) / f.trials
   }
   return out
 }
 
-function isBinary(values: readonly PairedValue[]): boolean {
-  for (const v of values) if ((v.base !== 0 && v.base !== 1) || (v.head !== 0 && v.head !== 1)) return false
+/** Paired values of one metric in one scope, as columns (cluster ids local to the scope). */
+interface Column {
+  base: number[]
+  head: number[]
+  cluster: number[]
+  length: number
+}
+
+function isBinary(c: Column): boolean {
+  for (let i = 0; i < c.length; i++) {
+    const b = c.base[i] as number
+    const h = c.head[i] as number
+    if ((b !== 0 && b !== 1) || (h !== 0 && h !== 1)) return false
+  }
   return true
 }
 
 /** The test of one metric in one scope, before the verdict (which needs the whole family for Holm). */
-function testMetric(values: readonly PairedValue[], alpha: number, gated: boolean): Omit<MetricComparison, 'verdict'> & { drop: number; rise: number } {
-  const s = pairedSummary(values)
+function testMetric(values: Column, alpha: number, gated: boolean): Omit<MetricComparison, 'verdict'> & { drop: number; rise: number } {
+  const s = pairedSummaryOf(values)
   let regressed = 0
   let improved = 0
-  for (const v of values) {
-    if (v.head < v.base) regressed++
-    else if (v.head > v.base) improved++
+  for (let i = 0; i < values.length; i++) {
+    const b = values.base[i] as number
+    const h = values.head[i] as number
+    if (h < b) regressed++
+    else if (h > b) improved++
   }
   const binary = isBinary(values)
   const p = binary ? mcnemarOneSided(regressed, improved) : pairedTTest(s)
@@ -183,15 +210,27 @@ export function compareRuns(base: RunForComparison, head: RunForComparison, opti
   }
   for (const key of b.keys()) if (!h.has(key)) removed.push(key)
 
-  // Per scope (overall '' and each suite) and metric: the paired values.
-  const scopes = new Map<string, Map<string, PairedValue[]>>()
-  const push = (scope: string, metric: string, v: PairedValue) => {
-    let m = scopes.get(scope)
-    if (!m) scopes.set(scope, (m = new Map()))
-    let list = m.get(metric)
-    if (!list) m.set(metric, (list = []))
-    list.push(v)
+  // Per scope (overall '' and each suite) and metric: the paired values, with cluster ids numbered per scope.
+  const scopes = new Map<string, { columns: Map<string, Column>; clusters: Map<string, number> }>()
+  const scopeOf = (name: string) => {
+    let sc = scopes.get(name)
+    if (!sc) scopes.set(name, (sc = { columns: new Map(), clusters: new Map() }))
+    return sc
   }
+  const clusterId = (sc: { clusters: Map<string, number> }, key: string) => {
+    let id = sc.clusters.get(key)
+    if (id === undefined) sc.clusters.set(key, (id = sc.clusters.size))
+    return id
+  }
+  const push = (sc: { columns: Map<string, Column> }, metric: string, base: number, head: number, cluster: number) => {
+    let c = sc.columns.get(metric)
+    if (!c) sc.columns.set(metric, (c = { base: [], head: [], cluster: [], length: 0 }))
+    c.base.push(base)
+    c.head.push(head)
+    c.cluster.push(cluster)
+    c.length++
+  }
+  const overall = scopeOf('')
   const mustPass = new Set(mustPassIds)
   const regressedIds: string[] = []
   const improvedIds: string[] = []
@@ -202,12 +241,15 @@ export function compareRuns(base: RunForComparison, head: RunForComparison, opti
   let detailCount = 0
   for (const [bf, hf] of paired) {
     const cluster = clusterOf(hf.suite, hf.id)
-    for (const [metric, hv] of hf.values) {
-      const bv = bf.values.get(metric)
+    const suiteScope = scopeOf(hf.suite)
+    const inOverall = clusterId(overall, cluster)
+    const inSuite = clusterId(suiteScope, cluster)
+    for (const metric in hf.values) {
+      const bv = bf.values[metric]
       if (bv === undefined) continue
-      const v = { base: bv, head: hv, cluster }
-      push('', metric, v)
-      push(hf.suite, metric, v)
+      const hv = hf.values[metric] as number
+      push(overall, metric, bv, hv, inOverall)
+      push(suiteScope, metric, bv, hv, inSuite)
     }
     const key = keyOf(hf.suite, hf.id)
     if (bf.hash !== undefined && hf.hash !== undefined && bf.hash !== hf.hash) changedCalls++
@@ -232,15 +274,15 @@ export function compareRuns(base: RunForComparison, head: RunForComparison, opti
     }
   }
 
-  const available = [...(scopes.get('')?.keys() ?? [])]
+  const available = [...overall.columns.keys()]
   const gatedMetrics = options.metrics ?? available
   const gated = new Set(gatedMetrics)
   const tested = new Map<string, Map<string, ReturnType<typeof testMetric>>>()
   const family: { scope: string; metric: string; p: number }[] = []
   const riseFamily: { scope: string; metric: string; p: number }[] = []
-  for (const [scope, metrics] of scopes) {
+  for (const [scope, { columns }] of scopes) {
     const out = new Map<string, ReturnType<typeof testMetric>>()
-    for (const [metric, values] of metrics) {
+    for (const [metric, values] of columns) {
       const t = testMetric(values, alpha, gated.has(metric))
       out.set(metric, t)
       if (t.gated) {
