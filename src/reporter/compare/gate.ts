@@ -10,7 +10,7 @@ import { readEvalMeta } from '../../eval/meta.js'
 import { readSuiteRunInfo, type SuiteRunInfo } from '../../eval/run-info.js'
 import { compareRuns, type Comparison, type RegressionOptions } from './compare.js'
 import { loadReport } from './load.js'
-import { cachedLookup, outcomeFromMeta, writeOutcomes, type SampleOutcome } from './outcomes.js'
+import { cachedLookup, outcomeFromMeta, sortOutcomes, writeOutcomes, type SampleOutcome } from './outcomes.js'
 import { runMeta, type RunMeta } from './run-meta.js'
 
 export const BASELINE_ENV = 'TOOL_EVALS_BASELINE'
@@ -35,7 +35,7 @@ export function collectOutcomes(tests: readonly TestCase[]): SampleOutcome[] {
     const meta = readEvalMeta(test.meta())
     if (meta) out.push(outcomeFromMeta(meta, lookup))
   }
-  return out
+  return sortOutcomes(out)
 }
 
 export function collectRunMeta(root: string, modules: readonly TestModule[]): RunMeta {

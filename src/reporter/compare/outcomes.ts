@@ -157,6 +157,11 @@ export function serialiseOutcomes(outcomes: readonly SampleOutcome[]): string {
   return lines.join('\n') + '\n'
 }
 
+/** Outcomes in sidecar order (suite, id, trial): the order a comparison sums in, so reporter and CLI agree bit for bit. */
+export function sortOutcomes<T extends SampleOutcome>(outcomes: T[]): T[] {
+  return outcomes.sort(byKey)
+}
+
 function byKey(a: SampleOutcome, b: SampleOutcome): number {
   if (a.suite !== b.suite) return a.suite < b.suite ? -1 : 1
   if (a.id !== b.id) return a.id < b.id ? -1 : 1
