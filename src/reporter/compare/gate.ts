@@ -41,6 +41,8 @@ export function collectOutcomes(tests: readonly TestCase[]): SampleOutcome[] {
 export function collectRunMeta(root: string, modules: readonly TestModule[]): RunMeta {
   const suites: Record<string, SuiteRunInfo> = {}
   for (const m of modules) {
+    // Test doubles (and older Vitest) may not offer the suites: metadata then has none, the run goes on.
+    if (typeof m.children?.allSuites !== 'function') continue
     for (const suite of m.children.allSuites()) {
       const info = readSuiteRunInfo(suite.meta())
       if (info) suites[suite.name] = info
