@@ -75,6 +75,7 @@ export interface Comparison {
 
 /** A sample's outcome with its trials folded: the mean per metric, right only when every trial was. */
 interface Folded {
+  key: string
   suite: string
   id: string
   values: Record<string, number>
@@ -99,8 +100,8 @@ const keyOf = (suite: string, id: string) => `${suite} > ${id}`
 /** Samples expanded from one dialogue (`id#k`) share a cluster. */
 const clusterOf = (suite: string, id: string) => `${suite}\u0000${id.replace(/#\d+$/, '')}`
 
-function newFolded(o: SampleOutcome): Folded {
-  return { suite: o.suite, id: o.id, values: o.values, right: true, evaluated: false, mustPass: false, failures: [], trials: 1 }
+function newFolded(o: SampleOutcome, key: string): Folded {
+  return { key, suite: o.suite, id: o.id, values: o.values, right: true, evaluated: false, mustPass: false, failures: [], trials: 1 }
 }
 
 /** Add a further trial's values (sums and counts; divided in `finishFold`). */
@@ -123,7 +124,7 @@ function fold(outcomes: readonly SampleOutcome[]): Map<string, Folded> {
   for (const o of outcomes) {
     const key = keyOf(o.suite, o.id)
     let f = out.get(key)
-    if (!f) out.set(key, (f = newFolded(o)))
+    if (!f) out.set(key, (f = newFolded(o, key)))
     else addTrial(f, o)
     if (o.skipped) continue
     f.evaluated = true
@@ -217,10 +218,20 @@ export function compareRuns(base: RunForComparison, head: RunForComparison, opti
     if (!sc) scopes.set(name, (sc = { columns: new Map(), clusters: new Map() }))
     return sc
   }
-  const clusterId = (sc: { clusters: Map<string, number> }, key: string) => {
-    let id = sc.clusters.get(key)
-    if (id === undefined) sc.clusters.set(key, (id = sc.clusters.size))
-    return id
+  // Cluster ids: one string lookup per pair for the run-wide id; a cluster lies in one suite, so its id within the
+  // suite is kept by run-wide id in an array.
+  const globalClusters = new Map<string, number>()
+  const localOf = new Int32Array(paired.length).fill(-1)
+  const clusterIds = (sc: { clusters: Map<string, number> }, key: string): [number, number] => {
+    let g = globalClusters.get(key)
+    if (g === undefined) globalClusters.set(key, (g = globalClusters.size))
+    let local = localOf[g] as number
+    if (local < 0) {
+      local = sc.clusters.size
+      sc.clusters.set(key, local)
+      localOf[g] = local
+    }
+    return [g, local]
   }
   const push = (sc: { columns: Map<string, Column> }, metric: string, base: number, head: number, cluster: number) => {
     let c = sc.columns.get(metric)
@@ -240,10 +251,8 @@ export function compareRuns(base: RunForComparison, head: RunForComparison, opti
   let changedCalls = 0
   let detailCount = 0
   for (const [bf, hf] of paired) {
-    const cluster = clusterOf(hf.suite, hf.id)
     const suiteScope = scopeOf(hf.suite)
-    const inOverall = clusterId(overall, cluster)
-    const inSuite = clusterId(suiteScope, cluster)
+    const [inOverall, inSuite] = clusterIds(suiteScope, hf.id.includes('#') ? clusterOf(hf.suite, hf.id) : hf.key)
     for (const metric in hf.values) {
       const bv = bf.values[metric]
       if (bv === undefined) continue
@@ -251,7 +260,7 @@ export function compareRuns(base: RunForComparison, head: RunForComparison, opti
       push(overall, metric, bv, hv, inOverall)
       push(suiteScope, metric, bv, hv, inSuite)
     }
-    const key = keyOf(hf.suite, hf.id)
+    const key = hf.key
     if (bf.hash !== undefined && hf.hash !== undefined && bf.hash !== hf.hash) changedCalls++
     if (bf.right && !hf.right) {
       regressedIds.push(key)
