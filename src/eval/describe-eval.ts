@@ -23,7 +23,7 @@ import { activeScorers, applyErroredScorers, applyScorers, callsOf, withPreparat
 import { inputFiles, writeInputs } from './inputs.js'
 import { callsHash } from './calls-hash.js'
 import { RUN_INFO_KEY, suiteRunInfo } from './run-info.js'
-import { getCurrentSuite } from 'vitest/suite'
+import * as vitestApi from 'vitest'
 import { isCacheHit } from '../models/cache.js'
 import { lastUserPrompt, META_LIMITS, storedCalls, storedExpected, truncate, writeEvalMeta, type EvalMeta } from './meta.js'
 
@@ -112,7 +112,7 @@ export function describeEval(name: string, options: EvalOptions): void {
   // Async: a Hub dataset is fetched (or read from its cache) while Vitest collects the suite.
   describe(name, async () => {
     // The describe block's own task meta (taken before any await: the current suite is only known synchronously).
-    const suiteMeta = getCurrentSuite().suite?.meta as Record<string, unknown> | undefined
+    const suiteMeta = currentSuiteMeta()
     const entries = await loadDataAsync(options.data, options)
     const inputs = inputFiles(options.data, providers)
     if (suiteMeta) suiteMeta[RUN_INFO_KEY] = suiteRunInfo(model, inputs, entries.flatMap((e) => (e.sample ? [e.sample] : [])))
@@ -175,6 +175,15 @@ export function describeEval(name: string, options: EvalOptions): void {
       }
     })
   })
+}
+
+/**
+ * The task meta of the describe block being collected (Vitest 4.1+: `TestRunner.getCurrentSuite()`); undefined where
+ * the runner does not offer it (the run then carries no per-suite metadata, nothing else changes).
+ */
+function currentSuiteMeta(): Record<string, unknown> | undefined {
+  const runner = (vitestApi as { TestRunner?: { getCurrentSuite?: () => { suite?: { meta?: object } } } }).TestRunner
+  return runner?.getCurrentSuite?.()?.suite?.meta as Record<string, unknown> | undefined
 }
 
 function runnableSamples(tasks: readonly { type: string; mode: string; name: string }[], byName: Map<string, Sample>): Sample[] {

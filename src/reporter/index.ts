@@ -22,6 +22,8 @@ import { renderSummary } from './terminal.js'
 import { describeSelection, hasRun, isPlanned, partialReportPath, type PartialReason, type PartialRun } from './run-scope.js'
 import { checkThresholds, describeThreshold, validateThresholds, type Thresholds } from './thresholds.js'
 import { collectOutcomes, collectRunMeta, compareWithBaseline, writeSamplesFile, type GateOptions } from './compare/gate.js'
+import type { SampleOutcome } from './compare/outcomes.js'
+import type { RunMeta } from './compare/run-meta.js'
 import { regressions } from './compare/compare.js'
 import { renderComparisonMarkdown, renderComparisonText } from './compare/render.js'
 
@@ -201,10 +203,15 @@ export default class ToolEvalsReporter implements Reporter {
    */
   private applyGate(report: ToolEvalsReport, tests: readonly TestCase[], modules: ReadonlyArray<TestModule>, outputPath: string | undefined): string[] {
     const root = this.vitest?.config.root ?? process.cwd()
-    const outcomes = collectOutcomes(tests)
     report.run = collectRunMeta(root, modules)
-    if (outputPath && this.options.samplesFile !== false) report.samplesFile = writeSamplesFile(outputPath, outcomes)
-    const result = compareWithBaseline(this.options, root, { meta: report.run, outcomes })
+    const writeSamples = outputPath !== undefined && this.options.samplesFile !== false
+    const result = compareWithBaseline(this.options, root, () => ({ meta: report.run as RunMeta, outcomes: outcomes() }))
+    // Outcomes are made once, and only when something needs them (a sidecar to write, a baseline to compare with).
+    let made: SampleOutcome[] | undefined
+    function outcomes(): SampleOutcome[] {
+      return (made ??= collectOutcomes(tests))
+    }
+    if (writeSamples) report.samplesFile = writeSamplesFile(outputPath, outcomes())
     const failures: string[] = []
     if (result.kind === 'missing') this.log(`tool-evals: no baseline report at ${result.file}: comparison skipped`)
     else if (result.kind === 'error') failures.push(`baseline ${result.file} could not be read: ${result.message}`)

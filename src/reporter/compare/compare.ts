@@ -150,6 +150,12 @@ function fold(outcomes: readonly SampleOutcome[]): Map<string, Folded> {
   return out
 }
 
+/** One scope's columns (by metric index) and its clusters' ids. */
+interface Scope {
+  columns: (Column | undefined)[]
+  clusters: Map<string, number>
+}
+
 /** Paired values of one metric in one scope, as columns (cluster ids local to the scope). */
 interface Column {
   base: number[]
@@ -212,17 +218,28 @@ export function compareRuns(base: RunForComparison, head: RunForComparison, opti
   for (const key of b.keys()) if (!h.has(key)) removed.push(key)
 
   // Per scope (overall '' and each suite) and metric: the paired values, with cluster ids numbered per scope.
-  const scopes = new Map<string, { columns: Map<string, Column>; clusters: Map<string, number> }>()
+  // Metric names once, then columns by index: the per-pair loop does no string-keyed map work per metric.
+  const metricNames: string[] = []
+  const known = new Set<string>()
+  for (const [, hf] of paired) {
+    for (const m in hf.values) {
+      if (!known.has(m)) {
+        known.add(m)
+        metricNames.push(m)
+      }
+    }
+  }
+  const scopes = new Map<string, Scope>()
   const scopeOf = (name: string) => {
     let sc = scopes.get(name)
-    if (!sc) scopes.set(name, (sc = { columns: new Map(), clusters: new Map() }))
+    if (!sc) scopes.set(name, (sc = { columns: new Array<Column | undefined>(metricNames.length), clusters: new Map() }))
     return sc
   }
   // Cluster ids: one string lookup per pair for the run-wide id; a cluster lies in one suite, so its id within the
   // suite is kept by run-wide id in an array.
   const globalClusters = new Map<string, number>()
   const localOf = new Int32Array(paired.length).fill(-1)
-  const clusterIds = (sc: { clusters: Map<string, number> }, key: string): [number, number] => {
+  const clusterIds = (sc: Scope, key: string): [number, number] => {
     let g = globalClusters.get(key)
     if (g === undefined) globalClusters.set(key, (g = globalClusters.size))
     let local = localOf[g] as number
@@ -233,9 +250,9 @@ export function compareRuns(base: RunForComparison, head: RunForComparison, opti
     }
     return [g, local]
   }
-  const push = (sc: { columns: Map<string, Column> }, metric: string, base: number, head: number, cluster: number) => {
-    let c = sc.columns.get(metric)
-    if (!c) sc.columns.set(metric, (c = { base: [], head: [], cluster: [], length: 0 }))
+  const push = (sc: Scope, j: number, base: number, head: number, cluster: number) => {
+    let c = sc.columns[j]
+    if (!c) sc.columns[j] = c = { base: [], head: [], cluster: [], length: 0 }
     c.base.push(base)
     c.head.push(head)
     c.cluster.push(cluster)
@@ -253,12 +270,14 @@ export function compareRuns(base: RunForComparison, head: RunForComparison, opti
   for (const [bf, hf] of paired) {
     const suiteScope = scopeOf(hf.suite)
     const [inOverall, inSuite] = clusterIds(suiteScope, hf.id.includes('#') ? clusterOf(hf.suite, hf.id) : hf.key)
-    for (const metric in hf.values) {
+    for (let j = 0; j < metricNames.length; j++) {
+      const metric = metricNames[j] as string
+      const hv = hf.values[metric]
+      if (hv === undefined) continue
       const bv = bf.values[metric]
       if (bv === undefined) continue
-      const hv = hf.values[metric] as number
-      push(overall, metric, bv, hv, inOverall)
-      push(suiteScope, metric, bv, hv, inSuite)
+      push(overall, j, bv, hv, inOverall)
+      push(suiteScope, j, bv, hv, inSuite)
     }
     const key = hf.key
     if (bf.hash !== undefined && hf.hash !== undefined && bf.hash !== hf.hash) changedCalls++
@@ -283,7 +302,7 @@ export function compareRuns(base: RunForComparison, head: RunForComparison, opti
     }
   }
 
-  const available = [...overall.columns.keys()]
+  const available = metricNames.filter((_, j) => overall.columns[j] !== undefined)
   const gatedMetrics = options.metrics ?? available
   const gated = new Set(gatedMetrics)
   const tested = new Map<string, Map<string, ReturnType<typeof testMetric>>>()
@@ -291,7 +310,10 @@ export function compareRuns(base: RunForComparison, head: RunForComparison, opti
   const riseFamily: { scope: string; metric: string; p: number }[] = []
   for (const [scope, { columns }] of scopes) {
     const out = new Map<string, ReturnType<typeof testMetric>>()
-    for (const [metric, values] of columns) {
+    for (let j = 0; j < metricNames.length; j++) {
+      const values = columns[j]
+      if (!values) continue
+      const metric = metricNames[j] as string
       const t = testMetric(values, alpha, gated.has(metric))
       out.set(metric, t)
       if (t.gated) {

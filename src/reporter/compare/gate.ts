@@ -68,14 +68,19 @@ export type BaselineResult =
   | { kind: 'compared'; comparison: Comparison }
 
 /** Compare the run with the baseline, if one is set and there. */
-export function compareWithBaseline(options: GateOptions, root: string, head: { meta: RunMeta; outcomes: readonly SampleOutcome[] }, env = process.env): BaselineResult {
+export function compareWithBaseline(
+  options: GateOptions,
+  root: string,
+  head: () => { meta: RunMeta; outcomes: readonly SampleOutcome[] },
+  env = process.env,
+): BaselineResult {
   const setting = env[BASELINE_ENV] || options.baseline
   if (!setting) return { kind: 'none' }
   const file = resolve(root, setting)
   if (!existsSync(file)) return { kind: 'missing', file }
   try {
     const base = loadReport(file)
-    const comparison = compareRuns({ ...base, file: setting }, head, options.regression, options.mustPass)
+    const comparison = compareRuns({ ...base, file: setting }, head(), options.regression, options.mustPass)
     return { kind: 'compared', comparison }
   } catch (err) {
     return { kind: 'error', file, message: (err as Error).message }
