@@ -106,6 +106,15 @@ describe('compareRuns verdicts', () => {
     expect(compareRuns({ outcomes: base }, { outcomes: run(100, [8]) }, {}, ['s9']).pass).toBe(true)
   })
 
+  it('pairs the same whatever order the outcomes come in (a sidecar is sorted; other input may not be)', () => {
+    const base = run(30, range(0, 3))
+    const head = run(30, range(0, 9))
+    const sorted = compareRuns({ outcomes: base }, { outcomes: head })
+    const shuffled = compareRuns({ outcomes: [...base].reverse() }, { outcomes: [...head.slice(15), ...head.slice(0, 15)] })
+    expect(shuffled.metrics).toEqual(sorted.metrics)
+    expect(shuffled.samples).toEqual(sorted.samples)
+  })
+
   it('added and removed samples are listed apart and left out of the tests', () => {
     const base = [...run(20, []), outcome('gone', false)]
     const head = [...run(20, []), outcome('new', false)]

@@ -75,7 +75,6 @@ export interface Comparison {
 
 /** A sample's outcome with its trials folded: the mean per metric, right only when every trial was. */
 interface Folded {
-  key: string
   suite: string
   id: string
   values: Record<string, number>
@@ -100,32 +99,51 @@ const keyOf = (suite: string, id: string) => `${suite} > ${id}`
 /** Samples expanded from one dialogue (`id#k`) share a cluster. */
 const clusterOf = (suite: string, id: string) => `${suite}\u0000${id.replace(/#\d+$/, '')}`
 
-function newFolded(o: SampleOutcome, key: string): Folded {
-  return { key, suite: o.suite, id: o.id, values: o.values, right: true, evaluated: false, mustPass: false, failures: [], trials: 1 }
+function newFolded(o: SampleOutcome): Folded {
+  return { suite: o.suite, id: o.id, values: o.values, right: true, evaluated: false, mustPass: false, failures: [], trials: 1 }
 }
 
-/** Add a further trial's values (sums and counts; divided in `finishFold`). */
+/** Add a further trial's values (sums and counts; divided at the end of `fold`). */
 function addTrial(f: Folded, o: SampleOutcome): void {
   if (!f.counts) {
     // Copy on the second trial: until then the outcome's own values serve (no copy per sample).
     f.values = { ...f.values }
     f.counts = {}
-    for (const m of Object.keys(f.values)) f.counts[m] = 1
+    for (const m in f.values) f.counts[m] = 1
   }
   f.trials++
-  for (const [m, v] of Object.entries(o.values)) {
-    f.values[m] = (f.values[m] ?? 0) + v
+  for (const m in o.values) {
+    f.values[m] = (f.values[m] ?? 0) + (o.values[m] as number)
     f.counts[m] = (f.counts[m] ?? 0) + 1
   }
 }
 
-function fold(outcomes: readonly SampleOutcome[]): Map<string, Folded> {
-  const out = new Map<string, Folded>()
+/** Sample order: suite, then id (the sidecar's order; `sortOutcomes` gives the same). */
+function compareKeys(aSuite: string, aId: string, bSuite: string, bId: string): number {
+  if (aSuite !== bSuite) return aSuite < bSuite ? -1 : 1
+  return aId === bId ? 0 : aId < bId ? -1 : 1
+}
+
+function isSorted(outcomes: readonly SampleOutcome[]): boolean {
+  for (let i = 1; i < outcomes.length; i++) {
+    const a = outcomes[i - 1] as SampleOutcome
+    const b = outcomes[i] as SampleOutcome
+    if (compareKeys(a.suite, a.id, b.suite, b.id) > 0) return false
+  }
+  return true
+}
+
+/**
+ * One Folded per sample, in sample order: the outcomes sorted (sidecars and the reporter's are already), then each
+ * run of equal (suite, id), its trials, folded. No map keyed by strings: sorting makes pairing a merge.
+ */
+function fold(input: readonly SampleOutcome[]): Folded[] {
+  const outcomes = isSorted(input) ? input : [...input].sort((a, b) => compareKeys(a.suite, a.id, b.suite, b.id))
+  const out: Folded[] = []
+  let f: Folded | undefined
   for (const o of outcomes) {
-    const key = keyOf(o.suite, o.id)
-    let f = out.get(key)
-    if (!f) out.set(key, (f = newFolded(o, key)))
-    else addTrial(f, o)
+    if (f && f.suite === o.suite && f.id === o.id) addTrial(f, o)
+    else out.push((f = newFolded(o)))
     if (o.skipped) continue
     f.evaluated = true
     if (!isRight(o)) {
@@ -137,15 +155,21 @@ function fold(outcomes: readonly SampleOutcome[]): Map<string, Folded> {
     if (o.mustPass) f.mustPass = true
     if (o.callsHash !== undefined) f.hash = o.callsHash
     if (o.usage) {
-      f.usage ??= {}
-      for (const [k, v] of Object.entries(o.usage)) f.usage[k] = (f.usage[k] ?? 0) + v
+      if (f.usage === undefined) f.usage = f.trials === 1 ? o.usage : { ...o.usage }
+      else {
+        if (f.usage === o.usage) f.usage = { ...o.usage }
+        for (const k in o.usage) f.usage[k] = (f.usage[k] ?? 0) + (o.usage[k] as number)
+      }
     }
   }
-  for (const f of out.values()) {
+  for (const x of out) {
     // A sample with no evaluated trial (skipped by policy) is not right either.
-    if (!f.evaluated) f.right = false
-    if (f.counts) for (const m of Object.keys(f.values)) f.values[m] = (f.values[m] as number) / (f.counts[m] as number)
-    if (f.usage && f.trials > 1) for (const k of Object.keys(f.usage)) f.usage[k] = (f.usage[k] as number) / f.trials
+    if (!x.evaluated) x.right = false
+    if (x.counts) for (const m in x.values) x.values[m] = (x.values[m] as number) / (x.counts[m] as number)
+    if (x.usage && x.trials > 1) {
+      x.usage = { ...x.usage }
+      for (const k in x.usage) x.usage[k] = (x.usage[k] as number) / x.trials
+    }
   }
   return out
 }
@@ -153,7 +177,8 @@ function fold(outcomes: readonly SampleOutcome[]): Map<string, Folded> {
 /** One scope's columns (by metric index) and its clusters' ids. */
 interface Scope {
   columns: (Column | undefined)[]
-  clusters: Map<string, number>
+  /** The next cluster id in this scope. */
+  next: number
 }
 
 /** Paired values of one metric in one scope, as columns (cluster ids local to the scope). */
@@ -210,14 +235,26 @@ export function compareRuns(base: RunForComparison, head: RunForComparison, opti
   const added: string[] = []
   const removed: string[] = []
   const paired: [Folded, Folded][] = []
-  for (const [key, hf] of h) {
-    const bf = b.get(key)
-    if (bf) paired.push([bf, hf])
-    else added.push(key)
+  // Merge join of the two sorted lists.
+  let i = 0
+  let j = 0
+  while (i < b.length || j < h.length) {
+    const bf = b[i]
+    const hf = h[j]
+    const c = !bf ? 1 : !hf ? -1 : compareKeys(bf.suite, bf.id, hf.suite, hf.id)
+    if (c === 0) {
+      paired.push([bf as Folded, hf as Folded])
+      i++
+      j++
+    } else if (c < 0) {
+      removed.push(keyOf((bf as Folded).suite, (bf as Folded).id))
+      i++
+    } else {
+      added.push(keyOf((hf as Folded).suite, (hf as Folded).id))
+      j++
+    }
   }
-  for (const key of b.keys()) if (!h.has(key)) removed.push(key)
 
-  // Per scope (overall '' and each suite) and metric: the paired values, with cluster ids numbered per scope.
   // Metric names once, then columns by index: the per-pair loop does no string-keyed map work per metric.
   const metricNames: string[] = []
   const known = new Set<string>()
@@ -232,23 +269,18 @@ export function compareRuns(base: RunForComparison, head: RunForComparison, opti
   const scopes = new Map<string, Scope>()
   const scopeOf = (name: string) => {
     let sc = scopes.get(name)
-    if (!sc) scopes.set(name, (sc = { columns: new Array<Column | undefined>(metricNames.length), clusters: new Map() }))
+    if (!sc) scopes.set(name, (sc = { columns: new Array<Column | undefined>(metricNames.length), next: 0 }))
     return sc
   }
-  // Cluster ids: one string lookup per pair for the run-wide id; a cluster lies in one suite, so its id within the
-  // suite is kept by run-wide id in an array.
-  const globalClusters = new Map<string, number>()
-  const localOf = new Int32Array(paired.length).fill(-1)
-  const clusterIds = (sc: Scope, key: string): [number, number] => {
-    let g = globalClusters.get(key)
-    if (g === undefined) globalClusters.set(key, (g = globalClusters.size))
-    let local = localOf[g] as number
-    if (local < 0) {
-      local = sc.clusters.size
-      sc.clusters.set(key, local)
-      localOf[g] = local
-    }
-    return [g, local]
+  // Cluster ids, numbered per scope (`next`): a sample of no dialogue is its own cluster (no lookup); the turns of
+  // a dialogue share their dialogue's ids, found by one string lookup.
+  const dialogues = new Map<string, [number, number]>()
+  const clusterIds = (suite: Scope, id: string, suiteName: string): [number, number] => {
+    if (!id.includes('#')) return [overall.next++, suite.next++]
+    const key = clusterOf(suiteName, id)
+    let ids = dialogues.get(key)
+    if (!ids) dialogues.set(key, (ids = [overall.next++, suite.next++]))
+    return ids
   }
   const push = (sc: Scope, j: number, base: number, head: number, cluster: number) => {
     let c = sc.columns[j]
@@ -269,7 +301,7 @@ export function compareRuns(base: RunForComparison, head: RunForComparison, opti
   let detailCount = 0
   for (const [bf, hf] of paired) {
     const suiteScope = scopeOf(hf.suite)
-    const [inOverall, inSuite] = clusterIds(suiteScope, hf.id.includes('#') ? clusterOf(hf.suite, hf.id) : hf.key)
+    const [inOverall, inSuite] = clusterIds(suiteScope, hf.id, hf.suite)
     for (let j = 0; j < metricNames.length; j++) {
       const metric = metricNames[j] as string
       const hv = hf.values[metric]
@@ -279,18 +311,20 @@ export function compareRuns(base: RunForComparison, head: RunForComparison, opti
       push(overall, j, bv, hv, inOverall)
       push(suiteScope, j, bv, hv, inSuite)
     }
-    const key = hf.key
     if (bf.hash !== undefined && hf.hash !== undefined && bf.hash !== hf.hash) changedCalls++
     if (bf.right && !hf.right) {
+      const key = keyOf(hf.suite, hf.id)
       regressedIds.push(key)
       if (hf.mustPass || bf.mustPass || mustPass.has(key) || mustPass.has(hf.id)) mustPassFailed.push(key)
       if (detailCount++ < MAX_DETAILS) details[key] = flipDetail(hf, bf, hf)
     } else if (!bf.right && hf.right) {
+      const key = keyOf(hf.suite, hf.id)
       improvedIds.push(key)
       if (detailCount++ < MAX_DETAILS) details[key] = flipDetail(bf, bf, hf)
     }
     if (bf.usage && hf.usage) {
-      for (const [k, hv] of Object.entries(hf.usage)) {
+      for (const k in hf.usage) {
+        const hv = hf.usage[k] as number
         const bv = bf.usage[k]
         if (bv === undefined) continue
         const u = usageSums.get(k) ?? { base: 0, head: 0, n: 0 }
