@@ -204,14 +204,11 @@ export default class ToolEvalsReporter implements Reporter {
   private applyGate(report: ToolEvalsReport, tests: readonly TestCase[], modules: ReadonlyArray<TestModule>, outputPath: string | undefined): string[] {
     const root = this.vitest?.config.root ?? process.cwd()
     report.run = collectRunMeta(root, modules)
-    const writeSamples = outputPath !== undefined && this.options.samplesFile !== false
-    const result = compareWithBaseline(this.options, root, () => ({ meta: report.run as RunMeta, outcomes: outcomes() }))
     // Outcomes are made once, and only when something needs them (a sidecar to write, a baseline to compare with).
     let made: SampleOutcome[] | undefined
-    function outcomes(): SampleOutcome[] {
-      return (made ??= collectOutcomes(tests))
-    }
-    if (writeSamples) report.samplesFile = writeSamplesFile(outputPath, outcomes())
+    const outcomes = (): SampleOutcome[] => (made ??= collectOutcomes(tests))
+    if (outputPath !== undefined && this.options.samplesFile !== false) report.samplesFile = writeSamplesFile(outputPath, outcomes())
+    const result = compareWithBaseline(this.options, root, () => ({ meta: report.run as RunMeta, outcomes: outcomes() }))
     const failures: string[] = []
     if (result.kind === 'missing') this.log(`tool-evals: no baseline report at ${result.file}: comparison skipped`)
     else if (result.kind === 'error') failures.push(`baseline ${result.file} could not be read: ${result.message}`)
