@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, readdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
-const KNOWN = ['parse', 'harness', 'bfcl', 'bfcl-convert', 'bfcl-multi-turn', 'local', 'endpoint', 'html']
+const KNOWN = ['parse', 'harness', 'bfcl', 'bfcl-convert', 'bfcl-multi-turn', 'local', 'endpoint', 'html', 'compare']
 const here = fileURLToPath(new URL('.', import.meta.url))
 const others = readdirSync(here)
   .filter((f) => f.endsWith('.js') && f !== 'run.js')

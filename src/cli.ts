@@ -7,12 +7,14 @@ import { runCli, type Command } from './cli/command.js'
 import { parseCommand } from './cli/parse.js'
 import { scoreCommand } from './cli/score.js'
 import { bfclCommand } from './cli/bfcl.js'
+import { compareCommand } from './cli/compare.js'
 // To add a command: import it here (e.g. `import { bfclCommand } from './cli/bfcl.js'`) and list it below.
 
 const COMMANDS: readonly Command[] = [
   parseCommand,
   scoreCommand,
   bfclCommand,
+  compareCommand,
 ]
 
 // `tool-evals ... | head` closes our stdout early: stop quietly instead of crashing on EPIPE.

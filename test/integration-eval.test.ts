@@ -119,7 +119,8 @@ describe('evaluate', () => {
   it('a fully right sample stores its record only (the reporter shows only samples that are not fully right)', async () => {
     const { stored, result } = await evaluate(s, { text: '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>' }, undefined, 'weather', {})
     expect(stored.record).toMatchObject({ id: 'w1', suite: 'weather', score: { failures: [], metrics: { args_exact_match: 1 } } })
-    expect(Object.keys(stored).sort()).toEqual(['record', 'v'])
+    // The record, and the hash of its normalised calls (a baseline comparison tells changed calls by it).
+    expect(Object.keys(stored).sort()).toEqual(['callsHash', 'record', 'v'])
     expect(result.calls).toHaveLength(1) // `assert` still gets everything
   })
 

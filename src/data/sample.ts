@@ -22,7 +22,7 @@ export class InvalidField extends Error {
 }
 
 /** Keys a sample line may carry with a meaning; anything else goes to `Sample.extra`. */
-const KNOWN_KEYS = new Set(['id', 'messages', 'tools', 'expected', 'bfcl', 'turns', 'expectedTrajectory'])
+const KNOWN_KEYS = new Set(['id', 'messages', 'tools', 'expected', 'bfcl', 'turns', 'expectedTrajectory', 'mustPass'])
 
 /** The outcome for one data object: its samples, or the first invalid field (with what could still be read). */
 export type ObjectResult =
@@ -42,18 +42,21 @@ export function samplesFromObject(value: unknown, source?: Sample['source']): Ob
     const tools = value['tools'] === undefined ? undefined : readTools(value['tools'])
     const extra = extraFields(value)
     const bfcl = readBfclAnswer(value['bfcl'])
+    const mustPass = readMustPass(value['mustPass'])
     const agent = readAgentFields(value)
     if (agent !== undefined) {
       // An agent sample: `expected` defaults to every call of the expected trajectory, in order.
       expected = value['expected'] !== undefined ? readExpected(value['expected'], 'expected') : agent.expectedTrajectory?.flat()
       if (expected === undefined) throw new InvalidField('expectedTrajectory', 'missing: a sample with `turns` gives `expectedTrajectory` (or `expected`)')
-      return { samples: [withBfcl(Object.assign(buildSample(id, messages, tools, expected, source, extra), agent), bfcl)] }
+      const sample = withMustPass(withBfcl(Object.assign(buildSample(id, messages, tools, expected, source, extra), agent), bfcl), mustPass)
+
+      return { samples: [sample] }
     }
     if (value['expected'] !== undefined) {
       expected = readExpected(value['expected'], 'expected')
-      return { samples: [withBfcl(buildSample(id, messages, tools, expected, source, extra), bfcl)] }
+      return { samples: [withMustPass(withBfcl(buildSample(id, messages, tools, expected, source, extra), bfcl), mustPass)] }
     }
-    const samples = expandDialogue(id, messages, tools, source, extra).map((s) => withBfcl(s, bfcl))
+    const samples = expandDialogue(id, messages, tools, source, extra).map((s) => withMustPass(withBfcl(s, bfcl), mustPass))
     if (samples.length === 0) {
       throw new InvalidField(
         'expected',
@@ -133,6 +136,18 @@ function readBfclAnswer(value: unknown): BfclAnswer | undefined {
 
 function withBfcl(sample: Sample, bfcl: BfclAnswer | undefined): Sample {
   if (bfcl !== undefined) sample.bfcl = bfcl
+  return sample
+}
+
+/** `mustPass`: a boolean when present. */
+function readMustPass(value: unknown): boolean {
+  if (value === undefined) return false
+  if (typeof value !== 'boolean') throw new InvalidField('mustPass', 'must be true or false')
+  return value
+}
+
+function withMustPass(sample: Sample, mustPass: boolean): Sample {
+  if (mustPass) sample.mustPass = true
   return sample
 }
 

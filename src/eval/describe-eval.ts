@@ -25,6 +25,11 @@ import { recordUsage } from './usage.js'
 import { expandTrials, generateAndEvaluate, keepSnapshot, snapshotVerdict } from './sample-run.js'
 import { snapshotPlan, SuiteSnapshot, type SnapshotOption } from './snapshot.js'
 import { trialsPlan, type TrialsOption } from './trials.js'
+
+import { callsHash } from './calls-hash.js'
+import { RUN_INFO_KEY, suiteRunInfo } from './run-info.js'
+import * as vitestApi from 'vitest'
+import { isCacheHit } from '../models/cache.js'
 import { lastUserPrompt, META_LIMITS, storedCalls, storedExpected, truncate, writeEvalMeta, type EvalMeta } from './meta.js'
 import { agentOptionsOf, agentProvider, type AgentOptions } from './agent.js'
 import { storedTrajectory } from '../score/trajectory.js'
@@ -123,8 +128,11 @@ export function describeEval(name: string, options: EvalOptions): void {
 
   // Async: a Hub dataset is fetched (or read from its cache) while Vitest collects the suite.
   describe(name, async () => {
+    // The describe block's own task meta (taken before any await: the current suite is only known synchronously).
+    const suiteMeta = currentSuiteMeta()
     const entries = await loadDataAsync(options.data, options)
     const inputs = inputFiles(options.data, providers)
+    if (suiteMeta) suiteMeta[RUN_INFO_KEY] = suiteRunInfo(model, inputs, entries.flatMap((e) => (e.sample ? [e.sample] : [])))
     const samplesByName = new Map<string, Sample>()
     const testOptions = options.timeout === undefined ? {} : { timeout: options.timeout }
     let planned = false
@@ -205,6 +213,15 @@ export function describeEval(name: string, options: EvalOptions): void {
   })
 }
 
+/**
+ * The task meta of the describe block being collected (Vitest 4.1+: `TestRunner.getCurrentSuite()`); undefined where
+ * the runner does not offer it (the run then carries no per-suite metadata, nothing else changes).
+ */
+function currentSuiteMeta(): Record<string, unknown> | undefined {
+  const runner = (vitestApi as { TestRunner?: { getCurrentSuite?: () => { suite?: { meta?: object } } } }).TestRunner
+  return runner?.getCurrentSuite?.()?.suite?.meta as Record<string, unknown> | undefined
+}
+
 function runnableSamples(tasks: readonly { type: string; mode: string; name: string }[], byName: Map<string, Sample>): Sample[] {
   const runnable: Sample[] = []
   for (const task of tasks) {
@@ -251,6 +268,7 @@ function errorReason(error: unknown): { reason: string; detail: string } {
 function unfinishedMeta(sample: Sample, suite: string, scoreOptions: ScoreOptions, scorers: readonly Scorer[], timeoutMs: number): EvalMeta {
   const error = `timed out after ${timeoutMs} ms (the sample's test timeout), or the run was interrupted`
   const record: SampleRecord = { id: sample.id, suite, error }
+  if (sample.mustPass) record.mustPass = true
   record.score = scoreSample([], sample.expected, scoreOptions)
   applyErroredScorers(record, sample, scorers)
   return { v: 1, record, expected: storedExpected(sample.expected) }
@@ -288,6 +306,7 @@ export async function evaluateWith(
   scoreOptions: ScoreOptions = {},
 ): Promise<Evaluated> {
   const record: SampleRecord = { id: sample.id, suite }
+  if (sample.mustPass) record.mustPass = true
   const stored: EvalMeta = { v: 1, record, expected: storedExpected(sample.expected) }
   if (output === undefined) {
     // A failed generation scores as no prediction, so a failure can never raise a rate.
@@ -301,6 +320,8 @@ export async function evaluateWith(
   }
   if (output.cacheRegenerated !== undefined) stored.cacheRegenerated = output.cacheRegenerated
   if (output.trajectory !== undefined) stored.trajectory = storedTrajectory(output.trajectory)
+
+  if (isCacheHit(output)) stored.cacheHit = true
   if (output.skipped !== undefined) {
     record.skipped = output.skipped
     return { stored, result: { sample, output, calls: [], score: scoreSample([], sample.expected, scoreOptions), record } }
@@ -321,6 +342,7 @@ export async function evaluateWith(
     return { stored, result: { sample, output, calls, score: record.score, record } }
   }
   const { results, strict } = scored
+  stored.callsHash = callsHash(calls)
   if (record.score.failures.length > 0) {
     // Only a sample that is not fully right is shown (the reporter's worst samples): a right one keeps its record only.
     stored.calls = storedCalls(calls)

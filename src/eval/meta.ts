@@ -44,6 +44,10 @@ export interface EvalMeta {
   output?: string
   /** Why the sample's cache entry was unusable and regenerated (`cached()`), when it was. */
   cacheRegenerated?: string
+  /** Hash of the sample's calls, normalised (see calls-hash.ts): tells a change of calls between runs. */
+  callsHash?: string
+  /** The output came from the generation cache (`cached()`). */
+  cacheHit?: true
   /** The last user message, cut short; kept only for samples that are not fully right (the HTML report shows it). */
   prompt?: string
   /** The agent loop's run, steps and results cut short (see TRAJECTORY_LIMITS). */

@@ -26,7 +26,13 @@ import { validatePricing, type Pricing } from './usage.js'
 import { applyUsage, failedMaxThresholds, type UsageOptions } from './usage-apply.js'
 import { validateMaxThresholds, type MaxThresholds } from './usage-thresholds.js'
 
-export interface ToolEvalsReporterOptions {
+import { collectOutcomes, collectRunMeta, compareWithBaseline, writeSamplesFile, type GateOptions } from './compare/gate.js'
+import type { SampleOutcome } from './compare/outcomes.js'
+import type { RunMeta } from './compare/run-meta.js'
+import { regressions } from './compare/compare.js'
+import { renderComparisonMarkdown, renderComparisonText } from './compare/render.js'
+
+export interface ToolEvalsReporterOptions extends GateOptions {
   /** Minimum rates, overall / per suite / per tool (see `Thresholds`). A run under any of them fails. */
   thresholds?: Thresholds
   /** Write the JSON report here (relative to Vitest's root). */
@@ -48,6 +54,12 @@ export interface ToolEvalsReporterOptions {
   pricing?: Pricing
   /** Upper bounds on usage: `{ latency_p95_ms: 2000, cost_usd: 5, suites: { … } }` (see MaxThresholds). */
   maxThresholds?: MaxThresholds
+
+  /**
+   * Per-sample outcomes (JSONL) beside the JSON report: default `<outputFile without .json>.samples.jsonl`; `false`
+   * turns it off (a report without it cannot be a baseline).
+   */
+  samplesFile?: false
 }
 
 /**
@@ -160,6 +172,7 @@ export default class ToolEvalsReporter implements Reporter {
     const partial = stopped ?? (run.selection.length > 0 ? 'filter' : undefined)
     const report = this.buildFrom(tests, reason === 'passed', partial, run.selection)
     this.report = report
+    const gateFailures = this.applyGate(report, tests, modules, run.outputPath)
 
     if (this.options.summary ?? true) {
       // A merged run (`--merge-reports`) only reads blobs: its own time says nothing about the tests' run, so none is shown.
@@ -167,6 +180,7 @@ export default class ToolEvalsReporter implements Reporter {
       this.log(renderSummary(report, { thresholds: this.thresholds, elapsedMs }))
     }
     if (report.partial) this.log(`tool-evals: ${describePartial(report.partial)}`)
+    if (report.comparison) this.log(renderComparisonText(report.comparison))
     if (run.outputPath) {
       this.writeFile(run.outputPath, report)
       this.log(`tool-evals: JSON report written to ${run.outputPath}`)
@@ -183,6 +197,10 @@ export default class ToolEvalsReporter implements Reporter {
     const markdownFile = this.options.markdownFile ?? process.env['GITHUB_STEP_SUMMARY']
     if (markdownFile) this.appendMarkdown(markdownFile, report)
 
+    if (gateFailures.length > 0) {
+      process.exitCode ||= 1
+      if (inGitHubActions()) for (const text of gateFailures) this.log(githubError('tool-evals regression', text))
+    }
     if (!report.pass && (!report.thresholdsPass || stopped)) {
       // Vitest sets the exit code from test results before reporters run; a failed gate must fail the run too.
       process.exitCode ||= 1
@@ -190,6 +208,34 @@ export default class ToolEvalsReporter implements Reporter {
       if (failed.length > 0 && !(this.options.summary ?? true)) this.log(`tool-evals: threshold(s) failed: ${failed.join('; ')}`)
       if (inGitHubActions()) for (const text of failed) this.log(githubError('tool-evals threshold failed', text))
     }
+  }
+
+  /**
+   * Run metadata, the samples sidecar (beside the report) and the baseline comparison. Returns why the gate fails
+   * (regressed metrics, mustPass flips, an unreadable baseline), empty when it does not; a failure clears `pass`.
+   */
+  private applyGate(report: ToolEvalsReport, tests: readonly TestCase[], modules: ReadonlyArray<TestModule>, outputPath: string | undefined): string[] {
+    const root = this.vitest?.config.root ?? process.cwd()
+    report.run = collectRunMeta(root, modules)
+    // Outcomes are made once, and only when something needs them (a sidecar to write, a baseline to compare with).
+    let made: SampleOutcome[] | undefined
+    const outcomes = (): SampleOutcome[] => (made ??= collectOutcomes(tests))
+    if (outputPath !== undefined && this.options.samplesFile !== false) report.samplesFile = writeSamplesFile(outputPath, outcomes())
+    const result = compareWithBaseline(this.options, root, () => ({ meta: report.run as RunMeta, outcomes: outcomes() }))
+    const failures: string[] = []
+    if (result.kind === 'missing') this.log(`tool-evals: no baseline report at ${result.file}: comparison skipped`)
+    else if (result.kind === 'error') failures.push(`baseline ${result.file} could not be read: ${result.message}`)
+    else if (result.kind === 'compared') {
+      report.comparison = result.comparison
+      const regressed = regressions(result.comparison)
+      if (regressed.length > 0) failures.push(`regressed against the baseline: ${regressed.join(', ')}`)
+      if (result.comparison.mustPassFailed.length > 0) failures.push(`mustPass samples now wrong: ${result.comparison.mustPassFailed.join(', ')}`)
+    }
+    if (failures.length > 0) {
+      report.pass = false
+      this.log(`tool-evals: ${failures.join('; ')}`)
+    }
+    return failures
   }
 
   /** The report of the given test cases; `partial` says how the run fell short of the whole suite, if it did. */
@@ -268,7 +314,8 @@ export default class ToolEvalsReporter implements Reporter {
 
   private appendMarkdown(file: string, report: ToolEvalsReport): void {
     try {
-      appendFileSync(this.resolvePath(file), renderMarkdown(report))
+      const comparison = report.comparison ? `${renderComparisonMarkdown(report.comparison)}\n` : ''
+      appendFileSync(this.resolvePath(file), comparison + renderMarkdown(report))
     } catch (err) {
       this.log(`tool-evals: could not write the Markdown summary to ${file}: ${(err as Error).message}`)
     }
@@ -288,6 +335,12 @@ export type { WorstSample, ErroredSample } from './collect.js'
 export type { PartialRun, PartialReason } from './run-scope.js'
 export type { Pricing, Price, UsageReport, UsagePartReport } from './usage.js'
 export type { MaxThresholds, MaxMetricThresholds, MaxMetric, MaxThresholdResult } from './usage-thresholds.js'
+
+export { compareRuns, type Comparison, type MetricComparison, type RegressionOptions, type Verdict } from './compare/compare.js'
+export { loadReport } from './compare/load.js'
+export { renderComparisonMarkdown } from './compare/render.js'
+export type { SampleOutcome } from './compare/outcomes.js'
+export type { RunMeta } from './compare/run-meta.js'
 export { renderSummary } from './terminal.js'
 export { renderMarkdown } from './markdown.js'
 export { renderHtmlReport, wilsonInterval } from './html.js'

@@ -16,6 +16,9 @@ import { toolIntervals, type MetricIntervals, type ToolIntervals } from './inter
 import type { SnapshotReport } from './snapshots.js'
 import type { TrialsReport } from './trials.js'
 
+import type { Comparison } from './compare/compare.js'
+import type { RunMeta } from './compare/run-meta.js'
+
 export interface CountByReason {
   count: number
   byReason: Record<string, number>
@@ -91,6 +94,13 @@ export interface ToolEvalsReport extends ScorerDetails {
   trials?: TrialsReport
   /** Snapshot regression of tool calls (`snapshot` on describeEval); absent when no suite keeps snapshots. */
   snapshots?: SnapshotReport
+
+  /** When, what and against what it ran: time, version, git commit, per suite the provider and input hashes. */
+  run?: RunMeta
+  /** The per-sample outcomes' JSONL file, relative to this report (see README, "Pull-request gates"). */
+  samplesFile?: string
+  /** The comparison with the baseline report, when one was set and found. */
+  comparison?: Comparison
 }
 
 /** The metrics a report carries, in table order: NeMo's, then the scorers' that were measured in the run. */

@@ -38,6 +38,8 @@ export interface Sample {
    * generation cache keys on it (from trial 1 on) and replay picks the recorded line of that trial.
    */
   trial?: number
+  /** `"mustPass": true` on the data line: a baseline comparison fails the run if this sample goes from right to wrong. */
+  mustPass?: boolean
 }
 
 /** Why a sample is not fully right; a sample may have several. */
@@ -115,6 +117,8 @@ export interface SampleRecord {
   judgeUsage?: UsageRecord
   /** Repeated trials (describeEval's `trials`): how the sample's trials went (its scores are their reduction). */
   trials?: TrialSummary
+  /** The sample must stay right: a baseline comparison fails the run when it flips from right to wrong. */
+  mustPass?: true
 }
 
 /** A sample's trials: how many ran, how many were fully right, and its flip rate (see eval/trials.ts). */

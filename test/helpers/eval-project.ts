@@ -127,3 +127,14 @@ export function startVitest(cwd: string, args: string[], env?: Record<string, st
     })
   return { child, output: () => all, waitFor, done }
 }
+
+/**
+ * A report without what differs between two runs of the same samples (the time it was written, and the name of its
+ * samples file, which follows the report's): for comparing a merged run with an unsharded one.
+ */
+export function comparableReport(report: Record<string, any>): Record<string, unknown> {
+  const { samplesFile: _file, run, ...rest } = report
+  if (run === undefined) return rest
+  const { time: _time, ...runRest } = run as Record<string, unknown>
+  return { ...rest, run: runRest }
+}

@@ -1,0 +1,226 @@
+/**
+ * The run artifact's per-sample part: one compact outcome per sample (suite, id, every metric's per-sample value,
+ * failure categories, a hash of the normalised calls, tokens and latency when the record has them, cache hit), made
+ * from the sample's task meta only and kept in a JSONL sidecar beside the JSON report. Linear to write and read:
+ * one header line naming the metrics, then one line per sample with the values as an array in that order.
+ *
+ * Per-sample values are the contributions the run-level rates average: NeMo's six for samples that expect calls,
+ * `no_call_accuracy` for those that expect none, and each scorer's metrics as its own accumulator gives them for the
+ * one record (so any scorer, built-in or user-defined, has per-sample values without knowing its value's shape).
+ */
+import { readFileSync, writeFileSync } from 'node:fs'
+import type { EvalMeta } from '../../eval/meta.js'
+import { callLine } from '../../calls/format.js'
+import type { ScorerLookup } from '../../score/scorer.js'
+import { reportScorer } from '../../score/run.js'
+import { NEMO_METRICS, type SampleRecord } from '../../score/types.js'
+
+export const SAMPLES_FORMAT = 'tool-evals-samples'
+
+/** One sample's outcome, as kept in the sidecar. */
+export interface SampleOutcome {
+  suite: string
+  id: string
+  /** Per-sample value of each metric that counts this sample (absent: not in that metric's denominator). */
+  values: Record<string, number>
+  failures: string[]
+  errored?: true
+  skipped?: true
+  /** Trial index, when the run repeats samples. */
+  trial?: number
+  /** Hash of the normalised calls (scored samples). */
+  callsHash?: string
+  /** Numeric usage the record carries (tokens, latency, cost), by field. */
+  usage?: Record<string, number>
+  cacheHit?: true
+  mustPass?: true
+  /** For samples that are not fully right: expected and produced calls, one line each (for call diffs). */
+  expected?: string
+  calls?: string
+}
+
+const CALL_LINE_CHARS = 300
+const NO_SUITE = '(no suite)'
+
+/** A scorer lookup that builds each name's scorer once (the reporter's lookup makes a new one per call). */
+export function cachedLookup(lookup: ScorerLookup = reportScorer): ScorerLookup {
+  const seen = new Map<string, ReturnType<ScorerLookup>>()
+  return (name) => {
+    let s = seen.get(name)
+    if (!s) {
+      s = lookup(name)
+      seen.set(name, s)
+    }
+    return s
+  }
+}
+
+/** Every metric's per-sample value for one record (see the module comment). */
+export function sampleValues(record: SampleRecord, lookup: ScorerLookup): Record<string, number> {
+  const out: Record<string, number> = {}
+  const score = record.score
+  const errored = record.error !== undefined || (record.skipped === undefined && score === undefined)
+  if (!errored && record.skipped !== undefined) return out
+  if (score) {
+    if (score.expected > 0) for (const k of NEMO_METRICS) out[k] = errored ? 0 : finiteOr0(score.metrics[k])
+    else out['no_call_accuracy'] = !errored && (score.noCallCorrect ?? score.predicted === 0) ? 1 : 0
+  }
+  for (const [name, value] of Object.entries(record.scores ?? {})) {
+    if (value === undefined || value === null) continue
+    const scorer = lookup(name)
+    const acc = scorer.accumulator.create()
+    scorer.accumulator.add(acc, value, errored)
+    for (const [metric, v] of Object.entries(scorer.accumulator.finish(acc).metrics)) if (typeof v === 'number') out[metric] = v
+  }
+  return out
+}
+
+function finiteOr0(x: unknown): number {
+  return typeof x === 'number' && Number.isFinite(x) ? x : 0
+}
+
+/** Numeric fields of `record.usage` (and a `latencyMs`, `costUsd` beside it), when the record has any. */
+function usageOf(record: SampleRecord): Record<string, number> | undefined {
+  const r = record as SampleRecord & Record<string, unknown>
+  let out: Record<string, number> | undefined
+  const take = (key: string, v: unknown) => {
+    if (typeof v === 'number' && Number.isFinite(v)) (out ??= {})[key] = v
+  }
+  const usage = r['usage']
+  if (typeof usage === 'object' && usage !== null) for (const [k, v] of Object.entries(usage)) take(k, v)
+  for (const k of ['latencyMs', 'costUsd', 'cost']) take(k, r[k])
+  return out
+}
+
+export function outcomeFromMeta(meta: EvalMeta, lookup: ScorerLookup): SampleOutcome {
+  const record = meta.record
+  const o: SampleOutcome = { suite: record.suite ?? NO_SUITE, id: record.id, values: sampleValues(record, lookup), failures: [...(record.score?.failures ?? [])] }
+  if (record.error !== undefined || (record.skipped === undefined && record.score === undefined)) o.errored = true
+  else if (record.skipped !== undefined) o.skipped = true
+  const trial = (record as SampleRecord & { trial?: unknown }).trial
+  if (typeof trial === 'number') o.trial = trial
+  if (meta.callsHash !== undefined) o.callsHash = meta.callsHash
+  const usage = usageOf(record)
+  if (usage) o.usage = usage
+  if (meta.cacheHit) o.cacheHit = true
+  if (record.mustPass) o.mustPass = true
+  if (!isRight(o) && !o.skipped) {
+    if (meta.expected) o.expected = meta.expected.map((c) => callLine(c, CALL_LINE_CHARS)).join('; ') || '(no call)'
+    if (meta.calls || !o.errored) o.calls = (meta.calls ?? []).map((c) => callLine(c, CALL_LINE_CHARS)).join('; ') || '(no call)'
+  }
+  return o
+}
+
+/**
+ * Whether a sample counts as right when listing flips and checking `mustPass`: evaluated, no failure category, and
+ * no metric at 0 (a scorer that marks it wrong makes it wrong).
+ */
+export function isRight(o: SampleOutcome): boolean {
+  if (o.errored || o.skipped || o.failures.length > 0) return false
+  for (const v of Object.values(o.values)) if (v === 0) return false
+  return true
+}
+
+// ---- the sidecar ----
+
+interface Header {
+  format: typeof SAMPLES_FORMAT
+  v: 1
+  metrics: string[]
+}
+
+/** The sidecar's text: a header with the metric names, then one line per sample, in suite then id order. */
+export function serialiseOutcomes(outcomes: readonly SampleOutcome[]): string {
+  const metricIndex = new Map<string, number>()
+  for (const o of outcomes) for (const m of Object.keys(o.values)) if (!metricIndex.has(m)) metricIndex.set(m, metricIndex.size)
+  const metrics = [...metricIndex.keys()]
+  const header: Header = { format: SAMPLES_FORMAT, v: 1, metrics }
+  const lines = [JSON.stringify(header)]
+  const sorted = [...outcomes].sort(byKey)
+  for (const o of sorted) {
+    const values = new Array<number | null>(metrics.length).fill(null)
+    for (const [m, v] of Object.entries(o.values)) values[metricIndex.get(m) as number] = v
+    while (values.length > 0 && values[values.length - 1] === null) values.pop()
+    const line: Record<string, unknown> = { s: o.suite, id: o.id, v: values }
+    if (o.failures.length > 0) line['f'] = o.failures
+    if (o.errored) line['e'] = 1
+    if (o.skipped) line['k'] = 1
+    if (o.trial !== undefined) line['t'] = o.trial
+    if (o.callsHash !== undefined) line['h'] = o.callsHash
+    if (o.usage) line['u'] = o.usage
+    if (o.cacheHit) line['c'] = 1
+    if (o.mustPass) line['mp'] = 1
+    if (o.expected !== undefined) line['x'] = o.expected
+    if (o.calls !== undefined) line['p'] = o.calls
+    lines.push(JSON.stringify(line))
+  }
+  return lines.join('\n') + '\n'
+}
+
+/** Outcomes in sidecar order (suite, id, trial): the order a comparison sums in, so reporter and CLI agree bit for bit. */
+export function sortOutcomes<T extends SampleOutcome>(outcomes: T[]): T[] {
+  return outcomes.sort(byKey)
+}
+
+function byKey(a: SampleOutcome, b: SampleOutcome): number {
+  if (a.suite !== b.suite) return a.suite < b.suite ? -1 : 1
+  if (a.id !== b.id) return a.id < b.id ? -1 : 1
+  return (a.trial ?? 0) - (b.trial ?? 0)
+}
+
+export function writeOutcomes(path: string, outcomes: readonly SampleOutcome[]): void {
+  writeFileSync(path, serialiseOutcomes(outcomes))
+}
+
+/** Parse a sidecar's text; a malformed line is an error naming the file and line. */
+export function parseOutcomes(text: string, file = 'samples file'): SampleOutcome[] {
+  const lines = text.split('\n')
+  let header: Header | undefined
+  const out: SampleOutcome[] = []
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string
+    if (line.trim() === '') continue
+    let value: unknown
+    try {
+      value = JSON.parse(line)
+    } catch (err) {
+      throw new Error(`${file}:${i + 1}: not JSON (${(err as Error).message})`)
+    }
+    if (!header) {
+      const h = value as Partial<Header>
+      if (h?.format !== SAMPLES_FORMAT || h.v !== 1 || !Array.isArray(h.metrics)) {
+        throw new Error(`${file}:${i + 1}: not a tool-evals samples file (expected a header {"format":"${SAMPLES_FORMAT}","v":1,...})`)
+      }
+      header = h as Header
+      continue
+    }
+    out.push(lineOutcome(value, header.metrics, file, i + 1))
+  }
+  if (!header) throw new Error(`${file}: empty (no header line)`)
+  return out
+}
+
+function lineOutcome(value: unknown, metrics: readonly string[], file: string, line: number): SampleOutcome {
+  const l = value as Record<string, unknown>
+  if (typeof l !== 'object' || l === null || typeof l['s'] !== 'string' || typeof l['id'] !== 'string' || !Array.isArray(l['v'])) {
+    throw new Error(`${file}:${line}: a sample line needs "s" (suite), "id" and "v" (values)`)
+  }
+  const values: Record<string, number> = {}
+  const v = l['v'] as unknown[]
+  for (let j = 0; j < v.length && j < metrics.length; j++) if (typeof v[j] === 'number') values[metrics[j] as string] = v[j] as number
+  const o: SampleOutcome = { suite: l['s'], id: l['id'], values, failures: Array.isArray(l['f']) ? (l['f'] as string[]) : [] }
+  if (l['e']) o.errored = true
+  if (l['k']) o.skipped = true
+  if (typeof l['t'] === 'number') o.trial = l['t']
+  if (typeof l['h'] === 'string') o.callsHash = l['h']
+  if (typeof l['u'] === 'object' && l['u'] !== null) o.usage = l['u'] as Record<string, number>
+  if (l['c']) o.cacheHit = true
+  if (l['mp']) o.mustPass = true
+  if (typeof l['x'] === 'string') o.expected = l['x']
+  if (typeof l['p'] === 'string') o.calls = l['p']
+  return o
+}
+
+export function readOutcomes(path: string): SampleOutcome[] {
+  return parseOutcomes(readFileSync(path, 'utf8'), path)
+}

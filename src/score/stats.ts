@@ -1,0 +1,251 @@
+/**
+ * Statistics for comparing two runs sample by sample (pure functions, no I/O): the exact one-sided McNemar test,
+ * a paired t-test with cluster-robust standard errors, Holm's correction, the minimum detectable effect.
+ *
+ * Why these: paired samples (the same prompt under base and head) cancel the per-sample difficulty that dominates
+ * an eval's variance, so a paired test sees a drop an unpaired one misses. 0/1 values use McNemar on the discordant
+ * pairs, exact (binomial, p = 1/2) because suites often have a handful of flips. Fractional values use a paired
+ * t-test on the per-sample differences rather than a bootstrap: it is linear time (a bootstrap is B times that, and
+ * a gate compares 100,000-sample runs), it takes clustered standard errors directly, and with values bounded in
+ * [0, 1] the mean difference is close to normal at eval sizes. Samples expanded from one dialogue (`id#k`) or run
+ * as several trials are not independent: intervals use clustered standard errors (Evan Miller, "Adding Error Bars
+ * to Evals", 2024), with the G/(G-1) small-sample factor.
+ */
+
+/** P(X >= k) for X ~ Binomial(n, 1/2), exact up to floating point (log-space terms, summed from the small end). */
+export function binomialUpperTail(k: number, n: number): number {
+  if (k <= 0) return 1
+  if (k > n) return 0
+  const ln2n = n * Math.LN2
+  if (2 * k > n) return sumTerms(n, k, n, ln2n)
+  // k at or below the mean: 1 - P(X <= k - 1), the smaller sum.
+  return Math.max(0, 1 - sumTerms(n, 0, k - 1, ln2n))
+}
+
+/** Σ C(n, i) / 2^n for i in [lo, hi], with log C(n, i) built incrementally (linear in n, no gamma function). */
+function sumTerms(n: number, lo: number, hi: number, ln2n: number): number {
+  // log C(n, lo)
+  let logC = 0
+  const small = Math.min(lo, n - lo)
+  for (let j = 1; j <= small; j++) logC += Math.log((n - small + j) / j)
+  let sum = 0
+  for (let i = lo; i <= hi; i++) {
+    sum += Math.exp(logC - ln2n)
+    logC += Math.log((n - i) / (i + 1))
+  }
+  return Math.min(1, sum)
+}
+
+/**
+ * Exact one-sided McNemar: `worse` pairs went right → wrong, `better` wrong → right. Returns the p-value of "head
+ * is worse" (P(X >= worse) among worse + better discordant pairs under p = 1/2) and of "head is better".
+ */
+export function mcnemarOneSided(worse: number, better: number): { drop: number; rise: number } {
+  const n = worse + better
+  return { drop: binomialUpperTail(worse, n), rise: binomialUpperTail(better, n) }
+}
+
+/** Standard normal CDF (erfc with a Chebyshev fit, relative error under 1.2e-7). */
+export function normalCdf(z: number): number {
+  return 0.5 * erfc(-z / Math.SQRT2)
+}
+
+function erfc(x: number): number {
+  const z = Math.abs(x)
+  const t = 1 / (1 + 0.5 * z)
+  const r =
+    t *
+    Math.exp(
+      -z * z -
+        1.26551223 +
+        t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))),
+    )
+  return x >= 0 ? r : 2 - r
+}
+
+/** Standard normal quantile (Acklam's rational approximation, relative error under 1.2e-9). */
+export function normalQuantile(p: number): number {
+  if (p <= 0) return -Infinity
+  if (p >= 1) return Infinity
+  const a = [-39.69683028665376, 220.9460984245205, -275.9285104469687, 138.357751867269, -30.66479806614716, 2.506628277459239]
+  const b = [-54.47609879822406, 161.5858368580409, -155.6989798598866, 66.80131188771972, -13.28068155288572]
+  const c = [-0.007784894002430293, -0.3223964580411365, -2.400758277161838, -2.549732539343734, 4.374664141464968, 2.938163982698783]
+  const d = [0.007784695709041462, 0.3224671290700398, 2.445134137142996, 3.754408661907416]
+  const lower = 0.02425
+  if (p < lower || p > 1 - lower) {
+    const q = Math.sqrt(-2 * Math.log(p < lower ? p : 1 - p))
+    const x = (((((c[0]! * q + c[1]!) * q + c[2]!) * q + c[3]!) * q + c[4]!) * q + c[5]!) / ((((d[0]! * q + d[1]!) * q + d[2]!) * q + d[3]!) * q + 1)
+    return p < lower ? x : -x
+  }
+  const q = p - 0.5
+  const r = q * q
+  return ((((((a[0]! * r + a[1]!) * r + a[2]!) * r + a[3]!) * r + a[4]!) * r + a[5]!) * q) / (((((b[0]! * r + b[1]!) * r + b[2]!) * r + b[3]!) * r + b[4]!) * r + 1)
+}
+
+/** log Γ(x) for x > 0 (Lanczos, g = 7). */
+export function logGamma(x: number): number {
+  const g = [0.9999999999998099, 676.5203681218851, -1259.1392167224028, 771.3234287776531, -176.6150291621406, 12.507343278686905, -0.13857109526572012, 9.984369578019572e-6, 1.5056327351493116e-7]
+  if (x < 0.5) return Math.log(Math.PI / Math.abs(Math.sin(Math.PI * x))) - logGamma(1 - x)
+  x -= 1
+  let s = g[0]!
+  for (let i = 1; i < 9; i++) s += g[i]! / (x + i)
+  const t = x + 7.5
+  return 0.5 * Math.log(2 * Math.PI) + (x + 0.5) * Math.log(t) - t + Math.log(s)
+}
+
+/** Regularised incomplete beta I_x(a, b) (continued fraction, modified Lentz). */
+export function incompleteBeta(x: number, a: number, b: number): number {
+  if (x <= 0) return 0
+  if (x >= 1) return 1
+  const front = Math.exp(logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log(1 - x))
+  // The fraction converges fast for x < (a + 1) / (a + b + 2); use the symmetry otherwise.
+  if (x > (a + 1) / (a + b + 2)) return 1 - (front * betaFraction(1 - x, b, a)) / b
+  return (front * betaFraction(x, a, b)) / a
+}
+
+function betaFraction(x: number, a: number, b: number): number {
+  const tiny = 1e-300
+  let c = 1
+  let d = 1 - ((a + b) * x) / (a + 1)
+  if (Math.abs(d) < tiny) d = tiny
+  d = 1 / d
+  let h = d
+  for (let m = 1; m <= 300; m++) {
+    const m2 = 2 * m
+    let aa = (m * (b - m) * x) / ((a + m2 - 1) * (a + m2))
+    d = 1 + aa * d
+    if (Math.abs(d) < tiny) d = tiny
+    c = 1 + aa / c
+    if (Math.abs(c) < tiny) c = tiny
+    d = 1 / d
+    h *= d * c
+    aa = (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1))
+    d = 1 + aa * d
+    if (Math.abs(d) < tiny) d = tiny
+    c = 1 + aa / c
+    if (Math.abs(c) < tiny) c = tiny
+    d = 1 / d
+    const del = d * c
+    h *= del
+    if (Math.abs(del - 1) < 1e-15) break
+  }
+  return h
+}
+
+/** P(T >= t) for Student's t with `df` degrees of freedom. */
+export function studentUpperTail(t: number, df: number): number {
+  if (!Number.isFinite(t)) return t > 0 ? 0 : 1
+  const half = 0.5 * incompleteBeta(df / (df + t * t), df / 2, 0.5)
+  return t >= 0 ? half : 1 - half
+}
+
+/** Per-sample paired values: `cluster` groups samples that are not independent (a dialogue's turns, trials). */
+export interface PairedValue {
+  base: number
+  head: number
+  cluster: string
+}
+
+export interface PairedSummary {
+  n: number
+  clusters: number
+  base: number
+  head: number
+  /** head - base. */
+  delta: number
+  /** Cluster-robust standard error of `delta` (0 when every difference is equal). */
+  se: number
+}
+
+/** Paired values as columns: `cluster[i]` is a small non-negative integer naming sample i's cluster. */
+export interface PairedColumns {
+  base: ArrayLike<number>
+  head: ArrayLike<number>
+  cluster: ArrayLike<number>
+  length: number
+}
+
+/** Means and the clustered standard error of the mean paired difference. Linear in the number of pairs. */
+export function pairedSummary(values: readonly PairedValue[]): PairedSummary {
+  const ids = new Map<string, number>()
+  const cluster = values.map((v) => {
+    let id = ids.get(v.cluster)
+    if (id === undefined) ids.set(v.cluster, (id = ids.size))
+    return id
+  })
+  return pairedSummaryOf({ base: values.map((v) => v.base), head: values.map((v) => v.head), cluster, length: values.length })
+}
+
+/** `pairedSummary` over columns (what the comparison builds: no per-sample objects or string keys). */
+export function pairedSummaryOf(c: PairedColumns): PairedSummary {
+  const n = c.length
+  if (n === 0) return { n: 0, clusters: 0, base: 0, head: 0, delta: 0, se: 0 }
+  let sb = 0
+  let sh = 0
+  let maxCluster = 0
+  for (let i = 0; i < n; i++) {
+    sb += c.base[i] as number
+    sh += c.head[i] as number
+    if ((c.cluster[i] as number) > maxCluster) maxCluster = c.cluster[i] as number
+  }
+  const delta = (sh - sb) / n
+  // Σ over clusters of (Σ within the cluster of the centred differences)², scaled by G/(G-1) (CR1).
+  const sums = new Float64Array(maxCluster + 1)
+  const seen = new Uint8Array(maxCluster + 1)
+  for (let i = 0; i < n; i++) {
+    const g = c.cluster[i] as number
+    sums[g] = (sums[g] as number) + ((c.head[i] as number) - (c.base[i] as number) - delta)
+    seen[g] = 1
+  }
+  let g = 0
+  let ss = 0
+  for (let j = 0; j <= maxCluster; j++) {
+    if (seen[j] === 0) continue
+    g++
+    ss += (sums[j] as number) ** 2
+  }
+  const se = g > 1 ? Math.sqrt((g / (g - 1)) * ss) / n : 0
+  return { n, clusters: g, base: sb / n, head: sh / n, delta, se }
+}
+
+/** One-sided p-values of a paired t-test on the clustered summary (df = clusters - 1). */
+export function pairedTTest(s: PairedSummary): { drop: number; rise: number } {
+  if (s.n === 0) return { drop: 1, rise: 1 }
+  if (s.se === 0) return s.delta < 0 ? { drop: 0, rise: 1 } : s.delta > 0 ? { drop: 1, rise: 0 } : { drop: 1, rise: 1 }
+  const t = s.delta / s.se
+  const df = Math.max(1, s.clusters - 1)
+  return { drop: studentUpperTail(-t, df), rise: studentUpperTail(t, df) }
+}
+
+/** The two-sided (1 - level) normal interval of the difference. */
+export function deltaInterval(s: PairedSummary, level = 0.95): [number, number] {
+  const z = normalQuantile(1 - (1 - level) / 2)
+  return [s.delta - z * s.se, s.delta + z * s.se]
+}
+
+/**
+ * Holm's step-down adjustment: adjusted p-values in the input order (monotone, capped at 1). Controls the
+ * family-wise error rate across every gated metric and suite without assuming independence.
+ */
+export function holm(pValues: readonly number[]): number[] {
+  const m = pValues.length
+  const order = pValues.map((p, i) => ({ p, i })).sort((a, b) => a.p - b.p)
+  const out = new Array<number>(m)
+  let running = 0
+  order.forEach(({ p, i }, rank) => {
+    running = Math.max(running, Math.min(1, (m - rank) * p))
+    out[i] = running
+  })
+  return out
+}
+
+/**
+ * The smallest drop a one-sided test at `alpha` detects with probability `power`: (z_{1-alpha} + z_power) times the
+ * standard error of the difference. `se` is the observed clustered one; with no discordance at all it would be 0,
+ * so the standard error of one discordant pair among `n` (1/n) is assumed: what the suite could see at best.
+ */
+export function minimumDetectableEffect(se: number, n: number, alpha: number, power = 0.8): number | null {
+  if (n === 0) return null
+  const floor = 1 / n
+  return (normalQuantile(1 - alpha) + normalQuantile(power)) * Math.max(se, floor)
+}

@@ -1,0 +1,233 @@
+// The baseline comparison (src/reporter/compare/) on synthetic per-sample outcomes: verdicts, Holm, mustPass,
+// added/removed, clustering, fractional metrics, trials, the sidecar round trip, the calls hash and the Markdown.
+import { describe, expect, it } from 'vitest'
+import { callsHash } from '../src/eval/calls-hash.js'
+import { compareRuns, MAX_DETAILS } from '../src/reporter/compare/compare.js'
+import { cachedLookup, isRight, parseOutcomes, sampleValues, serialiseOutcomes, type SampleOutcome } from '../src/reporter/compare/outcomes.js'
+import { renderComparisonMarkdown } from '../src/reporter/compare/render.js'
+import { metaDifferences } from '../src/reporter/compare/run-meta.js'
+
+/** An outcome whose name_correct and args_exact_match are `right` (0/1). */
+function outcome(id: string, right: boolean, suite = 'weather', extra: Partial<SampleOutcome> = {}): SampleOutcome {
+  const v = right ? 1 : 0
+  return { suite, id, values: { name_correct: v, args_exact_match: v }, failures: right ? [] : ['wrong_name'], ...extra }
+}
+
+/** n samples; `wrong` lists the indices that are wrong. */
+function run(n: number, wrong: Iterable<number>, suite = 'weather'): SampleOutcome[] {
+  const bad = new Set(wrong)
+  return Array.from({ length: n }, (_, i) => outcome(`s${i}`, !bad.has(i), suite))
+}
+
+/** P(X >= k), X ~ Binomial(n, 1/2), written out independently. */
+function tail(k: number, n: number): number {
+  let c = 1
+  let sum = 0
+  for (let i = 0; i <= n; i++) {
+    if (i >= k) sum += c
+    c = (c * (n - i)) / (i + 1)
+  }
+  return sum / 2 ** n
+}
+
+const range = (a: number, b: number) => Array.from({ length: b - a }, (_, i) => a + i)
+
+describe('compareRuns verdicts', () => {
+  it('a seeded drop of 12 of 100 is regressed, with the exact McNemar p-value, and fails', () => {
+    const c = compareRuns({ outcomes: run(100, range(0, 5)) }, { outcomes: run(100, range(0, 17)) })
+    const m = c.metrics['name_correct']!
+    expect(m.verdict).toBe('regressed')
+    expect(m.discordant).toEqual({ regressed: 12, improved: 0 })
+    expect(m.test).toBe('mcnemar')
+    expect(m.pValue).toBeCloseTo(tail(12, 12), 15)
+    expect(m.base).toBeCloseTo(0.95, 12)
+    expect(m.head).toBeCloseTo(0.83, 12)
+    expect(m.delta).toBeCloseTo(-0.12, 12)
+    expect(m.ci[0]).toBeLessThan(-0.12)
+    expect(m.ci[1]).toBeLessThan(0)
+    expect(c.pass).toBe(false)
+    expect(c.samples.regressed).toHaveLength(12)
+    expect(c.samples.regressed[0]).toBe('weather > s10')
+  })
+
+  it('the same number of flips in both directions is unchanged and passes', () => {
+    const c = compareRuns({ outcomes: run(100, range(0, 10)) }, { outcomes: run(100, [...range(5, 10), ...range(50, 55)]) })
+    const m = c.metrics['name_correct']!
+    expect(m.delta).toBe(0)
+    expect(m.verdict).toBe('unchanged')
+    expect(m.discordant).toEqual({ regressed: 5, improved: 5 })
+    expect(c.pass).toBe(true)
+    expect(c.samples.improved).toHaveLength(5)
+  })
+
+  it('a drop over minDrop that is not significant is inconclusive and passes', () => {
+    // 3 down, 0 up of 50: p = 1/8, delta -6 points.
+    const c = compareRuns({ outcomes: run(50, []) }, { outcomes: run(50, [1, 2, 3]) })
+    expect(c.metrics['name_correct']!.pValue).toBeCloseTo(1 / 8, 15)
+    expect(c.metrics['name_correct']!.verdict).toBe('inconclusive')
+    expect(c.pass).toBe(true)
+  })
+
+  it('Holm corrects across gated metrics and suites: adjusted p is rank × p', () => {
+    // Suite a: 6 down (p = 1/64); suite b: no change. Gated metrics: 2 metrics × (overall + 2 suites) = 6 tests.
+    const base = [...run(40, [], 'a'), ...run(40, [], 'b')]
+    const head = [...run(40, range(0, 6), 'a'), ...run(40, [], 'b')]
+    const c = compareRuns({ outcomes: base }, { outcomes: head }, { alpha: 0.05, minDrop: 0.02 })
+    const a = c.suites['a']!.metrics['name_correct']!
+    expect(a.pValue).toBeCloseTo(1 / 64, 15)
+    // Overall and suite a share p = 1/64 for both metrics (the four smallest): the smallest gets ×6, then ×5...
+    expect(a.pAdjusted).toBeCloseTo(Math.min(1, 6 / 64), 12)
+    expect(a.verdict).toBe('inconclusive') // 6/64 > 0.05 after correction
+    const only = compareRuns({ outcomes: base }, { outcomes: head }, { metrics: ['name_correct'] })
+    // Three tests now (overall, a, b), the two smallest at 1/64: 3/64 < 0.05.
+    expect(only.suites['a']!.metrics['name_correct']!.pAdjusted).toBeCloseTo(3 / 64, 12)
+    expect(only.suites['a']!.metrics['name_correct']!.verdict).toBe('regressed')
+    expect(only.metrics['args_exact_match']!.gated).toBe(false)
+    expect(only.pass).toBe(false)
+  })
+
+  it('a significant drop under minDrop is unchanged', () => {
+    const c = compareRuns({ outcomes: run(2000, []) }, { outcomes: run(2000, range(0, 30)) }, { minDrop: 0.02 })
+    expect(c.metrics['name_correct']!.pValue).toBeLessThan(1e-8)
+    expect(c.metrics['name_correct']!.verdict).toBe('unchanged')
+  })
+
+  it('mustPass flips fail whatever the statistics: from the sample line, or listed by id', () => {
+    const base = run(100, [])
+    const head = run(100, [7])
+    head[7]!.mustPass = true
+    const c = compareRuns({ outcomes: base }, { outcomes: head })
+    expect(c.metrics['name_correct']!.verdict).toBe('unchanged')
+    expect(c.mustPassFailed).toEqual(['weather > s7'])
+    expect(c.pass).toBe(false)
+    const byOption = compareRuns({ outcomes: base }, { outcomes: run(100, [8]) }, {}, ['weather > s8'])
+    expect(byOption.mustPassFailed).toEqual(['weather > s8'])
+    expect(compareRuns({ outcomes: base }, { outcomes: run(100, [8]) }, {}, ['s8']).pass).toBe(false)
+    expect(compareRuns({ outcomes: base }, { outcomes: run(100, [8]) }, {}, ['s9']).pass).toBe(true)
+  })
+
+  it('pairs the same whatever order the outcomes come in (a sidecar is sorted; other input may not be)', () => {
+    const base = run(30, range(0, 3))
+    const head = run(30, range(0, 9))
+    const sorted = compareRuns({ outcomes: base }, { outcomes: head })
+    const shuffled = compareRuns({ outcomes: [...base].reverse() }, { outcomes: [...head.slice(15), ...head.slice(0, 15)] })
+    expect(shuffled.metrics).toEqual(sorted.metrics)
+    expect(shuffled.samples).toEqual(sorted.samples)
+  })
+
+  it('added and removed samples are listed apart and left out of the tests', () => {
+    const base = [...run(20, []), outcome('gone', false)]
+    const head = [...run(20, []), outcome('new', false)]
+    const c = compareRuns({ outcomes: base }, { outcomes: head })
+    expect(c.samples.added).toEqual(['weather > new'])
+    expect(c.samples.removed).toEqual(['weather > gone'])
+    expect(c.metrics['name_correct']!.n).toBe(20)
+    expect(c.metrics['name_correct']!.head).toBe(1)
+  })
+
+  it('turns of one dialogue (id#k) are a cluster: the interval widens', () => {
+    const dialogue = (wrong: Set<string>) => range(0, 10).flatMap((d) => [1, 2, 3].map((k) => outcome(`d${d}#${k}`, !wrong.has(`d${d}`))))
+    const c = compareRuns({ outcomes: dialogue(new Set()) }, { outcomes: dialogue(new Set(['d1', 'd2'])) })
+    const m = c.metrics['name_correct']!
+    // Independent samples would give sd/sqrt(n); three perfectly correlated turns widen it.
+    const d = [...Array(6).fill(-1), ...Array(24).fill(0)]
+    const mean = -6 / 30
+    const sd = Math.sqrt(d.reduce((a, x) => a + (x - mean) ** 2, 0) / 29)
+    expect(m.ci[1] - m.ci[0]).toBeGreaterThan(2 * 1.959963985 * (sd / Math.sqrt(30)))
+  })
+
+  it('fractional values use the clustered paired t-test; trials are averaged per sample', () => {
+    const mk = (id: string, v: number, trial?: number): SampleOutcome => ({ suite: 'j', id, values: { 'judge.helpful': v }, failures: [], ...(trial === undefined ? {} : { trial }) })
+    const base = range(0, 30).map((i) => mk(`s${i}`, 0.8))
+    const head = range(0, 30).flatMap((i) => [mk(`s${i}`, 0.5, 0), mk(`s${i}`, 0.7, 1)])
+    const c = compareRuns({ outcomes: base }, { outcomes: head })
+    const m = c.metrics['judge.helpful']!
+    expect(m.test).toBe('paired-t')
+    expect(m.n).toBe(30)
+    expect(m.head).toBeCloseTo(0.6, 12)
+    expect(m.verdict).toBe('regressed')
+  })
+
+  it('usage means are compared over paired samples that have them', () => {
+    const base = run(4, []).map((o, i) => ({ ...o, usage: { completionTokens: 10 + i } }))
+    const head = run(4, []).map((o, i) => ({ ...o, usage: { completionTokens: 20 + i } }))
+    const c = compareRuns({ outcomes: base }, { outcomes: head })
+    expect(c.usage['completionTokens']).toEqual({ base: 11.5, head: 21.5, delta: 10, n: 4 })
+  })
+})
+
+describe('the samples sidecar', () => {
+  it('round-trips outcomes (values by metric name, flags, usage, calls)', () => {
+    const list: SampleOutcome[] = [
+      { suite: 'b', id: 'x', values: { no_call_accuracy: 0 }, failures: ['unexpected_call'], callsHash: 'abc', expected: '(no call)', calls: 'f({})', mustPass: true },
+      { suite: 'a', id: 'y', values: { name_correct: 1, 'units.celsius': 0.5 }, failures: [], trial: 2, usage: { latencyMs: 12 }, cacheHit: true },
+      { suite: 'a', id: 'z', values: {}, failures: [], errored: true },
+    ]
+    const text = serialiseOutcomes(list)
+    expect(text.split('\n')[0]).toContain('"format":"tool-evals-samples"')
+    const back = parseOutcomes(text)
+    expect(back.map((o) => o.id)).toEqual(['y', 'z', 'x'])
+    expect(back[2]).toEqual(list[0])
+    expect(back[0]).toEqual(list[1])
+    expect(back[1]).toEqual(list[2])
+  })
+
+  it('a malformed line names the file and line', () => {
+    expect(() => parseOutcomes('{"format":"tool-evals-samples","v":1,"metrics":[]}\n{"s":1}\n', 'r.samples.jsonl')).toThrow(/r\.samples\.jsonl:2: .*"s"/)
+    expect(() => parseOutcomes('{"a":1}\n', 'r.samples.jsonl')).toThrow(/r\.samples\.jsonl:1: not a tool-evals samples file/)
+  })
+
+  it('per-sample values come from the record for NeMo and any scorer (a user scorer as a mean of one)', () => {
+    const lookup = cachedLookup()
+    const values = sampleValues(
+      {
+        id: 'w',
+        score: { expected: 1, predicted: 1, metrics: { has_call: 1, name_correct: 1, args_json_valid: 1, args_field_precision: 0.5, args_field_recall: 1, args_exact_match: 0 }, positions: [], failures: ['wrong_arguments'] },
+        scores: { units: { celsius: true, has_city: 0.25 } },
+      },
+      lookup,
+    )
+    expect(values).toMatchObject({ name_correct: 1, args_field_precision: 0.5, args_exact_match: 0, 'units.celsius': 1, 'units.has_city': 0.25 })
+    const errored = sampleValues({ id: 'e', error: 'boom', score: { expected: 0, predicted: 0, metrics: {} as never, positions: [], failures: [] }, scores: { units: { celsius: 1 } } }, lookup)
+    expect(errored).toEqual({ no_call_accuracy: 0, 'units.celsius': 0 })
+    expect(isRight({ suite: 's', id: 'e', values: errored, failures: [], errored: true })).toBe(false)
+  })
+})
+
+describe('calls hash', () => {
+  it('ignores key order, parallel call order, call ids and number spelling; sees a changed value', () => {
+    const a = callsHash([
+      { name: 'f', arguments: { a: 1, b: { c: 0.30000000000000004, d: [1, 2] } } },
+      { name: 'g', arguments: { x: 'y' } },
+    ])
+    const b = callsHash([
+      { name: 'g', arguments: { x: 'y' }, id: 'call_9' } as never,
+      { name: 'f', arguments: { b: { d: [1, 2], c: 0.3 }, a: 1.0 } },
+    ])
+    expect(a).toBe(b)
+    expect(a).toMatch(/^[0-9a-f]{16}$/)
+    expect(callsHash([{ name: 'f', arguments: { a: 2, b: { c: 0.3, d: [1, 2] } } }, { name: 'g', arguments: { x: 'y' } }])).not.toBe(a)
+    expect(callsHash([{ name: 'f', arguments: { b: { c: 0.3, d: [2, 1] }, a: 1 } }, { name: 'g', arguments: { x: 'y' } }])).not.toBe(a)
+  })
+})
+
+describe('the pull-request comment', () => {
+  it('leads with the verdict, caps long lists and says how many more', () => {
+    const c = compareRuns({ outcomes: run(10_000, []) }, { outcomes: run(10_000, range(0, 500)) })
+    const md = renderComparisonMarkdown(c, { maxSamples: 20, now: new Date() })
+    expect(md.split('\n')[0]).toBe('## Tool evals vs baseline: ❌ regressed')
+    expect(md).toContain('… and 480 more')
+    expect(md).toMatch(/\| ❌ \| name\\_correct \| 100\.0% → 95\.0% \| −5\.0 pts \[/)
+    expect(md.length).toBeLessThan(20_000)
+    expect(Object.keys(c.details)).toHaveLength(MAX_DETAILS)
+  })
+})
+
+describe('run metadata differences', () => {
+  it('warns on changed data files, providers and tools, never counts them as regressions', () => {
+    const meta = (file: string, provider = 'replay:x') => ({ time: '2026-01-01T00:00:00Z', version: '0.1.0', suites: { s: { provider, files: { 'data.jsonl': file }, tools: 't1' } } })
+    expect(metaDifferences(meta('aaa'), meta('aaa'))).toEqual([])
+    expect(metaDifferences(meta('aaa'), meta('bbb'))).toEqual(['s: data.jsonl differs (dataset or recording changed)'])
+    expect(metaDifferences(meta('aaa'), meta('aaa', 'openai:y'))).toEqual(['s: provider replay:x → openai:y'])
+  })
+})
