@@ -3,7 +3,7 @@
 // @sparticuz/chromium ships): numbers against the JSON report, filters, a sample's prompt, output and call diff,
 // a screenshot, and no console or page error.
 import chromium from '@sparticuz/chromium'
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -295,6 +295,35 @@ describe('the HTML report in a browser', () => {
     await page.screenshot({ path: file, fullPage: true })
     console.log(`HTML report screenshot: ${file}`)
     expect(readFileSync(file).length).toBeGreaterThan(10_000)
+    expect(problems).toEqual([])
+  })
+
+  it('draws the baseline comparison: paired deltas with intervals, p-values, verdicts and the flipped samples', async () => {
+    const comparison = {
+      base: { file: 'base/report.json', meta: {} },
+      metrics: {
+        name_correct: { base: 0.9, head: 0.8, delta: -0.1, ci: [-0.16, -0.04], pValue: 0.0039, verdict: 'regressed', discordant: { regressed: 9, improved: 1 } },
+        has_call: { base: 1, head: 1, delta: 0, ci: [0, 0], pValue: 1, verdict: 'unchanged', discordant: { regressed: 0, improved: 0 } },
+      },
+      suites: {},
+      samples: { regressed: Array.from({ length: 103 }, (_, i) => `weather > r${i}`), improved: ['weather > w5'], added: [], removed: [] },
+      pass: false,
+    }
+    const file = join(shots, 'comparison.html')
+    writeFileSync(file, renderHtmlReport({ report: report as never, samples: [], comparison }))
+    await page.goto(pathToFileURL(file).href)
+    await page.waitForSelector('body[data-ready="true"]', { timeout: 5000 })
+    expect(await page.isVisible('#comparison')).toBe(true)
+    const rows = await page.$$eval('#comparison-metrics tbody tr', (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)))
+    expect(rows).toEqual([
+      ['name_correct', '90.0%', '80.0%', '-10.0 pt', '-16.0 pt \u2013 -4.0 pt', '0.00390', 'regressed'],
+      ['has_call', '100.0%', '100.0%', '+0.0 pt', '+0.0 pt \u2013 +0.0 pt', '1.00', 'unchanged'],
+    ])
+    // Long lists are capped, and say how many more.
+    const regressed = await page.$$eval('#comparison-regressed li', (lis) => lis.map((li) => li.textContent))
+    expect(regressed).toHaveLength(101)
+    expect(regressed[100]).toBe('3 more')
+    expect(await page.textContent('#comparison-improved')).toBe('weather > w5')
     expect(problems).toEqual([])
   })
 })

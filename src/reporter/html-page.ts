@@ -182,11 +182,34 @@ export const PAGE_SCRIPT = String.raw`
         })))));
   }
 
-  // The baseline comparison (paired deltas with intervals, flipped samples) comes in a later change; this hook draws
-  // it when the data carries one, and the panel stays hidden otherwise.
-  function renderComparison(comparison) {
+  // The baseline comparison (the report's \`comparison\`): per metric base \u2192 head, the paired delta with its 95%
+  // interval, p-value and verdict, then the flipped samples. Hidden when the run had no baseline.
+  function signed(v) { return v === null || v === undefined ? '\u2013' : (v >= 0 ? '+' : '') + (v * 100).toFixed(1) + ' pt'; }
+  function renderComparison(c) {
     var el = h('section', { id: 'comparison', hidden: true });
-    if (comparison) el.hidden = false;
+    if (!c) return el;
+    el.hidden = false;
+    var names = Object.keys(c.metrics || {});
+    el.appendChild(h('h2', { text: 'Against the baseline: ' + (c.pass ? 'no regression' : 'regression') }));
+    el.appendChild(h('table', { id: 'comparison-metrics' },
+      h('thead', null, h('tr', null, ['metric', 'base', 'head', 'delta', '95% interval', 'p', 'verdict'].map(function (t) { return h('th', { text: t }); }))),
+      h('tbody', null, names.map(function (m) {
+        var r = c.metrics[m];
+        var ci = r.ci ? signed(r.ci[0]) + ' \u2013 ' + signed(r.ci[1]) : '\u2013';
+        var p = r.pValue === null || r.pValue === undefined ? '\u2013' : Number(r.pValue).toPrecision(3);
+        return h('tr', { class: 'verdict-' + r.verdict, 'data-metric': m },
+          h('td', { text: m }), h('td', { text: pct(r.base) }), h('td', { text: pct(r.head) }), h('td', { text: signed(r.delta) }),
+          h('td', { text: ci }), h('td', { text: p }), h('td', { class: 'verdict', text: r.verdict }));
+      }))));
+    var samples = c.samples || {};
+    [['regressed', 'Went from right to wrong'], ['improved', 'Went from wrong to right']].forEach(function (kind) {
+      var ids = samples[kind[0]] || [];
+      if (ids.length === 0) return;
+      var shown = ids.slice(0, 100);
+      el.appendChild(h('h3', { text: kind[1] + ' (' + ids.length + ')' }));
+      el.appendChild(h('ul', { id: 'comparison-' + kind[0] }, shown.map(function (id) { return h('li', { text: id }); }),
+        ids.length > shown.length ? h('li', { class: 'muted', text: (ids.length - shown.length) + ' more' }) : null));
+    });
     return el;
   }
 

@@ -46,8 +46,8 @@ export interface HtmlReportInput {
   /** Page title (default "Tool evals report"). */
   title?: string
   /**
-   * Reserved for the baseline comparison (paired deltas with intervals, flipped samples), a later addition: the page
-   * has a hidden panel and a `renderComparison` hook that draws it when this is set. Nothing fills it yet.
+   * The baseline comparison (the report's `comparison`: paired deltas with intervals, flipped samples): the page
+   * draws it (`renderComparison`) when this is set, and keeps the panel hidden otherwise.
    */
   comparison?: unknown
 }

@@ -192,7 +192,7 @@ export default class ToolEvalsReporter implements Reporter {
         if (meta) samples.push(htmlSampleFromMeta(meta))
       }
       // Like the JSON report: a partial run's page goes beside the whole run's, never over it.
-      this.writeHtml(report.partial ? partialReportPath(this.options.htmlFile) : this.options.htmlFile, { report, samples })
+      this.writeHtml(report.partial ? partialReportPath(this.options.htmlFile) : this.options.htmlFile, { report, samples, comparison: report.comparison })
     }
     const markdownFile = this.options.markdownFile ?? process.env['GITHUB_STEP_SUMMARY']
     if (markdownFile) this.appendMarkdown(markdownFile, report)
