@@ -52,7 +52,7 @@ describe('task meta of a sample', () => {
     expect(o.calls).toBeUndefined() // a right sample keeps no call lines
   })
 
-  it('marks outputs served from the generation cache, without changing the output itself', async () => {
+  it('marks outputs served from the generation cache (cached: true), the output otherwise unchanged', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tool-evals-hit-'))
     try {
       const model: ModelProvider = { id: 'fake', generate: async () => ({ text: hermes({ city: 'Paris' }) }) }
@@ -60,7 +60,9 @@ describe('task meta of a sample', () => {
       const sample = loadArray([line()])[0]?.sample as Sample
       const cold = await c.generate(sample)
       const warm = await c.generate(sample)
-      expect(warm).toEqual(cold)
+      const { cached: hit, ...rest } = warm
+      expect(hit).toBe(true)
+      expect(rest).toEqual(cold)
       expect((await evaluate(sample, cold, undefined, 's', {})).stored.cacheHit).toBeUndefined()
       expect((await evaluate(sample, warm, undefined, 's', {})).stored.cacheHit).toBe(true)
     } finally {
