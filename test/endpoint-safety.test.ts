@@ -91,6 +91,12 @@ describe('the API key in error bodies', () => {
 })
 
 describe('maxResponseBytes', () => {
+  it('rejects a cap that would turn itself off (0, negative, NaN) when the provider is made', () => {
+    for (const bad of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(() => openaiCompatible({ baseURL: 'http://127.0.0.1:9/v1', model: 'm', maxResponseBytes: bad })).toThrow(/maxResponseBytes must be a positive, finite number/)
+    }
+  })
+
   it('abandons an endless body once it passes the cap: one errored sample with the true reason, not retried', async () => {
     const server = await serve(() => ({ endless: `"${'z'.repeat(16 * 1024)}",` }))
     const err = await errorOf(provider(server, { maxResponseBytes: 256 * 1024, maxRetries: 3, timeoutMs: 10_000 }).generate(sample))

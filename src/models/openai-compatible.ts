@@ -79,6 +79,10 @@ export function openaiCompatible(options: OpenAICompatibleOptions): ModelProvide
   const maxRetries = options.maxRetries ?? 4
   const timeoutMs = options.timeoutMs ?? 120_000
   const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES
+  // 0, a negative number or NaN would silently turn the cap off: a programming error, said where it is made.
+  if (!(Number.isFinite(maxResponseBytes) && maxResponseBytes > 0)) {
+    throw new TypeError(`openaiCompatible: maxResponseBytes must be a positive, finite number of bytes, got ${String(maxResponseBytes)}`)
+  }
   const mode = options.mode ?? 'tools'
   const id = `openai:${options.model}@${publicBase}`
   const settings: Record<string, unknown> = { mode, temperature: options.temperature ?? 0 }
