@@ -29,7 +29,6 @@ import { trialsPlan, type TrialsOption } from './trials.js'
 import { callsHash } from './calls-hash.js'
 import { RUN_INFO_KEY, suiteRunInfo } from './run-info.js'
 import * as vitestApi from 'vitest'
-import { isCacheHit } from '../models/cache.js'
 import { lastUserPrompt, META_LIMITS, storedCalls, storedExpected, truncate, writeEvalMeta, type EvalMeta } from './meta.js'
 import { agentOptionsOf, agentProvider, type AgentOptions } from './agent.js'
 import { storedTrajectory } from '../score/trajectory.js'
@@ -321,7 +320,7 @@ export async function evaluateWith(
   if (output.cacheRegenerated !== undefined) stored.cacheRegenerated = output.cacheRegenerated
   if (output.trajectory !== undefined) stored.trajectory = storedTrajectory(output.trajectory)
 
-  if (isCacheHit(output)) stored.cacheHit = true
+  if (output.cached) stored.cacheHit = true
   if (output.skipped !== undefined) {
     record.skipped = output.skipped
     return { stored, result: { sample, output, calls: [], score: scoreSample([], sample.expected, scoreOptions), record } }

@@ -17,7 +17,7 @@
 import { parseToolCalls } from '../calls/index.js'
 import type { ToolCall } from '../calls/types.js'
 import type { Sample } from '../data/types.js'
-import { cached, isCacheHit, markCacheHit } from '../models/cache.js'
+import { cached } from '../models/cache.js'
 import type { ModelOutput, ModelProvider } from '../models/types.js'
 import type { Scorer, ScorerContext, ScorerInput, StrictVerdict } from '../score/scorer.js'
 import { BUILTIN_SCORERS, type BuiltinScorerOptions, type BuiltinScorerResults } from '../score/scorers/index.js'
@@ -107,7 +107,7 @@ export function withPreparation(model: ModelProvider, scorers: readonly Scorer[]
       const prepared: Record<string, unknown> = {}
       for (const s of preparing) prepared[s.name] = await s.prepare!(scorerInput(sample, calls, output), opts?.signal)
       const out: PreparedOutput = { ...output, parsedCalls: calls, prepared }
-      return isCacheHit(output) ? markCacheHit(out) : out
+      return out
     },
   }
   if (model.settings !== undefined) Object.assign(wrapped, { settings: model.settings })

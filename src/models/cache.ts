@@ -64,7 +64,7 @@ export function cached(provider: ModelProvider, options: CacheOptions = {}): Cac
     const found = await readEntry(path, key)
     if (found.output) {
       stats.hits++
-      return markCacheHit({ ...found.output, cached: true })
+      return { ...found.output, cached: true }
     }
     if (found.corrupt !== undefined) stats.corrupt++
     stats.misses++
@@ -94,20 +94,6 @@ export function cached(provider: ModelProvider, options: CacheOptions = {}): Cac
   if (provider.concurrency !== undefined) Object.assign(wrapper, { concurrency: provider.concurrency })
   if (provider.close) Object.assign(wrapper, { close: () => provider.close?.() })
   return wrapper
-}
-
-/**
- * Marks an output as read from the cache: a non-enumerable flag, so the output itself stays equal to the one
- * generated (copies made with spread drop it: `withPreparation` carries it over).
- */
-export function markCacheHit<T extends object>(output: T): T {
-  Object.defineProperty(output, 'cacheHit', { value: true, enumerable: false, configurable: true })
-  return output
-}
-
-/** Whether `markCacheHit` marked this output. */
-export function isCacheHit(output: object): boolean {
-  return (output as { cacheHit?: unknown }).cacheHit === true || (output as { cached?: unknown }).cached === true
 }
 
 /** The cache key of a sample's generation by a provider: sha256 over identity, settings, messages and tools. */

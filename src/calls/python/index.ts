@@ -40,7 +40,7 @@ export type {
 export { MAX_PY_DEPTH } from './types.js'
 export { computeConstant } from './constant.js'
 export { foldPyValue, type PyValueBuilder } from './interpret.js'
-export { pyFloatRepr, pyJsonDumps, pyJsonString, pyRepr, pyStrRepr, unparsePython } from './repr.js'
+export { pyFloatRepr, pyJsonDumps, pyJsonFloat, pyJsonString, pyRepr, pyStrRepr, unparsePython } from './repr.js'
 export { PyFloat, PyTuple, isPyDict, type PyDict, type PyKey, type PyValue } from './value.js'
 export { renderPythonCall, renderPythonValue } from './render.js'
 

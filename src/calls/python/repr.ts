@@ -167,7 +167,8 @@ export function pyJsonString(s: string): string {
   return out + s.slice(start) + '"'
 }
 
-function pyJsonFloat(x: number): string {
+/** A float as Python's `json.dumps` writes it (`NaN`, `Infinity` and the shortest repr otherwise). */
+export function pyJsonFloat(x: number): string {
   if (Number.isNaN(x)) return 'NaN'
   if (x === Infinity) return 'Infinity'
   if (x === -Infinity) return '-Infinity'

@@ -6,6 +6,7 @@
  * Values are PyValue (see ../pyvalue.ts) plus a few objects that Python would print through their own `__repr__`
  * (sets, file-system nodes, Decimal): those implement PyObject.
  */
+import { pyJsonFloat } from '../../../calls/python/index.js'
 import { PyFloat, PyTuple, dictKey, pyFloatRepr, pyStrRepr, type PyDict, type PyKey, type PyValue } from '../pyvalue.js'
 
 /** An object with Python's `__repr__` and `__eq__`, stored inside PyValue containers. */
@@ -298,17 +299,11 @@ export function jsonString(s: string): string {
   return out + '"'
 }
 
-function jsonFloat(x: number): string {
-  if (Number.isNaN(x)) return 'NaN'
-  if (!Number.isFinite(x)) return x > 0 ? 'Infinity' : '-Infinity'
-  return pyFloatRepr(x)
-}
-
 function jsonKey(k: unknown): string {
   if (typeof k === 'string') return jsonString(k)
   if (k === null) return '"null"'
   if (typeof k === 'boolean') return k ? '"true"' : '"false"'
-  if (typeof k === 'number') return `"${Number.isInteger(k) ? String(k) : jsonFloat(k)}"`
+  if (typeof k === 'number') return `"${Number.isInteger(k) ? String(k) : pyJsonFloat(k)}"`
   throw new PyExc(`keys must be str, int, float, bool or None, not ${typeName(k)}`)
 }
 
@@ -321,9 +316,9 @@ export function jsonDumps(v: unknown): string {
     case 'string':
       return jsonString(v)
     case 'number':
-      return Number.isInteger(v) ? String(v) : jsonFloat(v)
+      return Number.isInteger(v) ? String(v) : pyJsonFloat(v)
   }
-  if (v instanceof PyFloat) return jsonFloat(v.value)
+  if (v instanceof PyFloat) return pyJsonFloat(v.value)
   if (Array.isArray(v)) return '[' + v.map(jsonDumps).join(', ') + ']'
   if (v instanceof PyTuple) return '[' + v.items.map(jsonDumps).join(', ') + ']'
   if (v instanceof Map) {
