@@ -5,6 +5,7 @@ import { parseJsonAt, skipSpace } from './json.js'
 import type { ToolCall } from './types.js'
 import { skipFenceOpen } from './json-blocks.js'
 import { ForwardSearch } from './scan.js'
+import { detectMarkers } from './marker-scan.js'
 
 type Kind = 'callsBegin' | 'callsEnd' | 'callBegin' | 'callEnd' | 'sep'
 
@@ -160,6 +161,4 @@ function readDeepSeek(text: string): ToolCall[] {
 export const DEEPSEEK_TOOL_TOKEN = '<｜tool'
 
 /** True when the text holds a DeepSeek tool token (cheap: any `<｜tool`). */
-export function hasDeepSeekToken(text: string): boolean {
-  return text.includes(DEEPSEEK_TOOL_TOKEN)
-}
+export const hasDeepSeekToken = detectMarkers([DEEPSEEK_TOOL_TOKEN])

@@ -4,7 +4,7 @@
  */
 import { FORMATS } from './formats/index.js'
 import { inDetectionRun } from './detection-pass.js'
-import { mayHoldReasoning, probeMasks, probesIn } from './markers.js'
+import { MarkerScan, detectsMarkersOnly } from './marker-scan.js'
 import { stripReasoning } from './reasoning.js'
 import type { FormatParser, ParseOptions, ToolCall } from './types.js'
 
@@ -42,12 +42,71 @@ export function assertKnownFormat(name: string, where = 'format'): void {
   if (problem !== undefined) throw new TypeError(`${where}: ${problem}`)
 }
 
-/** Per format (same index as FORMATS): the tag openings one of which its markers need (see markers.ts). */
-const PROBE_MASKS = probeMasks(FORMATS)
+/**
+ * The single scan (marker-scan.ts): every format's markers and the reasoning markers in one automaton. Reasoning
+ * markers: `stripReasoning` changes a text only when one of these occurs.
+ */
+const REASONING_MARKERS = ['<think>', '</think>', '<|channel|>analysis<|message|>']
+const SCAN = new MarkerScan([...FORMATS.flatMap((f) => f.markers ?? []), ...REASONING_MARKERS])
+/** By marker id: the formats (indices into FORMATS) that declare it. */
+const FORMATS_OF: number[][] = SCAN.markers.map((m) => FORMATS.flatMap((f, k) => (f.markers?.includes(m) ? [k] : [])))
+const IS_REASONING: boolean[] = SCAN.markers.map((m) => REASONING_MARKERS.includes(m))
+/** By format: whether it has markers (else it is always tried), and whether its `detect` must still run. */
+const HAS_MARKERS: boolean[] = FORMATS.map((f) => (f.markers?.length ?? 0) > 0)
+const RUN_DETECT: boolean[] = FORMATS.map((f, k) => !HAS_MARKERS[k] || !detectsMarkersOnly(f.detect))
+/** By format: its markers the scan does not look for (searched when detection reaches the format). */
+const UNANCHORED: string[][] = FORMATS.map((f) => (f.markers ?? []).filter((m) => SCAN.unanchored.includes(m)))
+/** Formats tried whatever the scan finds (no markers, or a marker the scan does not look for), in order. */
+const ALWAYS: number[] = FORMATS.flatMap((f, k) => (!HAS_MARKERS[k] || UNANCHORED[k]!.length > 0 ? [k] : []))
+/** By format: whether it reads reasoning itself (`reasoning: 'keep'`). */
+const KEEPS_REASONING: boolean[] = FORMATS.map((f) => f.reasoning === 'keep')
 
-function runFormat(f: FormatParser, text: string, stripped: string, options: ParseOptions): ToolCall[] {
+/**
+ * A candidate format and where its first marker is, packed into one number that sorts in detection order:
+ * `index * 2^32 + position` (position `NOT_FOUND` when the scan gave none). Outputs are far shorter than 2^32.
+ */
+const SLOT = 2 ** 32
+const NOT_FOUND = SLOT - 1
+
+function formatOf(entry: number): number {
+  return Math.floor(entry / SLOT)
+}
+
+/** Insertion sort: the lists are a handful of found markers plus ALWAYS, so this beats `Array.prototype.sort`. */
+function sortSmall(list: number[]): void {
+  for (let i = 1; i < list.length; i++) {
+    const c = list[i]!
+    let j = i - 1
+    while (j >= 0 && list[j]! > c) {
+      list[j + 1] = list[j]!
+      j--
+    }
+    list[j + 1] = c
+  }
+}
+
+/**
+ * The formats to try on `text`, in detection order: those with a marker the scan found, each with the position of
+ * its first marker, and the formats in ALWAYS; plus whether a reasoning marker occurs.
+ */
+function candidatesIn(text: string): { candidates: number[]; reasoning: boolean } {
+  const candidates: number[] = []
+  let reasoning = false
+  const found = SCAN.scan(text)
+  for (let m = 0; m < found; m++) {
+    const id = SCAN.foundIds[m]!
+    if (IS_REASONING[id]) reasoning = true
+    const formats = FORMATS_OF[id]!
+    for (let i = 0; i < formats.length; i++) candidates.push(formats[i]! * SLOT + SCAN.foundAt[m]!)
+  }
+  for (let i = 0; i < ALWAYS.length; i++) candidates.push(ALWAYS[i]! * SLOT + NOT_FOUND)
+  sortSmall(candidates)
+  return { candidates, reasoning }
+}
+
+function runFormat(f: FormatParser, text: string, options: ParseOptions, at?: number): ToolCall[] {
   try {
-    return f.parse(f.reasoning === 'keep' ? text : stripped, options)
+    return f.parse(text, options, at)
   } catch {
     // A parser bug must not crash an eval run: treat it as "this format found nothing".
     return []
@@ -68,27 +127,46 @@ export function parseToolCalls(text: string, options: ParseOptions = {}): ToolCa
   const detected = inDetectionRun(() => detect(text, options))
   if (!hinted || detected[0]?.format === hinted.name) return detected
   // A hint never finds fewer calls than detection: the hinted format's calls unless detection finds more.
-  const calls = runFormat(hinted, text, stripReasoning(text), options)
+  const calls = runFormat(hinted, hinted.reasoning === 'keep' ? text : stripReasoning(text), options)
   return detected.length > calls.length ? detected : calls
 }
 
 /** The calls of the first format, in detection order, that finds any. */
 function detect(text: string, options: ParseOptions): ToolCall[] {
-  // One pre-scan of the text's tags lets most formats, and reasoning removal, skip their own search (markers.ts).
-  const rawProbes = probesIn(text)
-  const stripped = mayHoldReasoning(rawProbes) ? stripReasoning(text) : text
-  let strippedProbes = stripped === text ? rawProbes : -1
-  for (let k = 0; k < FORMATS.length; k++) {
-    const f = FORMATS[k]!
-    const keep = f.reasoning === 'keep'
-    const need = PROBE_MASKS[k]!
-    if (need !== 0) {
-      if (!keep && strippedProbes < 0) strippedProbes = probesIn(stripped)
-      if (((keep ? rawProbes : strippedProbes) & need) === 0) continue
+  // One scan finds every format's markers (marker-scan.ts): only formats whose markers occur, and the bare shapes,
+  // are tried, each told where its first marker is. Reasoning is removed only when its markers occur, and then the
+  // formats that parse the stripped text are placed by a scan of that text.
+  const raw = candidatesIn(text)
+  let stripped = text
+  let candidates = raw.candidates
+  if (raw.reasoning) {
+    stripped = stripReasoning(text)
+    if (stripped !== text) {
+      // Formats that keep reasoning are placed in the raw text, the others in the stripped text.
+      const clean = candidatesIn(stripped).candidates
+      candidates = raw.candidates.filter((e) => KEEPS_REASONING[formatOf(e)]!)
+      for (const e of clean) if (!KEEPS_REASONING[formatOf(e)]!) candidates.push(e)
+      sortSmall(candidates)
     }
-    const input = keep ? text : stripped
-    if (!f.detect(input)) continue
-    const calls = runFormat(f, text, stripped, options)
+  }
+  let last = -1
+  for (let i = 0; i < candidates.length; i++) {
+    const entry = candidates[i]!
+    const k = formatOf(entry)
+    if (k === last) continue // a later marker of a format already tried
+    last = k
+    const input = KEEPS_REASONING[k] ? text : stripped
+    let at = entry - k * SLOT
+    if (at === NOT_FOUND) at = -1
+    const unanchored = UNANCHORED[k]!
+    for (let u = 0; u < unanchored.length; u++) {
+      const p = input.indexOf(unanchored[u]!)
+      if (p >= 0 && (at < 0 || p < at)) at = p
+    }
+    if (HAS_MARKERS[k] && at < 0) continue
+    const f = FORMATS[k]!
+    if (RUN_DETECT[k] && !f.detect(input)) continue
+    const calls = runFormat(f, input, options, at < 0 ? undefined : at)
     if (calls.length > 0) return calls
   }
   return []

@@ -216,6 +216,30 @@ export function parseJsonAt(text: string, start = 0, limit = text.length): JsonR
   return floatPaths && floatPaths.length > 0 ? { ok: true, value, end: e, floatPaths } : { ok: true, value, end: e }
 }
 
+/**
+ * The object or array that fills `text[start, end)` (whitespace around it allowed), decoded by one native
+ * `JSON.parse` of the whole span, or undefined when the span is not exactly one such value. The fast path for a body
+ * whose end a closing tag already gives: the bracket scan of `parseJsonAt` runs only when this fails. A span that
+ * does not even start and end with a bracket is turned down without a parse (a failed parse throws, which costs).
+ */
+export function parseJsonSpan(text: string, start: number, end: number): (JsonResult & { ok: true }) | undefined {
+  const s = skipSpace(text, start, end)
+  let e = end
+  while (e > s && isJsonSpace(text.charCodeAt(e - 1))) e--
+  const open = text.charCodeAt(s)
+  const close = text.charCodeAt(e - 1)
+  if (!((open === OPEN_BRACE && close === CLOSE_BRACE) || (open === OPEN_BRACKET && close === CLOSE_BRACKET))) return undefined
+  const slice = text.slice(s, e)
+  let value: JsonValue
+  try {
+    value = JSON.parse(slice) as JsonValue
+  } catch {
+    return undefined
+  }
+  const floatPaths = mayHaveIntegralFloat(slice) ? collectFloatPaths(slice) : undefined
+  return floatPaths && floatPaths.length > 0 ? { ok: true, value, end: e, floatPaths } : { ok: true, value, end: e }
+}
+
 /** Decode `text` as exactly one JSON value (surrounding whitespace allowed). */
 export function parseJson(text: string): JsonResult {
   const r = parseJsonAt(text, 0)

@@ -87,17 +87,25 @@ export interface FormatParser {
   /** Other names accepted as a `format` hint (e.g. `qwen` for `hermes`). */
   aliases?: string[]
   /**
-   * Cheap test for the format's distinctive marker (a substring search). Only formats whose `detect` is true get
-   * `parse` called during detection; a `format` hint bypasses it.
-   */
-  /**
-   * The strings `detect` looks for: any text it accepts holds at least one of them. The dispatcher's pre-scan
-   * (markers.ts) is derived from these, so a format is skipped without its `detect` when none can occur. Absent
-   * for formats without a marker (bare JSON, pythonic lists): those are always detected.
+   * The format's marker strings: in a text where none of them occurs, `detect` is false or `parse` finds no call
+   * (Harmony's detect looks for `to=functions.`, but its arguments need `<|message|>`, its marker). The dispatcher
+   * compiles every format's markers into one scan (`marker-scan.ts`) and tries only the formats whose markers occur.
+   * A marker should hold a `<` (the scan stops at each `<` found natively); one without is searched on its own.
+   * Absent for the bare shapes (JSON, pythonic lists), which are always tried.
    */
   markers?: readonly string[]
+  /**
+   * Cheap test that the format is present (a substring search). During detection `parse` is called only when it
+   * is true; a `format` hint bypasses it. Made with `detectMarkers(markers)` when the markers alone decide, so the
+   * dispatcher, whose scan already knows, does not search again.
+   */
   detect(text: string): boolean
-  parse(text: string, options: ParseOptions): ToolCall[]
+  /**
+   * `at`, when the dispatcher gives it, is where the first of this format's `markers` occurs in `text` (its scan
+   * found it): a format that searches for its markers may start there. Absent when the format is called directly
+   * or by a hint.
+   */
+  parse(text: string, options: ParseOptions, at?: number): ToolCall[]
   /**
    * How `<think>` reasoning is treated before this format parses: 'strip' (default) removes reasoning so calls
    * written inside it are not calls; 'keep' hands the text over unchanged (Kimi-K2-Thinking calls from inside an

@@ -219,6 +219,8 @@ function renderInvoke(c: { name: string; arguments: Record<string, unknown> }): 
 
 export const deepseekV32: FormatParser = {
   name: 'deepseek_v32',
+  // A call needs an opening invoke tag, `<` then `DSML` between bars of either kind.
+  markers: ['<｜DSML｜', '<｜DSML|', '<|DSML｜', '<|DSML|'],
   detect: (text) => text.includes('DSML'),
   parse: (text, options) => parseDsml(text, options),
   render: (calls) => `<｜DSML｜function_calls>\n${calls.map(renderInvoke).join('')}</｜DSML｜function_calls>`,

@@ -12,6 +12,7 @@
 import type { FormatParser, ParseOptions, ToolCall } from '../types.js'
 import { callsFromList } from '../json-calls.js'
 import { forEachMarkerRegion } from '../scan.js'
+import { detectMarkers } from '../marker-scan.js'
 
 const MARKER = 'functools['
 const FORMAT = 'functools'
@@ -28,7 +29,8 @@ function parseFunctools(text: string, options: ParseOptions): ToolCall[] {
 export const functools: FormatParser = {
   name: FORMAT,
   aliases: ['phi4_mini_json', 'firefunction_v2'],
-  detect: (text) => text.includes(MARKER),
+  markers: [MARKER],
+  detect: detectMarkers([MARKER]),
   parse: parseFunctools,
   render: (calls) => 'functools' + JSON.stringify(calls.map((c) => ({ name: c.name, arguments: c.arguments }))),
 }

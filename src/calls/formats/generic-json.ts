@@ -20,11 +20,13 @@
  */
 import type { FormatParser } from '../types.js'
 import { jsonCallsIn, renderJsonCalls } from '../json-calls.js'
+import { detectMarkers } from '../marker-scan.js'
 
 export const genericJson: FormatParser = {
   name: 'json',
   aliases: ['generic', 'xlam', 'json_array', 'llamacpp_generic', 'openai'],
-  detect: (text) => text.includes('{'),
+  markers: ['{'],
+  detect: detectMarkers(['{']),
   parse: (text, options) => jsonCallsIn(text, 'json', options),
   render: renderJsonCalls,
 }

@@ -8,13 +8,14 @@
  */
 import type { FormatParser } from '../types.js'
 import { strictCallsAfter } from '../gigachat-calls.js'
+import { detectMarkers } from '../marker-scan.js'
 
 const MARKER = 'function call<|role_sep|>'
 
 export const gigachat3: FormatParser = {
   name: 'gigachat3',
   markers: [MARKER],
-  detect: (text) => text.includes(MARKER),
+  detect: detectMarkers([MARKER]),
   parse: (text) => strictCallsAfter(text, MARKER, 'gigachat3'),
   render: (calls) =>
     calls

@@ -17,6 +17,8 @@ import { makeCall } from '../call-object.js'
 import { ArgumentsBuilder, renderRawValue, stripOneNewline } from '../schema-values.js'
 import { ForwardSearch, forEachBlock } from '../scan.js'
 import type { FormatParser, ParseOptions, ToolCall } from '../types.js'
+import { detectMarkers } from '../marker-scan.js'
+import { skipSpace } from '../json.js'
 
 const FORMAT = 'glm45'
 const OPEN = '<tool_call>'
@@ -44,6 +46,9 @@ function parse(text: string, options: ParseOptions): ToolCall[] {
   // Only closed blocks are calls; the key and value searches move forward across blocks, so the pass is linear.
   forEachBlock(text, OPEN, CLOSE, (_body, from, end, closed) => {
     if (!closed) return
+    // A body that opens with `{`, `[` or `<` has no name first: Hermes' or Qwen3-Coder's block, not a GLM call.
+    const first = text.charCodeAt(skipSpace(text, from, end))
+    if (first === 123 || first === 91 || first === 60) return
     let k = key.next(from)
     if (k >= end) k = -1
     const name = cleanName(text.slice(from, k < 0 ? end : k))
@@ -79,7 +84,7 @@ export const glm: FormatParser = {
   name: FORMAT,
   aliases: ['glm47', 'glm', 'glm4', 'glm4_moe', 'glm45_air', 'glm46'],
   markers: [OPEN],
-  detect: (text) => text.includes(OPEN),
+  detect: detectMarkers([OPEN]),
   parse,
   render,
 }

@@ -101,6 +101,8 @@ function renderCall(c: { name: string; arguments: Record<string, unknown> }): st
 export const harmony: FormatParser = {
   name: 'harmony',
   aliases: ['gpt-oss', 'gpt_oss'],
+  // Arguments follow `<|message|>`: a text without one holds no call.
+  markers: [MESSAGE],
   // `=` is rarer than `t` in prose: the first search rules most outputs out quickly.
   detect: (text) => text.includes('=' + FUNCTIONS) && text.includes(RECIPIENT + FUNCTIONS),
   reasoning: 'keep',

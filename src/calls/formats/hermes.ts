@@ -24,9 +24,10 @@
  * `<tool>`, `<tools>`, `<response>`, `<json>`, `<xml>`, `<JSON>`, `<function_call>`, a code fence, or bare after text
  * (the last is contested: `This is not a tool call: {...}` is read as a call, as llama.cpp does).
  */
-import { skipSpace } from '../json.js'
+import { parseJsonSpan, skipSpace } from '../json.js'
 import type { FormatParser, JsonValue, ParseOptions, ToolCall } from '../types.js'
 import { functionTagCalls } from '../function-tags.js'
+import { detectMarkers } from '../marker-scan.js'
 import { callsFromValue, jsonCallsIn, parseJsonPast, pastMarkerBudget, unknownCall, type Budget } from '../json-calls.js'
 
 const OPEN = '<tool_call>'
@@ -73,16 +74,22 @@ function attemptsJson(text: string, start: number, limit: number): boolean {
  * Calls of every `<tool_call>` block. Each block is read up to the next `<tool_call>` (or past it, within a budget,
  * when its JSON is still open there); the searches for tags only move forward, so the whole is linear.
  */
-function toolCallBlocks(text: string, options: ParseOptions): ToolCall[] {
+function toolCallBlocks(text: string, options: ParseOptions, from: number): ToolCall[] {
   const out: ToolCall[] = []
   const budget = pastMarkerBudget(text)
   let close = -2 // the next `</tool_call>` at or after `from` below (-1: none left; -2: not searched yet)
-  let open = text.indexOf(OPEN)
+  let open = text.indexOf(OPEN, from)
   while (open >= 0) {
     const start = open + OPEN.length
     let nextOpen = text.indexOf(OPEN, start)
     const limit = nextOpen < 0 ? text.length : nextOpen
-    const { values, end } = valuesAt(text, skipSpace(text, start, limit), limit, budget)
+    const at = skipSpace(text, start, limit)
+    if (close === -2 || (close >= 0 && close < at)) close = text.indexOf(CLOSE, at)
+    // Most blocks are one JSON value up to `</tool_call>`: one native parse of the whole body, no scan.
+    const whole = close >= 0 && close < limit ? parseJsonSpan(text, at, close) : undefined
+    const { values, end } = whole
+      ? { values: [{ value: whole.value, floatPaths: whole.floatPaths, start: at, end: whole.end }], end: whole.end }
+      : valuesAt(text, at, limit, budget)
     // A value read past the next `<tool_call>` holds it in a string: the next block starts after the value.
     if (end > limit) nextOpen = text.indexOf(OPEN, end)
     const regionEnd = nextOpen < 0 ? text.length : nextOpen
@@ -104,10 +111,10 @@ function toolCallBlocks(text: string, options: ParseOptions): ToolCall[] {
   return out
 }
 
-function parseHermes(text: string, options: ParseOptions): ToolCall[] {
-  const hasTags = text.includes(OPEN)
+function parseHermes(text: string, options: ParseOptions, at = 0): ToolCall[] {
+  const hasTags = text.includes(OPEN, at)
   if (hasTags) {
-    const blocks = toolCallBlocks(text, options)
+    const blocks = toolCallBlocks(text, options, at)
     if (blocks.length > 0) return blocks
   }
   const tagged = functionTagCalls(text, FORMAT, true)
@@ -120,7 +127,7 @@ export const hermes: FormatParser = {
   name: FORMAT,
   aliases: ['qwen', 'qwen2.5', 'qwen2_5', 'qwen3', 'qwq', 'hermes_think', 'hermes_2_pro', 'granite4'],
   markers: [OPEN, ...WRAPPERS],
-  detect: (text) => text.includes(OPEN) || WRAPPERS.some((w) => text.includes(w)),
+  detect: detectMarkers([OPEN, ...WRAPPERS]),
   parse: parseHermes,
   render: (calls) =>
     calls.map((c) => `${OPEN}\n${JSON.stringify({ name: c.name, arguments: c.arguments })}\n${CLOSE}`).join('\n'),

@@ -18,6 +18,7 @@
  */
 import { argPairCalls, renderArgPairs, type ArgPairTags } from '../arg-pairs.js'
 import type { FormatParser } from '../types.js'
+import { detectMarkers } from '../marker-scan.js'
 
 const FORMAT = 'hunyuan3'
 const SEP = '<tool_sep>'
@@ -35,7 +36,7 @@ export const hunyuan3: FormatParser = {
   name: FORMAT,
   aliases: ['hunyuan', 'hy3', 'hy_v3'],
   markers: [SEP],
-  detect: (text) => text.includes(SEP),
+  detect: detectMarkers([SEP]),
   parse: (text, options) => argPairCalls(text, options, FORMAT, TAGS),
   render: (calls) => `<tool_calls>\n${renderArgPairs(calls, TAGS)}\n</tool_calls>`,
 }

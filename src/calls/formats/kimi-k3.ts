@@ -21,6 +21,7 @@ import { parseJson } from '../json.js'
 import { ArgumentsBuilder, renderRawValue } from '../schema-values.js'
 import { ForwardSearch } from '../scan.js'
 import type { FormatParser, ParseOptions, ToolCall } from '../types.js'
+import { detectMarkers } from '../marker-scan.js'
 
 const FORMAT = 'kimi_k3'
 const TOOLS_OPEN = '<|open|>tools<|sep|>'
@@ -129,7 +130,7 @@ export const kimiK3: FormatParser = {
   name: FORMAT,
   aliases: ['kimi-k3', 'kimi_xtml'],
   markers: [TOOLS_OPEN],
-  detect: (text) => text.includes(TOOLS_OPEN),
+  detect: detectMarkers([TOOLS_OPEN]),
   parse,
   render,
 }

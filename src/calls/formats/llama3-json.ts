@@ -13,6 +13,7 @@
  */
 import type { FormatParser } from '../types.js'
 import { jsonCallsIn } from '../json-calls.js'
+import { detectMarkers } from '../marker-scan.js'
 
 const PYTHON_TAG = '<|python_tag|>'
 
@@ -20,7 +21,7 @@ export const llama3Json: FormatParser = {
   name: 'llama3_json',
   aliases: ['llama', 'llama3'],
   markers: [PYTHON_TAG],
-  detect: (text) => text.includes(PYTHON_TAG),
+  detect: detectMarkers([PYTHON_TAG]),
   parse: (text, options) => jsonCallsIn(text, 'llama3_json', options),
   render: (calls) =>
     PYTHON_TAG + calls.map((c) => JSON.stringify({ name: c.name, parameters: c.arguments })).join('; '),

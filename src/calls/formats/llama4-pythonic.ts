@@ -7,6 +7,7 @@ import { parsePythonCalls } from '../python/index.js'
 import type { FormatParser, ToolCall } from '../types.js'
 import { pythonicListsIn, renderPythonicList, toolCallFromPython } from '../pythonic-calls.js'
 import { ForwardSearch } from '../scan.js'
+import { detectMarkers } from '../marker-scan.js'
 
 const FORMAT = 'llama4_pythonic'
 const START = '<|python_start|>'
@@ -39,7 +40,7 @@ export const llama4Pythonic: FormatParser = {
   name: FORMAT,
   aliases: ['llama4'],
   markers: [START],
-  detect: (text) => text.includes(START),
+  detect: detectMarkers([START]),
   parse,
   render: (calls) => START + renderPythonicList(calls) + END,
 }

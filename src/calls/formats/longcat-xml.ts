@@ -16,6 +16,7 @@
  */
 import { argPairCalls, renderArgPairs, type ArgPairTags } from '../arg-pairs.js'
 import type { FormatParser } from '../types.js'
+import { detectMarkers } from '../marker-scan.js'
 
 const FORMAT = 'longcat_xml'
 const TAGS: ArgPairTags = {
@@ -31,7 +32,7 @@ export const longcatXml: FormatParser = {
   name: FORMAT,
   aliases: ['longcat-xml', 'longcat_flash_thinking'],
   markers: [TAGS.open],
-  detect: (text) => text.includes(TAGS.open),
+  detect: detectMarkers([TAGS.open]),
   parse: (text, options) => argPairCalls(text, options, FORMAT, TAGS),
   render: (calls) => renderArgPairs(calls, TAGS),
 }

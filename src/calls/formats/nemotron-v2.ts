@@ -4,6 +4,7 @@
  */
 import type { FormatParser } from '../types.js'
 import { callsInBlocks, renderJsonList, standardCall } from '../json-blocks.js'
+import { detectMarkers } from '../marker-scan.js'
 
 const OPEN = '<TOOLCALL>'
 const CLOSE = '</TOOLCALL>'
@@ -11,7 +12,7 @@ const CLOSE = '</TOOLCALL>'
 export const nemotronV2: FormatParser = {
   name: 'nemotron_v2',
   markers: [OPEN],
-  detect: (text) => text.includes(OPEN),
+  detect: detectMarkers([OPEN]),
   parse: (text) => callsInBlocks(text, OPEN, CLOSE, 'nemotron_v2', standardCall('nemotron_v2')),
   render: (calls) => `${OPEN}${renderJsonList(calls)}${CLOSE}`,
 }

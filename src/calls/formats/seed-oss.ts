@@ -11,6 +11,7 @@ import { stripOneNewline } from '../schema-values.js'
 import type { FormatParser } from '../types.js'
 import { functionBlockCalls, renderFunctionBlock } from '../xml-function-blocks.js'
 import { removeReasoningBlocks } from '../reasoning.js'
+import { detectMarkers } from '../marker-scan.js'
 
 const FORMAT = 'seed_oss'
 const OPEN = '<seed:tool_call>'
@@ -20,7 +21,7 @@ export const seedOss: FormatParser = {
   name: FORMAT,
   aliases: ['seed', 'seed-oss'],
   markers: [OPEN],
-  detect: (text) => text.includes(OPEN),
+  detect: detectMarkers([OPEN]),
   parse: (text, options) =>
     functionBlockCalls(removeReasoningBlocks(text, '<seed:think>', '</seed:think>'), options, FORMAT, ['</function>', CLOSE], stripOneNewline),
   render: (calls) => calls.map((c) => `${OPEN}\n${renderFunctionBlock(c, false)}\n${CLOSE}`).join('\n'),
