@@ -1,10 +1,14 @@
 // Parser speed: throughput on a mixed-format corpus as a ratio to JSON.parse of the same call payloads, and cost
-// per byte on 1 MB adversarial inputs (and typed-number shapes at 1 MB and 4 MB) relative to ordinary output of
-// the same size. Run: npm run bench (or node bench/parse.js
-// after npm run build). Figures go to BENCHMARKS.md; nothing here passes or fails.
+// per byte on adversarial inputs at 1 MB and 4 MB (and typed-number shapes) relative to ordinary output of the same
+// size. Run: npm run bench (or node bench/parse.js after npm run build). BENCH_DIST=/path/to/dist measures another
+// build (an older commit's, for before/after figures). BENCH_ADVERSARIAL_SIZES=1,4 picks the sizes in MB. Figures go
+// to BENCHMARKS.md; nothing here passes or fails.
 import { existsSync, readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
-import { FORMATS, parseToolCalls } from '../dist/index.js'
+import { resolve } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+
+const dist = process.env.BENCH_DIST ? pathToFileURL(resolve(process.env.BENCH_DIST, 'index.js')).href : '../dist/index.js'
+const { FORMATS, parseToolCalls } = await import(dist)
 
 const corpusPath = fileURLToPath(new URL('../../shared/corpus/cases.jsonl', import.meta.url))
 
@@ -80,8 +84,8 @@ const MB = 1 << 20
 const normalUnit =
   'Sure, I will check the weather for you. <tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>\n'
 
-function adversarial() {
-  const fill = (unit) => unit.repeat(Math.ceil(MB / unit.length)).slice(0, MB)
+function adversarial(size) {
+  const fill = (unit) => unit.repeat(Math.ceil(size / unit.length)).slice(0, size)
   const inputs = {
     normal: fill(normalUnit),
     unclosedToolCallTags: fill('<tool_call>'),
@@ -116,6 +120,13 @@ function adversarial() {
     glmArguments: fill('<tool_call>f<arg_key>a</arg_key><arg_value>['),
     minimaxInvokes: fill('<minimax:tool_call><invoke name="f"><parameter name="a">{'),
     lessThanSigns: fill('<'),
+    // The marker scan walks its trie from each `<`: marker prefixes that almost match, as deep as the longest.
+    nearMarkers: fill('<|tool_call_begi'),
+    nearMarkersMixed: fill('<tool_cal<|python_ta<minimax:invok<longcat_arg_ke<|open|>tools<|se'),
+    hunyuanSeparators: fill('<tool_call>f<tool_sep>'),
+    longcatXmlKeys: fill('<longcat_tool_call>f<longcat_arg_key>a</longcat_arg_key><longcat_arg_value>'),
+    kimiK3Frames: fill('<|open|>tools<|sep|>'),
+    minicpmParams: fill('<function name="f"><param name="a">'),
   }
   const ms = {}
   for (const [name, text] of Object.entries(inputs)) ms[name] = timeParse(text)
@@ -164,5 +175,9 @@ function typedNumbers() {
 
 const t = throughput()
 console.log(JSON.stringify({ bench: 'parse-throughput', ...t, ratioToJsonParse: +t.ratioToJsonParse.toFixed(3) }))
-console.log(JSON.stringify({ bench: 'parse-adversarial-1MB', results: adversarial() }))
+for (const mb of (process.env.BENCH_ADVERSARIAL_SIZES ?? '1,4').split(',').map(Number)) {
+  const results = adversarial(mb * MB)
+  const worst = Object.entries(results).reduce((w, [name, r]) => (r.costPerByteVsNormal > w.ratio ? { name, ratio: r.costPerByteVsNormal } : w), { name: '', ratio: 0 })
+  console.log(JSON.stringify({ bench: `parse-adversarial-${mb}MB`, worst, results }))
+}
 console.log(JSON.stringify({ bench: 'parse-adversarial-typed-numbers', ...typedNumbers() }))

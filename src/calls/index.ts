@@ -56,52 +56,52 @@ const HAS_MARKERS: boolean[] = FORMATS.map((f) => (f.markers?.length ?? 0) > 0)
 const RUN_DETECT: boolean[] = FORMATS.map((f, k) => !HAS_MARKERS[k] || !detectsMarkersOnly(f.detect))
 /** By format: its markers the scan does not look for (searched when detection reaches the format). */
 const UNANCHORED: string[][] = FORMATS.map((f) => (f.markers ?? []).filter((m) => SCAN.unanchored.includes(m)))
-/** Formats tried whatever the scan finds (no markers, or a marker the scan does not look for), in order. */
-const ALWAYS: number[] = FORMATS.flatMap((f, k) => (!HAS_MARKERS[k] || UNANCHORED[k]!.length > 0 ? [k] : []))
 /** By format: whether it reads reasoning itself (`reasoning: 'keep'`). */
 const KEEPS_REASONING: boolean[] = FORMATS.map((f) => f.reasoning === 'keep')
 
-/**
- * A candidate format and where its first marker is, packed into one number that sorts in detection order:
- * `index * 2^32 + position` (position `NOT_FOUND` when the scan gave none). Outputs are far shorter than 2^32.
- */
-const SLOT = 2 ** 32
-const NOT_FOUND = SLOT - 1
-
-function formatOf(entry: number): number {
-  return Math.floor(entry / SLOT)
-}
-
-/** Insertion sort: the lists are a handful of found markers plus ALWAYS, so this beats `Array.prototype.sort`. */
-function sortSmall(list: number[]): void {
-  for (let i = 1; i < list.length; i++) {
-    const c = list[i]!
-    let j = i - 1
-    while (j >= 0 && list[j]! > c) {
-      list[j + 1] = list[j]!
-      j--
-    }
-    list[j + 1] = c
-  }
-}
+// Candidate formats are bits of two 32-bit words (formats 0-31, 32-63), so choosing them allocates nothing.
+if (FORMATS.length > 64) throw new Error('calls/index.ts: more than 64 formats need a wider candidate set')
+const bitsOf = (pick: (k: number) => boolean, word: number): number =>
+  FORMATS.reduce((bits, _f, k) => (pick(k) && k >> 5 === word ? bits | (1 << (k & 31)) : bits), 0)
+/** Formats tried whatever the scan finds (no markers, or a marker the scan does not look for). */
+const ALWAYS_LO = bitsOf((k) => !HAS_MARKERS[k] || UNANCHORED[k]!.length > 0, 0)
+const ALWAYS_HI = bitsOf((k) => !HAS_MARKERS[k] || UNANCHORED[k]!.length > 0, 1)
+const KEEP_LO = bitsOf((k) => KEEPS_REASONING[k]!, 0)
+const KEEP_HI = bitsOf((k) => KEEPS_REASONING[k]!, 1)
 
 /**
- * The formats to try on `text`, in detection order: those with a marker the scan found, each with the position of
- * its first marker, and the formats in ALWAYS; plus whether a reasoning marker occurs.
+ * One scan's result, kept in module state rather than a fresh object per output (detection never re-enters itself):
+ * the formats with a found marker as bits, where each one's first marker is, and whether reasoning markers occur.
  */
-function candidatesIn(text: string): { candidates: number[]; reasoning: boolean } {
-  const candidates: number[] = []
-  let reasoning = false
+let foundLo = 0
+let foundHi = 0
+let foundReasoning = false
+const AT_RAW = new Int32Array(FORMATS.length)
+const AT_STRIPPED = new Int32Array(FORMATS.length)
+
+/** Scan `text` into `at` and the found-* state. `at[k]` is meaningful only where format k's bit is set. */
+function scanFormats(text: string, at: Int32Array): void {
+  foundLo = 0
+  foundHi = 0
+  foundReasoning = false
   const found = SCAN.scan(text)
   for (let m = 0; m < found; m++) {
     const id = SCAN.foundIds[m]!
-    if (IS_REASONING[id]) reasoning = true
+    const pos = SCAN.foundAt[m]!
+    if (IS_REASONING[id]) foundReasoning = true
     const formats = FORMATS_OF[id]!
-    for (let i = 0; i < formats.length; i++) candidates.push(formats[i]! * SLOT + SCAN.foundAt[m]!)
+    for (let i = 0; i < formats.length; i++) {
+      const k = formats[i]!
+      const bit = 1 << (k & 31)
+      if (k < 32) {
+        if ((foundLo & bit) === 0 || pos < at[k]!) at[k] = pos
+        foundLo |= bit
+      } else {
+        if ((foundHi & bit) === 0 || pos < at[k]!) at[k] = pos
+        foundHi |= bit
+      }
+    }
   }
-  for (let i = 0; i < ALWAYS.length; i++) candidates.push(ALWAYS[i]! * SLOT + NOT_FOUND)
-  sortSmall(candidates)
-  return { candidates, reasoning }
 }
 
 function runFormat(f: FormatParser, text: string, options: ParseOptions, at?: number): ToolCall[] {
@@ -136,28 +136,45 @@ function detect(text: string, options: ParseOptions): ToolCall[] {
   // One scan finds every format's markers (marker-scan.ts): only formats whose markers occur, and the bare shapes,
   // are tried, each told where its first marker is. Reasoning is removed only when its markers occur, and then the
   // formats that parse the stripped text are placed by a scan of that text.
-  const raw = candidatesIn(text)
+  scanFormats(text, AT_RAW)
+  const rawLo = foundLo
+  const rawHi = foundHi
+  // Formats that keep reasoning are placed by the raw text's scan, the others by the stripped text's.
   let stripped = text
-  let candidates = raw.candidates
-  if (raw.reasoning) {
+  let cleanLo = rawLo
+  let cleanHi = rawHi
+  let cleanAt = AT_RAW
+  if (foundReasoning) {
     stripped = stripReasoning(text)
     if (stripped !== text) {
-      // Formats that keep reasoning are placed in the raw text, the others in the stripped text.
-      const clean = candidatesIn(stripped).candidates
-      candidates = raw.candidates.filter((e) => KEEPS_REASONING[formatOf(e)]!)
-      for (const e of clean) if (!KEEPS_REASONING[formatOf(e)]!) candidates.push(e)
-      sortSmall(candidates)
+      scanFormats(stripped, AT_STRIPPED)
+      cleanLo = foundLo
+      cleanHi = foundHi
+      cleanAt = AT_STRIPPED
     }
   }
-  let last = -1
-  for (let i = 0; i < candidates.length; i++) {
-    const entry = candidates[i]!
-    const k = formatOf(entry)
-    if (k === last) continue // a later marker of a format already tried
-    last = k
-    const input = KEEPS_REASONING[k] ? text : stripped
-    let at = entry - k * SLOT
-    if (at === NOT_FOUND) at = -1
+  let lo = (rawLo & KEEP_LO) | (cleanLo & ~KEEP_LO) | ALWAYS_LO
+  let hi = (rawHi & KEEP_HI) | (cleanHi & ~KEEP_HI) | ALWAYS_HI
+  // The set bits in order: detection order.
+  while (lo !== 0 || hi !== 0) {
+    let k: number
+    let bit: number
+    let high: boolean
+    if (lo !== 0) {
+      bit = lo & -lo
+      lo ^= bit
+      k = 31 - Math.clz32(bit)
+      high = false
+    } else {
+      bit = hi & -hi
+      hi ^= bit
+      k = 63 - Math.clz32(bit)
+      high = true
+    }
+    const keep = KEEPS_REASONING[k]!
+    const input = keep ? text : stripped
+    const placed = keep ? (high ? rawHi : rawLo) : high ? cleanHi : cleanLo
+    let at = (placed & bit) !== 0 ? (keep ? AT_RAW : cleanAt)[k]! : -1
     const unanchored = UNANCHORED[k]!
     for (let u = 0; u < unanchored.length; u++) {
       const p = input.indexOf(unanchored[u]!)

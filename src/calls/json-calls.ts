@@ -1,6 +1,6 @@
 /** JSON call objects found in free text or after a marker, shared by the JSON formats (generic JSON, Hermes, Mistral, Granite, Llama 3 JSON, Functionary, ...). */
 import { callFromObject, decodeArguments, isPlainObject, makeCall, subPaths } from './call-object.js'
-import { parseJsonAt, skipSpace, UNTERMINATED, type JsonResult } from './json.js'
+import { parseJsonAt, parseJsonSpan, skipSpace, UNTERMINATED, type JsonResult } from './json.js'
 import { NoCallMemo } from './detection-pass.js'
 import type { JsonValue, ParseOptions, ToolCall } from './types.js'
 
@@ -161,7 +161,9 @@ export function callsFromList(
   options: ParseOptions,
   budget?: Budget,
 ): { calls: ToolCall[]; end: number } {
-  const whole = budget ? parseJsonPast(text, at, limit, budget) : parseJsonAt(text, at, limit)
+  // Most lists fill their region: one native parse of it first.
+  const span = parseJsonSpan(text, at, limit)
+  const whole = span?.ok ? span : budget ? parseJsonPast(text, at, limit, budget) : parseJsonAt(text, at, limit)
   if (whole.ok) {
     return { calls: callsFromValue(whole.value, format, whole.floatPaths, text.slice(at, whole.end), options), end: whole.end }
   }
@@ -361,7 +363,9 @@ function readJsonCalls(text: string, format: string, options: ParseOptions): Too
       }
       if (plausibleJson(text, s.start, s.end) && (free || size <= budget)) {
         if (!free) budget -= size
-        const r = parseJsonAt(text, s.start, s.end)
+        // A balanced span: the native parser takes it whole. If that fails, the bracket scan would find the same
+        // end (a valid value closes where its span does) and fail the same way, so it is not run.
+        const r = parseJsonSpan(text, s.start, s.end) ?? parseJsonAt(text, s.start, s.end)
         if (r.ok) {
           out.push(...callsFromValue(r.value, format, r.floatPaths, text.slice(s.start, s.end), options, BARE))
           continue

@@ -218,30 +218,66 @@ export function parseJsonAt(text: string, start = 0, limit = text.length): JsonR
 
 /**
  * The object or array that fills `text[start, end)` (whitespace around it allowed), decoded by one native
- * `JSON.parse` of the whole span, or undefined when the span is not exactly one such value. The fast path for a body
- * whose end a closing tag already gives: the bracket scan of `parseJsonAt` runs only when this fails. A span that
- * does not even start and end with a bracket is turned down without a parse (a failed parse throws, which costs).
+ * `JSON.parse` of the whole span. The fast path for a body whose end is already known (a closing tag, a balanced
+ * span): callers run the bracket scan of `parseJsonAt` only when this does not succeed. Undefined, without a parse,
+ * when the span does not start and end with matching brackets (a failed parse throws, which costs microseconds).
  */
-export function parseJsonSpan(text: string, start: number, end: number): (JsonResult & { ok: true }) | undefined {
+export function parseJsonSpan(text: string, start: number, end: number): JsonResult | undefined {
   const s = skipSpace(text, start, end)
   let e = end
   while (e > s && isJsonSpace(text.charCodeAt(e - 1))) e--
   const open = text.charCodeAt(s)
   const close = text.charCodeAt(e - 1)
   if (!((open === OPEN_BRACE && close === CLOSE_BRACE) || (open === OPEN_BRACKET && close === CLOSE_BRACKET))) return undefined
+  if (!plausibleStart(text, s, e)) return undefined
+  if (text === failedText && failures >= MAX_SPAN_FAILURES) return undefined
   const slice = text.slice(s, e)
   let value: JsonValue
   try {
     value = JSON.parse(slice) as JsonValue
   } catch {
-    return undefined
+    if (text !== failedText) {
+      failedText = text
+      failures = 0
+    }
+    failures++
+    return invalidJson(slice, s)
   }
   const floatPaths = mayHaveIntegralFloat(slice) ? collectFloatPaths(slice) : undefined
   return floatPaths && floatPaths.length > 0 ? { ok: true, value, end: e, floatPaths } : { ok: true, value, end: e }
 }
 
+/**
+ * A failed native parse throws, and a throw costs microseconds whatever the span's size: a text made of thousands of
+ * small bracketed spans that are not JSON (`[TOOL_CALLS]` repeated) would cost a throw every few bytes. So each text
+ * gets a few failed attempts; past them, its spans go straight to the scan. Only the last text is remembered.
+ */
+const MAX_SPAN_FAILURES = 8
+let failedText: string | undefined
+let failures = 0
+
+/** Whether the character after an opening bracket can continue a JSON value (cheap: rules out `[TOOL_CALLS]`). */
+function plausibleStart(text: string, s: number, e: number): boolean {
+  const c = text.charCodeAt(skipSpace(text, s + 1, e))
+  if (text.charCodeAt(s) === OPEN_BRACE) return c === QUOTE || c === CLOSE_BRACE
+  return c === QUOTE || c === OPEN_BRACE || c === OPEN_BRACKET || c === CLOSE_BRACKET || c === 45 || (c >= 48 && c <= 57) || c === 116 || c === 102 || c === 110
+}
+
+/**
+ * `parseJsonAt` for a region that holds one value and nothing after it but whitespace, as far as the caller knows:
+ * the whole region goes to the native parser first, and is scanned only when that does not succeed. Each region is
+ * read at most twice, so callers whose regions do not overlap stay linear.
+ */
+export function parseJsonRegion(text: string, start: number, limit: number): JsonResult {
+  const whole = parseJsonSpan(text, start, limit)
+  return whole?.ok ? whole : parseJsonAt(text, start, limit)
+}
+
 /** Decode `text` as exactly one JSON value (surrounding whitespace allowed). */
 export function parseJson(text: string): JsonResult {
+  // An object or array filling the text goes to the native parser whole; the scan runs (for its error) otherwise.
+  const whole = parseJsonSpan(text, 0, text.length)
+  if (whole?.ok) return whole
   const r = parseJsonAt(text, 0)
   if (!r.ok) return r
   const rest = skipSpace(text, r.end)

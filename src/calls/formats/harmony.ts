@@ -20,7 +20,7 @@
  * recipient already names the tool the model chose.
  */
 import { decodeArguments, makeCall } from '../call-object.js'
-import { parseJsonAt } from '../json.js'
+import { parseJsonAt, parseJsonSpan } from '../json.js'
 import type { FormatParser, ToolCall } from '../types.js'
 import { ForwardSearch } from '../scan.js'
 
@@ -81,8 +81,10 @@ export function parseHarmony(text: string): ToolCall[] {
     const name = recipientFunction(header)
     let end: number
     if (name !== undefined) {
-      // The JSON is read string-aware up to the next message, so a stop token quoted in a value does not cut it.
-      const r = parseJsonAt(text, bodyStart, limit)
+      // Most bodies run exactly to the first stop token: one native parse of that span first. Otherwise the JSON
+      // is read string-aware up to the next message, so a stop token quoted in a value does not cut it.
+      const span = parseJsonSpan(text, bodyStart, bodyEnd(bodyStart, limit))
+      const r = span?.ok ? span : parseJsonAt(text, bodyStart, limit)
       const args = r.ok ? decodeArguments(r.value, r.floatPaths) : { arguments: {}, argumentsValid: false }
       end = bodyEnd(r.ok ? r.end : bodyStart, limit)
       const rawStart = headerStart + Math.max(0, header.lastIndexOf(START))

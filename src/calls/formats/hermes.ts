@@ -87,7 +87,7 @@ function toolCallBlocks(text: string, options: ParseOptions, from: number): Tool
     if (close === -2 || (close >= 0 && close < at)) close = text.indexOf(CLOSE, at)
     // Most blocks are one JSON value up to `</tool_call>`: one native parse of the whole body, no scan.
     const whole = close >= 0 && close < limit ? parseJsonSpan(text, at, close) : undefined
-    const { values, end } = whole
+    const { values, end } = whole?.ok
       ? { values: [{ value: whole.value, floatPaths: whole.floatPaths, start: at, end: whole.end }], end: whole.end }
       : valuesAt(text, at, limit, budget)
     // A value read past the next `<tool_call>` holds it in a string: the next block starts after the value.

@@ -16,7 +16,7 @@
  *   its name cannot be told from the counter.
  */
 import { decodeArguments, makeCall } from '../call-object.js'
-import { parseJsonAt } from '../json.js'
+import { parseJsonAt, parseJsonSpan } from '../json.js'
 import type { FormatParser, ToolCall } from '../types.js'
 import { ForwardSearch } from '../scan.js'
 import { detectMarkers } from '../marker-scan.js'
@@ -71,8 +71,12 @@ export function parseKimi(text: string): ToolCall[] {
       let args = { arguments: {}, argumentsValid: false } as ReturnType<typeof decodeArguments>
       let rawEnd = idEnd
       if (hasArgs) {
-        // String-aware up to the next call, so a `<|tool_call_end|>` inside a string value does not cut it.
-        const r = parseJsonAt(text, a + ARGUMENT_BEGIN.length, end)
+        // Most arguments run exactly to `<|tool_call_end|>`: one native parse of that span first. Otherwise read
+        // string-aware up to the next call, so a `<|tool_call_end|>` inside a string value does not cut them.
+        const argStart = a + ARGUMENT_BEGIN.length
+        const close = callEnds.next(argStart)
+        const span = close >= 0 && close < end ? parseJsonSpan(text, argStart, close) : undefined
+        const r = span?.ok ? span : parseJsonAt(text, argStart, end)
         if (r.ok) {
           args = decodeArguments(r.value, r.floatPaths)
           rawEnd = r.end
