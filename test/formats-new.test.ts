@@ -3,7 +3,7 @@
  * Test strings are our own, written from each template's shape (see each format file for its sources).
  */
 import { describe, expect, it } from 'vitest'
-import { parseToolCalls } from '../src/calls/index.js'
+import { FORMATS, parseToolCalls } from '../src/calls/index.js'
 import type { ToolDefinition } from '../src/calls/types.js'
 
 const shape = (calls: { name: string; arguments: Record<string, unknown>; argumentsValid: boolean; format: string }[]) =>
@@ -102,5 +102,35 @@ describe('MiniCPM 5', () => {
   it('does not claim Qwen3-Coder XML', () => {
     const out = '<tool_call>\n<function=f>\n<parameter=a>\n1\n</parameter>\n</function>\n</tool_call>'
     expect(parseToolCalls(out)[0]!.format).toBe('qwen3_coder')
+  })
+})
+
+describe('format names and hints', () => {
+  it('every name and alias names one format', () => {
+    const seen = new Map<string, string>()
+    for (const f of FORMATS) {
+      for (const n of [f.name, ...(f.aliases ?? [])]) {
+        expect(seen.get(n), `${n} is declared by ${seen.get(n)} and ${f.name}`).toBeUndefined()
+        seen.set(n, f.name)
+      }
+    }
+  })
+
+  it('a wrong hint that reads a block as one unnamed call gives way to detection', () => {
+    // Hunyuan 3 output hinted as Hunyuan-A13B's `<tool_calls>` list: that format reads one call with no name.
+    const out =
+      '<tool_calls>\n<tool_call>get_weather<tool_sep>\n<arg_key>city</arg_key>\n<arg_value>Paris</arg_value>\n</tool_call>\n</tool_calls>'
+    const detected = parseToolCalls(out)
+    expect(detected.map((c) => [c.format, c.name])).toEqual([['hunyuan3', 'get_weather']])
+    expect(FORMATS.find((f) => f.name === 'tool_calls_tag')!.parse(out, {}).map((c) => c.name)).toEqual([''])
+    expect(parseToolCalls(out, { format: 'hunyuan' })).toEqual(detected)
+  })
+})
+
+describe('Seed-OSS reasoning', () => {
+  it('a call inside <seed:think> is no call for any format', () => {
+    const call = '<seed:tool_call>\n<function=f>\n<parameter=a>1</parameter>\n</function>\n</seed:tool_call>'
+    expect(parseToolCalls(`<seed:think>I could call ${call}</seed:think>Answer.`)).toEqual([])
+    expect(parseToolCalls(`<seed:think>Let me call it.</seed:think>${call}`).map((c) => [c.format, c.name])).toEqual([['seed_oss', 'f']])
   })
 })

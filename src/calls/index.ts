@@ -5,7 +5,7 @@
 import { FORMATS } from './formats/index.js'
 import { inDetectionRun } from './detection-pass.js'
 import { MarkerScan, detectsMarkersOnly } from './marker-scan.js'
-import { stripReasoning } from './reasoning.js'
+import { REASONING_MARKERS, stripReasoning } from './reasoning.js'
 import type { FormatParser, ParseOptions, ToolCall } from './types.js'
 
 export type { FormatParser, JsonSchema, JsonValue, ParseOptions, ToolCall, ToolDefinition } from './types.js'
@@ -46,7 +46,6 @@ export function assertKnownFormat(name: string, where = 'format'): void {
  * The single scan (marker-scan.ts): every format's markers and the reasoning markers in one automaton. Reasoning
  * markers: `stripReasoning` changes a text only when one of these occurs.
  */
-const REASONING_MARKERS = ['<think>', '</think>', '<|channel|>analysis<|message|>']
 const SCAN = new MarkerScan([...FORMATS.flatMap((f) => f.markers ?? []), ...REASONING_MARKERS])
 /** By marker id: the formats (indices into FORMATS) that declare it. */
 const FORMATS_OF: number[][] = SCAN.markers.map((m) => FORMATS.flatMap((f, k) => (f.markers?.includes(m) ? [k] : [])))
@@ -116,8 +115,8 @@ function runFormat(f: FormatParser, text: string, options: ParseOptions, at?: nu
 /**
  * Extract the tool calls from `text`. Never throws on model output; runs in time linear in `text.length`. Formats
  * are detected (see FORMATS). With `options.format` (a format name or alias) the hinted format's calls are returned
- * unless detection finds more calls on the same text: a hint can add calls (a format detection would not pick, or
- * would pick later), never lose them. A `format` that names no format is a programming error, not a property of the output: it throws a
+ * unless detection finds more calls on the same text, or as many with more of them readable (named): a hint can add
+ * calls (a format detection would not pick, or would pick later), never lose them. A `format` that names no format is a programming error, not a property of the output: it throws a
  * TypeError listing the known names (rather than silently detecting).
  */
 export function parseToolCalls(text: string, options: ParseOptions = {}): ToolCall[] {
@@ -128,7 +127,9 @@ export function parseToolCalls(text: string, options: ParseOptions = {}): ToolCa
   if (!hinted || detected[0]?.format === hinted.name) return detected
   // A hint never finds fewer calls than detection: the hinted format's calls unless detection finds more.
   const calls = runFormat(hinted, hinted.reasoning === 'keep' ? text : stripReasoning(text), options)
-  return detected.length > calls.length ? detected : calls
+  // Fewer calls, or as many with fewer readable (a wrong hint reads a block as one unnamed call): detection's.
+  const more = detected.length - calls.length
+  return more > 0 || (more === 0 && named(detected) > named(calls)) ? detected : calls
 }
 
 /** The calls of the first format, in detection order, that finds any. */
@@ -187,6 +188,12 @@ function detect(text: string, options: ParseOptions): ToolCall[] {
     if (calls.length > 0) return calls
   }
   return []
+}
+
+function named(calls: readonly ToolCall[]): number {
+  let n = 0
+  for (const c of calls) if (c.name !== '') n++
+  return n
 }
 
 /** The name of the format `parseToolCalls` would use for `text`, or undefined when no calls are found. */

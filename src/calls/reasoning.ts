@@ -8,9 +8,13 @@
  */
 const OPEN = '<think>'
 const CLOSE = '</think>'
+/** Seed-OSS reasons in its own tags, by the same rule; a call written there is no call for any format. */
+const SEED_OPEN = '<seed:think>'
+const SEED_CLOSE = '</seed:think>'
 
 export function stripReasoning(text: string): string {
-  return stripThink(stripHarmonyAnalysis(text))
+  const t = stripThink(stripHarmonyAnalysis(text))
+  return t.includes('seed:think>') ? removeReasoningBlocks(t, SEED_OPEN, SEED_CLOSE) : t
 }
 
 /**
@@ -18,6 +22,9 @@ export function stripReasoning(text: string): string {
  * the end of the output. A `<tool_call>` mentioned there must not become a Hermes call.
  */
 const ANALYSIS = '<|channel|>analysis<|message|>'
+
+/** The markers without which `stripReasoning` returns its input unchanged (the dispatcher's scan looks for them). */
+export const REASONING_MARKERS: readonly string[] = [OPEN, CLOSE, ANALYSIS, SEED_OPEN, SEED_CLOSE]
 const HARMONY_ENDS = ['<|end|>', '<|start|>']
 
 function stripHarmonyAnalysis(text: string): string {

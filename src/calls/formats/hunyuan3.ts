@@ -34,7 +34,7 @@ const TAGS: ArgPairTags = {
 
 export const hunyuan3: FormatParser = {
   name: FORMAT,
-  aliases: ['hunyuan', 'hy3', 'hy_v3'],
+  aliases: ['hy3', 'hy_v3'],
   markers: [SEP],
   detect: detectMarkers([SEP]),
   parse: (text, options) => argPairCalls(text, options, FORMAT, TAGS),
