@@ -195,6 +195,8 @@ export function parseJsonAt(text: string, start = 0, limit = text.length): JsonR
   const slice = text.slice(s, e)
   let value: JsonValue
   if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+    // A throw costs microseconds: a bracket whose first token cannot be JSON (`[\"a\"]`) fails without one.
+    if (!plausibleStart(text, s, e)) return invalidJson(slice, s)
     try {
       value = JSON.parse(slice) as JsonValue
     } catch (err) {
@@ -256,11 +258,29 @@ const MAX_SPAN_FAILURES = 8
 let failedText: string | undefined
 let failures = 0
 
-/** Whether the character after an opening bracket can continue a JSON value (cheap: rules out `[TOOL_CALLS]`). */
+/**
+ * Whether the first token after the opening bracket(s) at `s` can be JSON: exact for what it reads, so it never
+ * turns valid JSON down, and cheap (it rules out `[TOOL_CALLS]` and double-escaped `[{\"id\": ...}]` before a
+ * native parse would throw). Follows at most a few nested openers.
+ */
 function plausibleStart(text: string, s: number, e: number): boolean {
-  const c = text.charCodeAt(skipSpace(text, s + 1, e))
-  if (text.charCodeAt(s) === OPEN_BRACE) return c === QUOTE || c === CLOSE_BRACE
-  return c === QUOTE || c === OPEN_BRACE || c === OPEN_BRACKET || c === CLOSE_BRACKET || c === 45 || (c >= 48 && c <= 57) || c === 116 || c === 102 || c === 110
+  let open = text.charCodeAt(s)
+  for (let depth = 0; depth < 4; depth++) {
+    s = skipJsonSpace(text, s + 1, e)
+    const c = text.charCodeAt(s)
+    if (open === OPEN_BRACE) return c === QUOTE || c === CLOSE_BRACE
+    if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+      open = c
+      continue
+    }
+    return c === QUOTE || c === CLOSE_BRACKET || c === 45 || (c >= 48 && c <= 57) || c === 116 || c === 102 || c === 110
+  }
+  return true
+}
+
+function skipJsonSpace(text: string, i: number, end: number): number {
+  while (i < end && isJsonSpace(text.charCodeAt(i))) i++
+  return i
 }
 
 /**
@@ -275,9 +295,32 @@ export function parseJsonRegion(text: string, start: number, limit: number): Jso
 
 /** Decode `text` as exactly one JSON value (surrounding whitespace allowed). */
 export function parseJson(text: string): JsonResult {
-  // An object or array filling the text goes to the native parser whole; the scan runs (for its error) otherwise.
+  // An object or array filling the text goes to the native parser whole. If that parse fails, the text is not one
+  // JSON value: the scan would fail too, so it runs only if the error is read (for its more precise message).
   const whole = parseJsonSpan(text, 0, text.length)
-  if (whole?.ok) return whole
+  if (whole) return whole.ok ? whole : scannedFailure(text)
+  return parseJsonScanned(text)
+}
+
+/** A failure whose error and position are those of `parseJsonScanned`, computed when first read. */
+function scannedFailure(text: string): JsonResult {
+  let scanned: JsonResult | undefined
+  const get = (): { error: string; at: number } => {
+    scanned ??= parseJsonScanned(text)
+    return scanned.ok ? { error: 'invalid JSON', at: 0 } : scanned
+  }
+  return {
+    ok: false,
+    get error() {
+      return get().error
+    },
+    get at() {
+      return get().at
+    },
+  }
+}
+
+function parseJsonScanned(text: string): JsonResult {
   const r = parseJsonAt(text, 0)
   if (!r.ok) return r
   const rest = skipSpace(text, r.end)
