@@ -17,7 +17,7 @@ const MAX_DEPTH = 32
 
 /** JSON Pointer → digits of each integer beyond 2^53 in `value`, read from `raw`; undefined when there is none. */
 export function bigIntsIn(value: unknown, raw: string): Record<string, string> | undefined {
-  if (!LONG_DIGITS.test(raw)) return undefined
+  if (raw.length < 16 || !LONG_DIGITS.test(raw)) return undefined
   const literals = new Map<number, string[]>()
   for (const m of raw.matchAll(INT_LITERAL)) {
     const digits = m[0].replace(/_/g, '')

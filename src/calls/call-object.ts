@@ -75,15 +75,19 @@ const INVALID: () => DecodedArguments = () => ({ arguments: {}, argumentsValid: 
 
 /**
  * Arguments from a decoded value. `floatPaths` are those of the enclosing JSON, already relative to this value
- * (see `subPaths`).
+ * (see `subPaths`). `sourceLength`, when known, is the length of the text the value was decoded from: every level
+ * of nesting takes a bracket there, so a source no longer than MAX_ARGUMENT_DEPTH needs no walk to check the depth.
  */
-export function decodeArguments(value: unknown, floatPaths?: string[]): DecodedArguments {
+export function decodeArguments(value: unknown, floatPaths?: string[], sourceLength?: number): DecodedArguments {
+  const shallow = sourceLength !== undefined && sourceLength <= MAX_ARGUMENT_DEPTH
   if (isPlainObject(value)) {
-    return nestingWithin(value) ? withFloatPaths({ arguments: value, argumentsValid: true, depthChecked: true }, floatPaths) : INVALID()
+    return shallow || nestingWithin(value)
+      ? withFloatPaths({ arguments: value, argumentsValid: true, depthChecked: true }, floatPaths)
+      : INVALID()
   }
   if (typeof value === 'string') {
     const r = parseJson(value)
-    if (r.ok && isPlainObject(r.value) && nestingWithin(r.value)) {
+    if (r.ok && isPlainObject(r.value) && (shallow || nestingWithin(r.value))) {
       return withFloatPaths({ arguments: r.value, argumentsValid: true, depthChecked: true }, r.floatPaths)
     }
   }
@@ -123,7 +127,7 @@ export function callFromObject(
   const args =
     key === undefined
       ? { arguments: {}, argumentsValid: true }
-      : decodeArguments(obj[key], floatPaths ? subPaths(floatPaths, '/' + key) : undefined)
+      : decodeArguments(obj[key], floatPaths ? subPaths(floatPaths, '/' + key) : undefined, raw?.length)
   return makeCall(name, args, format, raw, typeof obj['id'] === 'string' ? obj['id'] : undefined)
 }
 

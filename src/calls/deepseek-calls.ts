@@ -36,6 +36,12 @@ const CANONICAL: readonly (readonly [string, Kind])[] = [
   ['tool▁call▁end｜>', 'callEnd'],
   ['tool▁calls▁begin｜>', 'callsBegin'],
   ['tool▁calls▁end｜>', 'callsEnd'],
+  // Step-3 writes the same tokens with underscores.
+  ['tool_call_begin｜>', 'callBegin'],
+  ['tool_sep｜>', 'sep'],
+  ['tool_call_end｜>', 'callEnd'],
+  ['tool_calls_begin｜>', 'callsBegin'],
+  ['tool_calls_end｜>', 'callsEnd'],
 ]
 
 function canonicalAt(text: string, at: number): readonly [string, Kind] | undefined {

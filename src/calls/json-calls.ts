@@ -343,6 +343,13 @@ export function jsonCallsIn(text: string, format: string, options: ParseOptions)
 const noBareCalls = new NoCallMemo()
 
 function readJsonCalls(text: string, format: string, options: ParseOptions): ToolCall[] {
+  // An output that is one JSON value (xLAM's list, an OpenAI-shaped object) is its only top-level span: the scan
+  // below would decode just that span, so the native parser takes the whole text first.
+  const s = skipSpace(text, 0)
+  if (s < text.length && plausibleJson(text, s, text.length)) {
+    const whole = parseJsonSpan(text, s, text.length)
+    if (whole?.ok) return callsFromValue(whole.value, format, whole.floatPaths, text.slice(s, whole.end), options, BARE)
+  }
   const to = text.length
   let budget = RETRY_BUDGET_BASE + RETRY_BUDGET_FACTOR * to
   let start = 0

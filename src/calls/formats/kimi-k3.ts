@@ -35,8 +35,10 @@ const SEP = '<|sep|>'
 const ATTRIBUTE = /([A-Za-z_]+)\s*=\s*"([^"]*)"/g
 
 function attributes(header: string): Record<string, string> {
-  const out: Record<string, string> = {}
-  for (const m of header.matchAll(ATTRIBUTE)) out[m[1]!] = m[2]!
+  const out: Record<string, string> = Object.create(null) as Record<string, string>
+  // An exec loop rather than matchAll, which copies the pattern on every call.
+  ATTRIBUTE.lastIndex = 0
+  for (let m = ATTRIBUTE.exec(header); m !== null; m = ATTRIBUTE.exec(header)) out[m[1]!] = m[2]!
   return out
 }
 
