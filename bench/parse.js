@@ -49,8 +49,32 @@ function mixedCorpus() {
   return { texts, payloads }
 }
 
-function throughput() {
-  const { texts, payloads } = mixedCorpus()
+/**
+ * The synthetic mix: every format's own rendering of three answers (one call; two calls with a list, a boolean and
+ * numbers; one call with a longer string holding quotes), after a line of prose, parsed in mixed order.
+ */
+function syntheticMix() {
+  const sets = [
+    [{ name: 'get_weather', arguments: { city: 'Paris', unit: 'celsius', days: 3 } }],
+    [
+      { name: 'search_flights', arguments: { from: 'SFO', to: 'NRT', passengers: 2, flexible: true, tags: ['a', 'b'] } },
+      { name: 'get_time', arguments: { timezone: 'Asia/Tokyo' } },
+    ],
+    [{ name: 'send_email', arguments: { to: 'ada@example.com', subject: 'Hello', body: 'Line one. Line two, with "quotes".' } }],
+  ]
+  const texts = []
+  const payloads = []
+  for (const f of FORMATS) {
+    if (!f.render) continue
+    for (const s of sets) {
+      texts.push('Let me look that up.\n' + f.render(s))
+      payloads.push(JSON.stringify(s))
+    }
+  }
+  return { texts, payloads }
+}
+
+function throughput({ texts, payloads }) {
   const textBytes = texts.reduce((n, t) => n + t.length, 0)
   const payloadBytes = payloads.reduce((n, t) => n + t.length, 0)
   let sink = 0
@@ -173,8 +197,10 @@ function typedNumbers() {
   return out
 }
 
-const t = throughput()
+const t = throughput(mixedCorpus())
 console.log(JSON.stringify({ bench: 'parse-throughput', ...t, ratioToJsonParse: +t.ratioToJsonParse.toFixed(3) }))
+const s = throughput(syntheticMix())
+console.log(JSON.stringify({ bench: 'parse-throughput-synthetic', ...s, ratioToJsonParse: +s.ratioToJsonParse.toFixed(3) }))
 for (const mb of (process.env.BENCH_ADVERSARIAL_SIZES ?? '1,4').split(',').map(Number)) {
   const results = adversarial(mb * MB)
   const worst = Object.entries(results).reduce((w, [name, r]) => (r.costPerByteVsNormal > w.ratio ? { name, ratio: r.costPerByteVsNormal } : w), { name: '', ratio: 0 })

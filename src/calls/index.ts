@@ -69,14 +69,16 @@ const KEEP_LO = bitsOf((k) => KEEPS_REASONING[k]!, 0)
 const KEEP_HI = bitsOf((k) => KEEPS_REASONING[k]!, 1)
 
 /**
- * One scan's result, kept in module state rather than a fresh object per output (detection never re-enters itself):
- * the formats with a found marker as bits, where each one's first marker is, and whether reasoning markers occur.
+ * One scan's result, kept in module state rather than a fresh object per output: the formats with a found marker
+ * as bits, where each one's first marker is, and whether reasoning markers occur. The position arrays are reused by
+ * the outermost detection only (`depth`), so a parse that somehow started another could not overwrite them.
  */
 let foundLo = 0
 let foundHi = 0
 let foundReasoning = false
 const AT_RAW = new Int32Array(FORMATS.length)
 const AT_STRIPPED = new Int32Array(FORMATS.length)
+let depth = 0
 
 /** Scan `text` into `at` and the found-* state. `at[k]` is meaningful only where format k's bit is set. */
 function scanFormats(text: string, at: Int32Array): void {
@@ -116,8 +118,9 @@ function runFormat(f: FormatParser, text: string, options: ParseOptions, at?: nu
  * Extract the tool calls from `text`. Never throws on model output; runs in time linear in `text.length`. Formats
  * are detected (see FORMATS). With `options.format` (a format name or alias) the hinted format's calls are returned
  * unless detection finds more calls on the same text, or as many with more of them readable (named): a hint can add
- * calls (a format detection would not pick, or would pick later), never lose them. A `format` that names no format is a programming error, not a property of the output: it throws a
- * TypeError listing the known names (rather than silently detecting).
+ * calls (a format detection would not pick, or would pick later), never lose them. A `format` that names no format
+ * is a programming error, not a property of the output: it throws a TypeError listing the known names (rather than
+ * silently detecting).
  */
 export function parseToolCalls(text: string, options: ParseOptions = {}): ToolCall[] {
   if (options.format !== undefined) assertKnownFormat(options.format, 'parseToolCalls: options.format')
@@ -134,24 +137,36 @@ export function parseToolCalls(text: string, options: ParseOptions = {}): ToolCa
 
 /** The calls of the first format, in detection order, that finds any. */
 function detect(text: string, options: ParseOptions): ToolCall[] {
+  const outermost = depth === 0
+  depth++
+  try {
+    const atRaw = outermost ? AT_RAW : new Int32Array(FORMATS.length)
+    const atStripped = outermost ? AT_STRIPPED : new Int32Array(FORMATS.length)
+    return detectWith(text, options, atRaw, atStripped)
+  } finally {
+    depth--
+  }
+}
+
+function detectWith(text: string, options: ParseOptions, atRaw: Int32Array, atStripped: Int32Array): ToolCall[] {
   // One scan finds every format's markers (marker-scan.ts): only formats whose markers occur, and the bare shapes,
   // are tried, each told where its first marker is. Reasoning is removed only when its markers occur, and then the
   // formats that parse the stripped text are placed by a scan of that text.
-  scanFormats(text, AT_RAW)
+  scanFormats(text, atRaw)
   const rawLo = foundLo
   const rawHi = foundHi
   // Formats that keep reasoning are placed by the raw text's scan, the others by the stripped text's.
   let stripped = text
   let cleanLo = rawLo
   let cleanHi = rawHi
-  let cleanAt = AT_RAW
+  let cleanAt = atRaw
   if (foundReasoning) {
     stripped = stripReasoning(text)
     if (stripped !== text) {
-      scanFormats(stripped, AT_STRIPPED)
+      scanFormats(stripped, atStripped)
       cleanLo = foundLo
       cleanHi = foundHi
-      cleanAt = AT_STRIPPED
+      cleanAt = atStripped
     }
   }
   let lo = (rawLo & KEEP_LO) | (cleanLo & ~KEEP_LO) | ALWAYS_LO
@@ -175,7 +190,7 @@ function detect(text: string, options: ParseOptions): ToolCall[] {
     const keep = KEEPS_REASONING[k]!
     const input = keep ? text : stripped
     const placed = keep ? (high ? rawHi : rawLo) : high ? cleanHi : cleanLo
-    let at = (placed & bit) !== 0 ? (keep ? AT_RAW : cleanAt)[k]! : -1
+    let at = (placed & bit) !== 0 ? (keep ? atRaw : cleanAt)[k]! : -1
     const unanchored = UNANCHORED[k]!
     for (let u = 0; u < unanchored.length; u++) {
       const p = input.indexOf(unanchored[u]!)

@@ -159,6 +159,17 @@ function isHexDigit(c: number): boolean {
   return (c >= 48 && c <= 57) || ((c | 0x20) >= 97 && (c | 0x20) <= 102)
 }
 
+/** Reading a value where none starts: routine when formats probe, so the message is built only when read. */
+function unexpectedCharacter(text: string, at: number): JsonResult {
+  return {
+    ok: false,
+    get error(): string {
+      return `unexpected character ${JSON.stringify(text[at])}`
+    },
+    at,
+  }
+}
+
 /**
  * A failed decode. The message is the engine's own (`JSON.parse`'s), built only when read: decoding that fails is
  * routine for the format parsers (they probe), and a thrown SyntaxError costs microseconds.
@@ -191,7 +202,7 @@ export function parseJsonAt(text: string, start = 0, limit = text.length): JsonR
   else if (c === QUOTE) e = scanStringEnd(text, s, limit)
   else e = scanPrimitiveEnd(text, s, limit)
   if (e < 0) return { ok: false, error: UNTERMINATED, at: s }
-  if (e === s) return { ok: false, error: `unexpected character ${JSON.stringify(text[s])}`, at: s }
+  if (e === s) return unexpectedCharacter(text, s)
   const slice = text.slice(s, e)
   let value: JsonValue
   if (c === OPEN_BRACE || c === OPEN_BRACKET) {
@@ -281,16 +292,6 @@ function plausibleStart(text: string, s: number, e: number): boolean {
 function skipJsonSpace(text: string, i: number, end: number): number {
   while (i < end && isJsonSpace(text.charCodeAt(i))) i++
   return i
-}
-
-/**
- * `parseJsonAt` for a region that holds one value and nothing after it but whitespace, as far as the caller knows:
- * the whole region goes to the native parser first, and is scanned only when that does not succeed. Each region is
- * read at most twice, so callers whose regions do not overlap stay linear.
- */
-export function parseJsonRegion(text: string, start: number, limit: number): JsonResult {
-  const whole = parseJsonSpan(text, start, limit)
-  return whole?.ok ? whole : parseJsonAt(text, start, limit)
 }
 
 /** Decode `text` as exactly one JSON value (surrounding whitespace allowed). */

@@ -13,6 +13,13 @@ const FORMAT = 'llama4_pythonic'
 const START = '<|python_start|>'
 const END = '<|python_end|>'
 
+/** Whether `text[from, to)` starts, after whitespace, with `[`. */
+function opensList(text: string, from: number, to: number): boolean {
+  let i = from
+  while (i < to && /\s/.test(text[i]!)) i++
+  return text.charCodeAt(i) === 91
+}
+
 function parse(text: string): ToolCall[] {
   let start = text.indexOf(START)
   if (start < 0) return pythonicListsIn(text, FORMAT)
@@ -24,11 +31,12 @@ function parse(text: string): ToolCall[] {
     const next = text.indexOf(START, from)
     if (end !== -1 && end < from) end = text.indexOf(END, from)
     const to = end >= 0 && (next < 0 || end < next) ? end : next >= 0 ? next : text.length
-    const inner = text.slice(from, to)
     const lists = pythonicListsIn(text, FORMAT, from, to, brackets)
     if (lists.length > 0) out.push(...lists)
-    else {
-      const r = parsePythonCalls(inner, { jsonLiterals: true })
+    else if (!opensList(text, from, to)) {
+      // Bare calls (`f(a=1), g()`). A block that opens with `[` was just read as a list, with the same grammar,
+      // and failed: parsing it again as calls would fail again (and double the cost of cut-off blocks).
+      const r = parsePythonCalls(text.slice(from, to), { jsonLiterals: true })
       if (r.ok) for (const c of r.calls) out.push(toolCallFromPython(c, FORMAT))
     }
     start = next

@@ -31,6 +31,12 @@ class KeywordSet {
 
 const KEYWORD_SET_FROM = 8
 
+/** `unexpected character "<"`; built by hand, as rejecting cut-off calls is routine (JSON.stringify costs here). */
+function unexpectedCharacter(text: string, at: number): string {
+  const ch = String.fromCodePoint(text.codePointAt(at)!)
+  return ch === '"' || ch === '\\' || ch < ' ' ? `unexpected character ${JSON.stringify(ch)}` : `unexpected character "${ch}"`
+}
+
 const FAILED_CALL: PyCallNode = { kind: 'call', name: '', positional: [], keywords: [], start: 0, end: 0, depth: 0 }
 
 export class Parser extends PyScanner {
@@ -182,7 +188,7 @@ export class Parser extends PyScanner {
       return { kind: 'ellipsis', start, end: this.pos, depth: 1 }
     }
     const idEnd = this.identifierEnd(this.pos)
-    if (idEnd === this.pos) return this.fail(`unexpected character ${JSON.stringify(String.fromCodePoint(this.text.codePointAt(this.pos)!))}`)
+    if (idEnd === this.pos) return this.fail(unexpectedCharacter(this.text, this.pos))
     const word = this.text.slice(this.pos, idEnd)
     const next = idEnd < this.end ? this.text.charCodeAt(idEnd) : -1
     if ((next === C.SQUOTE || next === C.DQUOTE) && STRING_PREFIXES.has(word.toLowerCase())) return this.strings()
