@@ -215,6 +215,10 @@ interface ScanResult {
  * where it opened (its closer follows from the opener) and its child spans, a linked list given by the indices in
  * `spans` of its first and last element (-1: none).
  */
+/** The ASCII characters `scanSpans` acts on: `"`, `{`, `}`, `[`, `]`. */
+const SPAN_CHARS = new Uint8Array(128)
+for (const c of [QUOTE, OPEN_BRACE, CLOSE_BRACE, OPEN_BRACKET, CLOSE_BRACKET]) SPAN_CHARS[c] = 1
+
 function scanSpans(text: string, from: number, to: number): ScanResult {
   let starts: Int32Array = new Int32Array(16)
   let firsts: Int32Array = new Int32Array(16)
@@ -231,6 +235,11 @@ function scanSpans(text: string, from: number, to: number): ScanResult {
   let i = from
   while (i < to) {
     const c = text.charCodeAt(i)
+    // Most characters are none of `"{}[]`: one table read passes them (the scan is per character, so this matters).
+    if (c >= 128 || !SPAN_CHARS[c]) {
+      i++
+      continue
+    }
     if (c === QUOTE && top > 0) {
       let j = i + 1
       while (j < to) {

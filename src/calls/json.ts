@@ -53,6 +53,10 @@ export function scanStringEnd(text: string, start: number, limit = text.length):
   }
 }
 
+/** The ASCII characters the bracket scan acts on: `"`, `{`, `}`, `[`, `]`. */
+const BRACKET_CHARS = new Uint8Array(128)
+for (const c of [QUOTE, OPEN_BRACE, CLOSE_BRACE, OPEN_BRACKET, CLOSE_BRACKET]) BRACKET_CHARS[c] = 1
+
 /**
  * End (exclusive) of the bracketed value (`{...}` or `[...]`) that opens at `start`, found by counting brackets
  * outside strings; -1 when it does not close before `limit`. Mismatched bracket kinds are left for the parser to
@@ -63,6 +67,10 @@ export function scanBracketEnd(text: string, start: number, limit = text.length)
   let i = start
   while (i < limit) {
     const c = text.charCodeAt(i)
+    if (c >= 128 || !BRACKET_CHARS[c]) {
+      i++ // one table read passes the characters that are none of `"{}[]`
+      continue
+    }
     if (c === QUOTE) {
       const e = scanStringEnd(text, i, limit)
       if (e < 0) return -1

@@ -7,8 +7,7 @@
  * Nearly every marker holds a `<` (`<tool_call>`, `<|python_tag|>`, `<｜tool▁sep｜>`). The pass lets the engine's
  * native search find each `<` (vectorised, far faster than reading characters one by one in JavaScript) and, at each
  * one found, walks a trie of the markers' text from their first `<` on as far as the text follows it: one table read
- * per character and at most the longest marker's length
- * per stop, so the pass is linear whatever the text. Text a marker has before its `<` (`function call` before
+ * per character and at most the longest marker's length per stop, so the pass is linear whatever the text. Text a marker has before its `<` (`function call` before
  * `<|role_sep|>`) is compared at the stop. The few markers without a `<` (`[TOOL_CALLS]`, `Action:`) belong to
  * formats late in the detection order: they are searched whole, and only when detection gets that far.
  */
@@ -102,13 +101,6 @@ export class MarkerScan {
       this.ending.push(...list)
     })
     this.endStart[endsAt.length] = this.ending.length
-  }
-
-  /** The id of a marker given to the constructor. */
-  idOf(marker: string): number {
-    const id = this.ids.get(marker)
-    if (id === undefined) throw new Error(`marker-scan: "${marker}" is not a compiled marker`)
-    return id
   }
 
   /**
