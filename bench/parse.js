@@ -110,6 +110,8 @@ const normalUnit =
 
 function adversarial(size) {
   const fill = (unit) => unit.repeat(Math.ceil(size / unit.length)).slice(0, size)
+  // The same with a closing `]` at the very end, so that list parsers cannot rule the text out as cut off.
+  const closed = (unit) => fill(unit).slice(0, size - 1) + ']'
   const inputs = {
     normal: fill(normalUnit),
     unclosedToolCallTags: fill('<tool_call>'),
@@ -133,6 +135,9 @@ function adversarial(size) {
     pythonicNestedLists: fill('[f(a=1), '),
     pythonicOpenDicts: fill('[f(a={1:'),
     pythonicOpenStrings: fill("[f(a='"),
+    pythonicNestedListsClosed: closed('[f(a=1), '),
+    pythonicOpenDictsClosed: closed('[f(a={1:'),
+    pythonicOpenStringsClosed: closed("[f(a='"),
     llama4Blocks: fill('<|python_start|>[f(a='),
     llama4BareCalls: fill('<|python_start|>f(a='),
     olmo3Blocks: fill('<function_calls>f(a=[f(a='),

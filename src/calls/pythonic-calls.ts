@@ -35,22 +35,35 @@ function startsCallList(text: string, i: number, end: number): boolean {
   return text.charCodeAt(j) === 40 /* ( */
 }
 
+/** The searches for `[` and `]` over one text, shared by the ranges a caller reads in order. */
+export interface ListFinders {
+  brackets: ForwardSearch
+  closers: ForwardSearch
+}
+
+export function listFinders(text: string): ListFinders {
+  return { brackets: new ForwardSearch(text, '['), closers: new ForwardSearch(text, ']') }
+}
+
 /**
  * The calls of every complete call list in `text[from, to)`. Callers that read several ranges of one text in order
- * pass one `brackets` finder for all of them, so that no search for `[` runs over the same text twice.
+ * pass one set of `finders` for all of them, so that no search for `[` or `]` runs over the same text twice.
  */
 export function pythonicListsIn(
   text: string,
   format: string,
   from = 0,
   to = text.length,
-  brackets = new ForwardSearch(text, '['),
+  { brackets, closers }: ListFinders = listFinders(text),
 ): ToolCall[] {
   const out: ToolCall[] = []
   let i = from
   while (i < to) {
     const b = brackets.next(i)
     if (b < 0 || b >= to) break
+    // A list closes with `]`: with none left before `to`, no candidate can succeed (an output cut off mid-list).
+    const close = closers.next(b)
+    if (close < 0 || close >= to) break
     if (!startsCallList(text, b, to)) {
       i = b + 1
       continue

@@ -5,8 +5,7 @@
  */
 import { parsePythonCalls } from '../python/index.js'
 import type { FormatParser, ToolCall } from '../types.js'
-import { pythonicListsIn, renderPythonicList, toolCallFromPython } from '../pythonic-calls.js'
-import { ForwardSearch } from '../scan.js'
+import { listFinders, pythonicListsIn, renderPythonicList, toolCallFromPython } from '../pythonic-calls.js'
 import { detectMarkers } from '../marker-scan.js'
 
 const FORMAT = 'llama4_pythonic'
@@ -24,14 +23,14 @@ function parse(text: string): ToolCall[] {
   let start = text.indexOf(START)
   if (start < 0) return pythonicListsIn(text, FORMAT)
   const out: ToolCall[] = []
-  const brackets = new ForwardSearch(text, '[')
+  const finders = listFinders(text)
   let end = -2 // the next END at or after the current block (-1: none left); searched forward only
   while (start >= 0) {
     const from = start + START.length
     const next = text.indexOf(START, from)
     if (end !== -1 && end < from) end = text.indexOf(END, from)
     const to = end >= 0 && (next < 0 || end < next) ? end : next >= 0 ? next : text.length
-    const lists = pythonicListsIn(text, FORMAT, from, to, brackets)
+    const lists = pythonicListsIn(text, FORMAT, from, to, finders)
     if (lists.length > 0) out.push(...lists)
     else if (!opensList(text, from, to)) {
       // Bare calls (`f(a=1), g()`). A block that opens with `[` was just read as a list, with the same grammar,
