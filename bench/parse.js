@@ -1,8 +1,9 @@
 // Parser speed: throughput on a mixed-format corpus as a ratio to JSON.parse of the same call payloads, and cost
 // per byte on adversarial inputs at 1 MB and 4 MB (and typed-number shapes) relative to ordinary output of the same
 // size. Run: npm run bench (or node bench/parse.js after npm run build). BENCH_DIST=/path/to/dist measures another
-// build (an older commit's, for before/after figures). BENCH_ADVERSARIAL_SIZES=1,4 picks the sizes in MB. Figures go
-// to BENCHMARKS.md; nothing here passes or fails.
+// build (an older commit's, for before/after figures). BENCH_ADVERSARIAL_SIZES=1,4 picks the sizes in MB;
+// BENCH_PARSE=single,throughput,adversarial,typed picks the parts. Figures go to BENCHMARKS.md; nothing here passes
+// or fails.
 import { existsSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -202,13 +203,40 @@ function typedNumbers() {
   return out
 }
 
-const t = throughput(mixedCorpus())
-console.log(JSON.stringify({ bench: 'parse-throughput', ...t, ratioToJsonParse: +t.ratioToJsonParse.toFixed(3) }))
-const s = throughput(syntheticMix())
-console.log(JSON.stringify({ bench: 'parse-throughput-synthetic', ...s, ratioToJsonParse: +s.ratioToJsonParse.toFixed(3) }))
-for (const mb of (process.env.BENCH_ADVERSARIAL_SIZES ?? '1,4').split(',').map(Number)) {
-  const results = adversarial(mb * MB)
-  const worst = Object.entries(results).reduce((w, [name, r]) => (r.costPerByteVsNormal > w.ratio ? { name, ratio: r.costPerByteVsNormal } : w), { name: '', ratio: 0 })
-  console.log(JSON.stringify({ bench: `parse-adversarial-${mb}MB`, worst, results }))
+/**
+ * The fixed cost of one parse, hot (the same output parsed over and over): an output without calls, one Hermes call,
+ * and `JSON.parse` of that call's payload for scale. In µs per parse.
+ */
+function singleOutputs() {
+  const hermes = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>'
+  const payload = '{"name": "get_weather", "arguments": {"city": "Paris"}}'
+  const perCall = (fn) => {
+    for (let i = 0; i < 20_000; i++) fn()
+    return (time(() => fn(), 20_000, 9) / 20_000) * 1000
+  }
+  return {
+    noCallsUs: +perCall(() => parseToolCalls("Hello, world!\nWhat's up?")).toFixed(3),
+    oneHermesCallUs: +perCall(() => parseToolCalls(hermes)).toFixed(3),
+    jsonParseOfItsPayloadUs: +perCall(() => JSON.parse(payload)).toFixed(3),
+  }
 }
-console.log(JSON.stringify({ bench: 'parse-adversarial-typed-numbers', ...typedNumbers() }))
+
+const parts = (process.env.BENCH_PARSE ?? 'single,throughput,adversarial,typed').split(',')
+if (parts.includes('single')) console.log(JSON.stringify({ bench: 'parse-single-output', ...singleOutputs() }))
+if (parts.includes('throughput')) {
+  const t = throughput(mixedCorpus())
+  console.log(JSON.stringify({ bench: 'parse-throughput', ...t, ratioToJsonParse: +t.ratioToJsonParse.toFixed(3) }))
+  const s = throughput(syntheticMix())
+  console.log(JSON.stringify({ bench: 'parse-throughput-synthetic', ...s, ratioToJsonParse: +s.ratioToJsonParse.toFixed(3) }))
+}
+if (parts.includes('adversarial')) {
+  for (const mb of (process.env.BENCH_ADVERSARIAL_SIZES ?? '1,4').split(',').map(Number)) {
+    const results = adversarial(mb * MB)
+    const worst = Object.entries(results).reduce(
+      (w, [name, r]) => (r.costPerByteVsNormal > w.ratio ? { name, ratio: r.costPerByteVsNormal } : w),
+      { name: '', ratio: 0 },
+    )
+    console.log(JSON.stringify({ bench: `parse-adversarial-${mb}MB`, worst, results }))
+  }
+}
+if (parts.includes('typed')) console.log(JSON.stringify({ bench: 'parse-adversarial-typed-numbers', ...typedNumbers() }))
