@@ -204,6 +204,10 @@ interface ScanResult {
   brokenString: boolean
 }
 
+/** The ASCII characters `scanSpans` acts on: `"`, `{`, `}`, `[`, `]`. */
+const SPAN_CHARS = new Uint8Array(128)
+for (const c of [QUOTE, OPEN_BRACE, CLOSE_BRACE, OPEN_BRACKET, CLOSE_BRACKET]) SPAN_CHARS[c] = 1
+
 /**
  * One left-to-right pass over [from, to) that finds the balanced `{...}` / `[...]` spans and how they nest. Quotes
  * count only inside brackets; a string ends at its closing quote or at a raw newline. A closer of the wrong kind
@@ -215,10 +219,6 @@ interface ScanResult {
  * where it opened (its closer follows from the opener) and its child spans, a linked list given by the indices in
  * `spans` of its first and last element (-1: none).
  */
-/** The ASCII characters `scanSpans` acts on: `"`, `{`, `}`, `[`, `]`. */
-const SPAN_CHARS = new Uint8Array(128)
-for (const c of [QUOTE, OPEN_BRACE, CLOSE_BRACE, OPEN_BRACKET, CLOSE_BRACKET]) SPAN_CHARS[c] = 1
-
 function scanSpans(text: string, from: number, to: number): ScanResult {
   let starts: Int32Array = new Int32Array(16)
   let firsts: Int32Array = new Int32Array(16)

@@ -91,7 +91,7 @@ export interface FormatParser {
    * (Harmony's detect looks for `to=functions.`, but its arguments need `<|message|>`, its marker). The dispatcher
    * compiles every format's markers into one scan (`marker-scan.ts`) and tries only the formats whose markers occur.
    * A marker should hold a `<` (the scan stops at each `<` found natively); one without is searched on its own.
-   * Absent for the bare shapes (JSON, pythonic lists), which are always tried.
+   * Absent for the shapes without any marker (pythonic lists, Functionary v3.2), which are always tried.
    */
   markers?: readonly string[]
   /**
