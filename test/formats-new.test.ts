@@ -134,3 +134,12 @@ describe('Seed-OSS reasoning', () => {
     expect(parseToolCalls(`<seed:think>Let me call it.</seed:think>${call}`).map((c) => [c.format, c.name])).toEqual([['seed_oss', 'f']])
   })
 })
+
+describe('Apriel reasoning', () => {
+  it('a call before [BEGIN FINAL RESPONSE] is reasoning for every format', () => {
+    const block = '<tool_calls>[{"name": "f", "arguments": {"x": 1}}]</tool_calls>'
+    expect(parseToolCalls(`${block} thinking it over... [BEGIN FINAL RESPONSE] No tool needed.`)).toEqual([])
+    const after = parseToolCalls(`I'm thinking\n[BEGIN FINAL RESPONSE]\n${block}`)
+    expect(after.map((c) => [c.format, c.name, c.arguments])).toEqual([['tool_calls_tag', 'f', { x: 1 }]])
+  })
+})

@@ -110,7 +110,7 @@ const call = fc.record({
 const rendering = fc
   .tuple(fc.constantFrom(...FORMATS.filter((f) => f.render)), fc.array(call, { minLength: 1, maxLength: 2 }))
   .map(([f, cs]) => f.render!(cs))
-const REASONING = ['<think>', '</think>', '<|channel|>analysis<|message|>', '<|end|>', '<seed:think>', '</seed:think>']
+const REASONING = ['<think>', '</think>', '<|channel|>analysis<|message|>', '<|end|>', '<seed:think>', '</seed:think>', '[BEGIN FINAL RESPONSE]']
 const outputText = fc
   .array(fc.oneof(rendering, soup, fc.constantFrom(...REASONING), fc.constantFrom('Sure. ', '{"a": 1}', '[f(a=1)]')), {
     minLength: 1,

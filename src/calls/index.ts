@@ -50,6 +50,8 @@ const SCAN = new MarkerScan([...FORMATS.flatMap((f) => f.markers ?? []), ...REAS
 /** By marker id: the formats (indices into FORMATS) that declare it. */
 const FORMATS_OF: number[][] = SCAN.markers.map((m) => FORMATS.flatMap((f, k) => (f.markers?.includes(m) ? [k] : [])))
 const IS_REASONING: boolean[] = SCAN.markers.map((m) => REASONING_MARKERS.includes(m))
+/** Reasoning markers the scan does not look for (no `<`): searched in every output. */
+const REASONING_UNANCHORED = REASONING_MARKERS.filter((m) => SCAN.unanchored.includes(m))
 /** By format: whether it has markers (else it is always tried), and whether its `detect` must still run. */
 const HAS_MARKERS: boolean[] = FORMATS.map((f) => (f.markers?.length ?? 0) > 0)
 const RUN_DETECT: boolean[] = FORMATS.map((f, k) => !HAS_MARKERS[k] || !detectsMarkersOnly(f.detect))
@@ -160,7 +162,7 @@ function detectWith(text: string, options: ParseOptions, atRaw: Int32Array, atSt
   let cleanLo = rawLo
   let cleanHi = rawHi
   let cleanAt = atRaw
-  if (foundReasoning) {
+  if (foundReasoning || REASONING_UNANCHORED.some((m) => text.includes(m))) {
     stripped = stripReasoning(text)
     if (stripped !== text) {
       scanFormats(stripped, atStripped)

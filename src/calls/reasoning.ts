@@ -1,6 +1,7 @@
 /**
- * Reasoning is not output: a tool call written inside it is not a call. Two kinds are removed before formats parse
- * (formats with `reasoning: 'keep'` see the text unchanged and handle their own):
+ * Reasoning is not output: a tool call written inside it is not a call. It is removed before formats parse (formats
+ * with `reasoning: 'keep'` see the text unchanged and handle their own): `<think>` blocks, Seed-OSS's
+ * `<seed:think>` blocks by the same rule, Harmony's analysis channel, and Apriel's text before its answer line.
  *
  * `<think>` reasoning is not output: a tool call written inside it is not a call. The opening tag is often part of
  * the prompt (thinking forced open), so text before a lone `</think>` is reasoning too, and an unclosed `<think>`
@@ -12,7 +13,12 @@ const CLOSE = '</think>'
 const SEED_OPEN = '<seed:think>'
 const SEED_CLOSE = '</seed:think>'
 
+/** Apriel 1.6 reasons first and opens its answer with this line: everything before it is reasoning. */
+const FINAL_RESPONSE = '[BEGIN FINAL RESPONSE]'
+
 export function stripReasoning(text: string): string {
+  const final = text.indexOf(FINAL_RESPONSE)
+  if (final >= 0) text = text.slice(final + FINAL_RESPONSE.length)
   const t = stripThink(stripHarmonyAnalysis(text))
   return t.includes('seed:think>') ? removeReasoningBlocks(t, SEED_OPEN, SEED_CLOSE) : t
 }
@@ -23,8 +29,11 @@ export function stripReasoning(text: string): string {
  */
 const ANALYSIS = '<|channel|>analysis<|message|>'
 
-/** The markers without which `stripReasoning` returns its input unchanged (the dispatcher's scan looks for them). */
-export const REASONING_MARKERS: readonly string[] = [OPEN, CLOSE, ANALYSIS, SEED_OPEN, SEED_CLOSE]
+/**
+ * The markers without which `stripReasoning` returns its input unchanged. The dispatcher's scan finds those with a
+ * `<`; it searches for the others itself.
+ */
+export const REASONING_MARKERS: readonly string[] = [OPEN, CLOSE, ANALYSIS, SEED_OPEN, SEED_CLOSE, FINAL_RESPONSE]
 const HARMONY_ENDS = ['<|end|>', '<|start|>']
 
 function stripHarmonyAnalysis(text: string): string {
