@@ -125,9 +125,12 @@ function pyIntRepr(x: number): string {
   return Number.isSafeInteger(x) ? String(x) : BigInt(x).toString()
 }
 
-/** Python's `repr()` (and `str()` of containers) of a value. */
-export function pyRepr(v: PyValue): string {
-  if (v === null) return 'None'
+/**
+ * Python's `repr()` (and `str()` of containers) of a value. `other` writes what is not a Python value (the BFCL
+ * runtime's objects, which carry their own repr); by default such a value is a TypeError.
+ */
+export function pyRepr(v: unknown, other: (v: unknown) => string = notAValue): string {
+  if (v === null || v === undefined) return 'None'
   switch (typeof v) {
     case 'boolean':
       return v ? 'True' : 'False'
@@ -136,23 +139,32 @@ export function pyRepr(v: PyValue): string {
     case 'number':
       return Number.isInteger(v) ? pyIntRepr(v) : pyFloatRepr(v)
   }
+  const item = (x: unknown): string => pyRepr(x, other)
   if (v instanceof PyFloat) return pyFloatRepr(v.value)
-  if (Array.isArray(v)) return '[' + v.map(pyRepr).join(', ') + ']'
-  if (v instanceof PyTuple) {
-    return v.items.length === 1 ? `(${pyRepr(v.items[0]!)},)` : '(' + v.items.map(pyRepr).join(', ') + ')'
+  if (Array.isArray(v)) return '[' + v.map(item).join(', ') + ']'
+  if (v instanceof PyTuple) return v.items.length === 1 ? `(${item(v.items[0])},)` : '(' + v.items.map(item).join(', ') + ')'
+  if (v instanceof Map) {
+    const parts: string[] = []
+    for (const [k, x] of v) parts.push(`${item(k)}: ${item(x)}`)
+    return '{' + parts.join(', ') + '}'
   }
-  const parts: string[] = []
-  for (const [k, x] of v) parts.push(`${pyRepr(k)}: ${pyRepr(x)}`)
-  return '{' + parts.join(', ') + '}'
+  return other(v)
 }
 
-/** A JSON string literal as Python's `json.dumps(..., ensure_ascii=False)` writes it. */
-export function pyJsonString(s: string): string {
+function notAValue(v: unknown): never {
+  throw new TypeError(`not a Python value: ${String(v)}`)
+}
+
+/**
+ * A JSON string literal as Python's `json.dumps` writes it: with `ensure_ascii=False` by default, or escaping every
+ * character outside printable ASCII as `json.dumps` does by default (`ensureAscii`).
+ */
+export function pyJsonString(s: string, ensureAscii = false): string {
   let out = '"'
   let start = 0
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i)
-    if (c >= 0x20 && c !== 0x22 && c !== 0x5c) continue
+    if (c >= 0x20 && c !== 0x22 && c !== 0x5c && !(ensureAscii && c > 0x7e)) continue
     out += s.slice(start, i)
     start = i + 1
     if (c === 0x22) out += '\\"'
@@ -175,28 +187,42 @@ export function pyJsonFloat(x: number): string {
   return pyFloatRepr(x)
 }
 
-function pyJsonKey(k: PyKey): string {
-  if (typeof k === 'string') return pyJsonString(k)
-  if (k === null) return '"null"'
-  if (typeof k === 'boolean') return k ? '"true"' : '"false"'
-  return `"${Number.isInteger(k) ? pyIntRepr(k) : pyJsonFloat(k)}"`
+/** How `pyJsonDumps` writes: Python's `ensure_ascii` (default false here), and what to do with what JSON cannot hold. */
+export interface PyJsonOptions {
+  ensureAscii?: boolean
+  /** Text for a value that is not a Python value; by default a TypeError (Python: "is not JSON serializable"). */
+  other?: (v: unknown) => string
+  /** Text for a dict key that is not a str, int, float, bool or None (a tuple); by default a TypeError. */
+  otherKey?: (k: unknown) => string
 }
 
-/** Python's `json.dumps(v, ensure_ascii=False)` (default separators `, ` and `: `; tuples as lists). */
-export function pyJsonDumps(v: PyValue): string {
-  if (v === null) return 'null'
+function pyJsonKey(k: unknown, options: PyJsonOptions): string {
+  if (typeof k === 'string') return pyJsonString(k, options.ensureAscii)
+  if (k === null) return '"null"'
+  if (typeof k === 'boolean') return k ? '"true"' : '"false"'
+  if (typeof k === 'number') return `"${Number.isInteger(k) ? pyIntRepr(k) : pyJsonFloat(k)}"`
+  return (options.otherKey ?? notAValue)(k)
+}
+
+/** Python's `json.dumps(v)` (default separators `, ` and `: `; tuples as lists); `ensure_ascii=False` by default. */
+export function pyJsonDumps(v: unknown, options: PyJsonOptions = {}): string {
+  if (v === null || v === undefined) return 'null'
   switch (typeof v) {
     case 'boolean':
       return v ? 'true' : 'false'
     case 'string':
-      return pyJsonString(v)
+      return pyJsonString(v, options.ensureAscii)
     case 'number':
       return Number.isInteger(v) ? pyIntRepr(v) : pyJsonFloat(v)
   }
+  const item = (x: unknown): string => pyJsonDumps(x, options)
   if (v instanceof PyFloat) return pyJsonFloat(v.value)
-  if (Array.isArray(v)) return '[' + v.map(pyJsonDumps).join(', ') + ']'
-  if (v instanceof PyTuple) return '[' + v.items.map(pyJsonDumps).join(', ') + ']'
-  const parts: string[] = []
-  for (const [k, x] of v) parts.push(`${pyJsonKey(k)}: ${pyJsonDumps(x)}`)
-  return '{' + parts.join(', ') + '}'
+  if (Array.isArray(v)) return '[' + v.map(item).join(', ') + ']'
+  if (v instanceof PyTuple) return '[' + v.items.map(item).join(', ') + ']'
+  if (v instanceof Map) {
+    const parts: string[] = []
+    for (const [k, x] of v) parts.push(`${pyJsonKey(k, options)}: ${item(x)}`)
+    return '{' + parts.join(', ') + '}'
+  }
+  return (options.other ?? notAValue)(v)
 }

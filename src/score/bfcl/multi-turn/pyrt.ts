@@ -6,8 +6,8 @@
  * Values are PyValue (see ../pyvalue.ts) plus a few objects that Python would print through their own `__repr__`
  * (sets, file-system nodes, Decimal): those implement PyObject.
  */
-import { pyJsonFloat } from '../../../calls/python/index.js'
-import { PyFloat, PyTuple, dictKey, pyFloatRepr, pyStrRepr, type PyDict, type PyKey, type PyValue } from '../pyvalue.js'
+import { pyJsonDumps, pyJsonString, pyRepr } from '../../../calls/python/index.js'
+import { PyFloat, PyTuple, dictKey, pyStrRepr, type PyDict, type PyKey, type PyValue } from '../pyvalue.js'
 
 /** An object with Python's `__repr__` and `__eq__`, stored inside PyValue containers. */
 export interface PyObject {
@@ -254,26 +254,13 @@ function seqEq(a: readonly unknown[], b: readonly unknown[]): boolean {
   return true
 }
 
+/** `repr(v)`: calls/python's writer; runtime objects write their own. */
 export function repr(v: unknown): string {
-  if (v === null || v === undefined) return 'None'
-  switch (typeof v) {
-    case 'boolean':
-      return v ? 'True' : 'False'
-    case 'string':
-      return pyStrRepr(v)
-    case 'number':
-      return Number.isInteger(v) ? (Number.isSafeInteger(v) ? String(v) : BigInt(v).toString()) : pyFloatRepr(v)
-  }
-  if (v instanceof PyFloat) return pyFloatRepr(v.value)
-  if (Array.isArray(v)) return '[' + v.map(repr).join(', ') + ']'
-  if (v instanceof PyTuple) return v.items.length === 1 ? `(${repr(v.items[0])},)` : '(' + v.items.map(repr).join(', ') + ')'
-  if (v instanceof Map) {
-    const parts: string[] = []
-    for (const [k, x] of v) parts.push(`${repr(k)}: ${repr(x)}`)
-    return '{' + parts.join(', ') + '}'
-  }
-  if (isPyObject(v)) return v.pyRepr()
-  return String(v)
+  return pyRepr(v, objectRepr)
+}
+
+function objectRepr(v: unknown): string {
+  return isPyObject(v) ? v.pyRepr() : String(v)
 }
 
 /** `str(v)`: a str is itself, everything else its repr. */
@@ -283,50 +270,20 @@ export function str(v: unknown): string {
 
 /** A JSON string as `json.dumps` writes it (ensure_ascii=True). */
 export function jsonString(s: string): string {
-  let out = '"'
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i)
-    if (c === 0x22) out += '\\"'
-    else if (c === 0x5c) out += '\\\\'
-    else if (c === 0x0a) out += '\\n'
-    else if (c === 0x0d) out += '\\r'
-    else if (c === 0x09) out += '\\t'
-    else if (c === 0x08) out += '\\b'
-    else if (c === 0x0c) out += '\\f'
-    else if (c < 0x20 || c > 0x7e) out += '\\u' + c.toString(16).padStart(4, '0')
-    else out += s[i]
-  }
-  return out + '"'
-}
-
-function jsonKey(k: unknown): string {
-  if (typeof k === 'string') return jsonString(k)
-  if (k === null) return '"null"'
-  if (typeof k === 'boolean') return k ? '"true"' : '"false"'
-  if (typeof k === 'number') return `"${Number.isInteger(k) ? String(k) : pyJsonFloat(k)}"`
-  throw new PyExc(`keys must be str, int, float, bool or None, not ${typeName(k)}`)
+  return pyJsonString(s, true)
 }
 
 /** `json.dumps(v)` with Python's defaults; throws PyExc where Python raises TypeError. */
 export function jsonDumps(v: unknown): string {
-  if (v === null || v === undefined) return 'null'
-  switch (typeof v) {
-    case 'boolean':
-      return v ? 'true' : 'false'
-    case 'string':
-      return jsonString(v)
-    case 'number':
-      return Number.isInteger(v) ? String(v) : pyJsonFloat(v)
-  }
-  if (v instanceof PyFloat) return pyJsonFloat(v.value)
-  if (Array.isArray(v)) return '[' + v.map(jsonDumps).join(', ') + ']'
-  if (v instanceof PyTuple) return '[' + v.items.map(jsonDumps).join(', ') + ']'
-  if (v instanceof Map) {
-    const parts: string[] = []
-    for (const [k, x] of v) parts.push(`${jsonKey(k)}: ${jsonDumps(x)}`)
-    return '{' + parts.join(', ') + '}'
-  }
+  return pyJsonDumps(v, { ensureAscii: true, other: notSerializable, otherKey: badKey })
+}
+
+function notSerializable(v: unknown): never {
   throw new PyExc(`Object of type ${typeName(v)} is not JSON serializable`)
+}
+
+function badKey(k: unknown): never {
+  throw new PyExc(`keys must be str, int, float, bool or None, not ${typeName(k)}`)
 }
 
 /** Deep copy (`copy.deepcopy`) of plain values; PyObjects are copied by their own `clone` when they have one. */
