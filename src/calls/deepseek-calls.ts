@@ -5,7 +5,6 @@ import { parseJsonAt, skipSpace } from './json.js'
 import type { ToolCall } from './types.js'
 import { skipFenceOpen } from './json-blocks.js'
 import { ForwardSearch } from './scan.js'
-import { detectMarkers } from './marker-scan.js'
 
 type Kind = 'callsBegin' | 'callsEnd' | 'callBegin' | 'callEnd' | 'sep'
 
@@ -166,5 +165,3 @@ function readDeepSeek(text: string): ToolCall[] {
 /** The start every DeepSeek tool token shares. */
 export const DEEPSEEK_TOOL_TOKEN = '<｜tool'
 
-/** True when the text holds a DeepSeek tool token (cheap: any `<｜tool`). */
-export const hasDeepSeekToken = detectMarkers([DEEPSEEK_TOOL_TOKEN])

@@ -167,6 +167,14 @@ export function detectMarkers(markers: readonly string[]): (text: string) => boo
   return detect
 }
 
+/**
+ * A format's `markers` and the `detect` made from them, for a format whose markers alone decide (spread it into the
+ * format: `...markedBy(OPEN)`), so the two cannot disagree.
+ */
+export function markedBy(...markers: string[]): { markers: readonly string[]; detect: (text: string) => boolean } {
+  return { markers, detect: detectMarkers(markers) }
+}
+
 /** Whether `detect` was made by `detectMarkers` (so the scan has already answered it). */
 export function detectsMarkersOnly(detect: (text: string) => boolean): boolean {
   return MARKERS_ONLY.has(detect)

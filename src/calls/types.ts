@@ -96,8 +96,8 @@ export interface FormatParser {
   markers?: readonly string[]
   /**
    * Cheap test that the format is present (a substring search). During detection `parse` is called only when it
-   * is true; a `format` hint bypasses it. Made with `detectMarkers(markers)` when the markers alone decide, so the
-   * dispatcher, whose scan already knows, does not search again.
+   * is true; a `format` hint bypasses it. When the markers alone decide, spread `...markedBy(...markers)` into the
+   * format for both fields: the dispatcher, whose scan already knows, then does not search again.
    */
   detect(text: string): boolean
   /**

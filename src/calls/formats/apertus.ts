@@ -8,7 +8,7 @@ import { toPointer } from '../json.js'
 import type { FormatParser, ToolCall } from '../types.js'
 import { callsInBlocks, type JsonItem } from '../json-blocks.js'
 import { removeReasoningBlocks } from '../reasoning.js'
-import { detectMarkers } from '../marker-scan.js'
+import { markedBy } from '../marker-scan.js'
 
 const OPEN = '<|tools_prefix|>'
 const CLOSE = '<|tools_suffix|>'
@@ -33,8 +33,7 @@ function nameKeyCall(name: string, it: JsonItem): ToolCall {
 
 export const apertus: FormatParser = {
   name: FORMAT,
-  markers: [OPEN],
-  detect: detectMarkers([OPEN]),
+  ...markedBy(OPEN),
   parse: (text) => callsInBlocks(removeReasoningBlocks(text, '<|inner_prefix|>', '<|inner_suffix|>'), OPEN, CLOSE, FORMAT, apertusCall),
   render: (calls) => `${OPEN}${JSON.stringify(calls.map((c) => ({ [c.name]: c.arguments })))}${CLOSE}`,
 }

@@ -6,15 +6,14 @@ import type { FormatParser, ToolCall } from '../types.js'
 import { cohereCall } from '../cohere-calls.js'
 import { parseJsonItems, skipFenceOpen } from '../json-blocks.js'
 import { ForwardSearch } from '../scan.js'
-import { detectMarkers } from '../marker-scan.js'
+import { markedBy } from '../marker-scan.js'
 
 const MARKER = 'Action:'
 const FORMAT = 'command_r_plus'
 
 export const commandRPlus: FormatParser = {
   name: FORMAT,
-  markers: [MARKER],
-  detect: detectMarkers([MARKER]),
+  ...markedBy(MARKER),
   parse(text) {
     const markers = new ForwardSearch(text, MARKER)
     const calls: ToolCall[] = []

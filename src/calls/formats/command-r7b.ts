@@ -11,15 +11,14 @@ import type { FormatParser } from '../types.js'
 import { callsInBlocks } from '../json-blocks.js'
 import { removeReasoningBlocks } from '../reasoning.js'
 import { cohereCall } from '../cohere-calls.js'
-import { detectMarkers } from '../marker-scan.js'
+import { markedBy } from '../marker-scan.js'
 
 const OPEN = '<|START_ACTION|>'
 const CLOSE = '<|END_ACTION|>'
 
 export const commandR7b: FormatParser = {
   name: 'command_r7b',
-  markers: [OPEN],
-  detect: detectMarkers([OPEN]),
+  ...markedBy(OPEN),
   parse: (text) =>
     callsInBlocks(removeReasoningBlocks(text, '<|START_THINKING|>', '<|END_THINKING|>'), OPEN, CLOSE, 'command_r7b', (it) =>
       cohereCall(it, 'command_r7b'),

@@ -18,13 +18,13 @@
  * it); tool tokens mentioned there are not calls.
  */
 import type { FormatParser } from '../types.js'
-import { DEEPSEEK_TOOL_TOKEN, hasDeepSeekToken, parseDeepSeek } from '../deepseek-calls.js'
+import { DEEPSEEK_TOOL_TOKEN, parseDeepSeek } from '../deepseek-calls.js'
+import { markedBy } from '../marker-scan.js'
 
 export const deepseekV3: FormatParser = {
   name: 'deepseek_v3',
   aliases: ['deepseek_r1'],
-  markers: [DEEPSEEK_TOOL_TOKEN],
-  detect: hasDeepSeekToken,
+  ...markedBy(DEEPSEEK_TOOL_TOKEN),
   parse: (text) => parseDeepSeek(text),
   render: (calls) =>
     '<｜tool▁calls▁begin｜>' +

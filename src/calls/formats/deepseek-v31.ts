@@ -9,12 +9,12 @@
  * complete output).
  */
 import type { FormatParser } from '../types.js'
-import { DEEPSEEK_TOOL_TOKEN, hasDeepSeekToken, parseDeepSeek } from '../deepseek-calls.js'
+import { DEEPSEEK_TOOL_TOKEN, parseDeepSeek } from '../deepseek-calls.js'
+import { markedBy } from '../marker-scan.js'
 
 export const deepseekV31: FormatParser = {
   name: 'deepseek_v31',
-  markers: [DEEPSEEK_TOOL_TOKEN],
-  detect: hasDeepSeekToken,
+  ...markedBy(DEEPSEEK_TOOL_TOKEN),
   parse: (text) => parseDeepSeek(text),
   render: (calls) =>
     '<｜tool▁calls▁begin｜>' +

@@ -8,13 +8,12 @@
  */
 import type { FormatParser } from '../types.js'
 import { EQ_TAG, functionTagCalls } from '../function-tags.js'
-import { detectMarkers } from '../marker-scan.js'
+import { markedBy } from '../marker-scan.js'
 
 export const functionaryV31: FormatParser = {
   name: 'functionary_v3_1',
   aliases: ['functionary_v3_llama_3_1'],
-  markers: [EQ_TAG],
-  detect: detectMarkers([EQ_TAG]),
+  ...markedBy(EQ_TAG),
   parse: (text) => functionTagCalls(text, 'functionary_v3_1'),
   render: (calls) => calls.map((c) => `<function=${c.name}>${JSON.stringify(c.arguments)}</function>`).join(''),
 }

@@ -7,7 +7,7 @@
  */
 import type { FormatParser } from '../types.js'
 import { callBlocks, renderCall, type CallSyntax } from '../gemma-calls.js'
-import { detectMarkers } from '../marker-scan.js'
+import { markedBy } from '../marker-scan.js'
 
 const FORMAT = 'functiongemma'
 const OPEN = '<start_function_call>'
@@ -17,8 +17,7 @@ const SYNTAX: CallSyntax = { quote: '<escape>', typeQuotedStrings: true }
 export const functiongemma: FormatParser = {
   name: FORMAT,
   aliases: ['function_gemma', 'functiongemma-270m'],
-  markers: [OPEN],
-  detect: detectMarkers([OPEN]),
+  ...markedBy(OPEN),
   parse: (text, options) => callBlocks(text, options, FORMAT, OPEN, CLOSE, SYNTAX),
   render: (calls) => calls.map((c) => OPEN + renderCall(c, SYNTAX.quote) + CLOSE).join(''),
 }

@@ -12,7 +12,7 @@
 import type { FormatParser, ParseOptions, ToolCall } from '../types.js'
 import { callsFromList } from '../json-calls.js'
 import { forEachMarkerRegion } from '../scan.js'
-import { detectMarkers } from '../marker-scan.js'
+import { markedBy } from '../marker-scan.js'
 
 const MARKER = 'functools['
 const FORMAT = 'functools'
@@ -29,8 +29,7 @@ function parseFunctools(text: string, options: ParseOptions): ToolCall[] {
 export const functools: FormatParser = {
   name: FORMAT,
   aliases: ['phi4_mini_json', 'firefunction_v2'],
-  markers: [MARKER],
-  detect: detectMarkers([MARKER]),
+  ...markedBy(MARKER),
   parse: parseFunctools,
   render: (calls) => 'functools' + JSON.stringify(calls.map((c) => ({ name: c.name, arguments: c.arguments }))),
 }

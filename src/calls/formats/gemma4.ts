@@ -12,7 +12,7 @@
 import type { FormatParser } from '../types.js'
 import { removeReasoningBlocks } from '../reasoning.js'
 import { callBlocks, renderCall, type CallSyntax } from '../gemma-calls.js'
-import { detectMarkers } from '../marker-scan.js'
+import { markedBy } from '../marker-scan.js'
 
 const FORMAT = 'gemma4'
 const OPEN = '<|tool_call>'
@@ -23,8 +23,7 @@ const SYNTAX: CallSyntax = { quote: QUOTE, typeQuotedStrings: false }
 export const gemma4: FormatParser = {
   name: FORMAT,
   aliases: ['gemma', 'gemma-4'],
-  markers: [OPEN],
-  detect: detectMarkers([OPEN]),
+  ...markedBy(OPEN),
   parse: (text, options) => callBlocks(removeReasoningBlocks(text, '<|channel>', '<channel|>'), options, FORMAT, OPEN, CLOSE, SYNTAX),
   render: (calls) => calls.map((c) => OPEN + renderCall(c, QUOTE) + CLOSE).join(''),
 }

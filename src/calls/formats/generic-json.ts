@@ -20,13 +20,12 @@
  */
 import type { FormatParser } from '../types.js'
 import { jsonCallsIn, renderJsonCalls } from '../json-calls.js'
-import { detectMarkers } from '../marker-scan.js'
+import { markedBy } from '../marker-scan.js'
 
 export const genericJson: FormatParser = {
   name: 'json',
   aliases: ['generic', 'xlam', 'json_array', 'llamacpp_generic', 'openai'],
-  markers: ['{'],
-  detect: detectMarkers(['{']),
+  ...markedBy('{'),
   parse: (text, options) => jsonCallsIn(text, 'json', options),
   render: renderJsonCalls,
 }

@@ -8,14 +8,13 @@
  */
 import type { FormatParser } from '../types.js'
 import { strictCallsAfter } from '../gigachat-calls.js'
-import { detectMarkers } from '../marker-scan.js'
+import { markedBy } from '../marker-scan.js'
 
 const MARKER = 'function call<|role_sep|>'
 
 export const gigachat3: FormatParser = {
   name: 'gigachat3',
-  markers: [MARKER],
-  detect: detectMarkers([MARKER]),
+  ...markedBy(MARKER),
   parse: (text) => strictCallsAfter(text, MARKER, 'gigachat3'),
   render: (calls) =>
     calls

@@ -4,14 +4,13 @@
  */
 import type { FormatParser } from '../types.js'
 import { strictCallsAfter } from '../gigachat-calls.js'
-import { detectMarkers } from '../marker-scan.js'
+import { markedBy } from '../marker-scan.js'
 
 const MARKER = '<|function_call|>'
 
 export const gigachat31: FormatParser = {
   name: 'gigachat31',
-  markers: [MARKER],
-  detect: detectMarkers([MARKER]),
+  ...markedBy(MARKER),
   parse: (text) => strictCallsAfter(text, MARKER, 'gigachat31'),
   render: (calls) => calls.map((c) => `${MARKER}${JSON.stringify({ name: c.name, arguments: c.arguments })}`).join(''),
 }

@@ -17,7 +17,7 @@ import { makeCall } from '../call-object.js'
 import { ArgumentsBuilder, renderRawValue, stripOneNewline } from '../schema-values.js'
 import { ForwardSearch, forEachBlock } from '../scan.js'
 import type { FormatParser, ParseOptions, ToolCall } from '../types.js'
-import { detectMarkers } from '../marker-scan.js'
+import { markedBy } from '../marker-scan.js'
 import { skipSpace } from '../json.js'
 
 const FORMAT = 'glm45'
@@ -83,8 +83,7 @@ function render(calls: readonly { name: string; arguments: Record<string, unknow
 export const glm: FormatParser = {
   name: FORMAT,
   aliases: ['glm47', 'glm', 'glm4', 'glm4_moe', 'glm45_air', 'glm46'],
-  markers: [OPEN],
-  detect: detectMarkers([OPEN]),
+  ...markedBy(OPEN),
   parse,
   render,
 }

@@ -11,7 +11,7 @@ import { parseJsonAt, skipSpace } from '../json.js'
 import type { FormatParser, ParseOptions, ToolCall } from '../types.js'
 import { callsFromValue } from '../json-calls.js'
 import { forEachMarkerRegion } from '../scan.js'
-import { detectMarkers } from '../marker-scan.js'
+import { markedBy } from '../marker-scan.js'
 
 const MARKER = '<function_call>'
 const FORMAT = 'granite_20b_fc'
@@ -31,8 +31,7 @@ function parseGranite20bFc(text: string, options: ParseOptions): ToolCall[] {
 export const granite20bFc: FormatParser = {
   name: FORMAT,
   aliases: ['granite-20b-fc', 'granite_20b'],
-  markers: [MARKER],
-  detect: detectMarkers([MARKER]),
+  ...markedBy(MARKER),
   parse: parseGranite20bFc,
   render: (calls) =>
     calls.map((c) => `${MARKER} ${JSON.stringify({ name: c.name, arguments: c.arguments })}`).join('\n'),

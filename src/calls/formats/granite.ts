@@ -17,7 +17,7 @@
 import { parseJsonAt, skipSpace } from '../json.js'
 import type { FormatParser, ParseOptions, ToolCall } from '../types.js'
 import { callsFromList, callsFromValue } from '../json-calls.js'
-import { detectMarkers } from '../marker-scan.js'
+import { markedBy } from '../marker-scan.js'
 
 const TOKEN = '<|tool_call|>'
 const TAG = '<tool_call>'
@@ -52,8 +52,7 @@ function parseGranite(text: string, options: ParseOptions): ToolCall[] {
 export const granite: FormatParser = {
   name: FORMAT,
   aliases: ['granite3'],
-  markers: [TOKEN],
-  detect: detectMarkers([TOKEN]),
+  ...markedBy(TOKEN),
   parse: parseGranite,
   render: (calls) => TOKEN + JSON.stringify(calls.map((c) => ({ name: c.name, arguments: c.arguments }))),
 }

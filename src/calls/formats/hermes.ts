@@ -27,7 +27,7 @@
 import { parseJsonSpan, skipSpace } from '../json.js'
 import type { FormatParser, JsonValue, ParseOptions, ToolCall } from '../types.js'
 import { functionTagCalls } from '../function-tags.js'
-import { detectMarkers } from '../marker-scan.js'
+import { markedBy } from '../marker-scan.js'
 import { callsFromValue, jsonCallsIn, parseJsonPast, pastMarkerBudget, unknownCall, type Budget } from '../json-calls.js'
 
 const OPEN = '<tool_call>'
@@ -126,8 +126,7 @@ function parseHermes(text: string, options: ParseOptions, at = 0): ToolCall[] {
 export const hermes: FormatParser = {
   name: FORMAT,
   aliases: ['qwen', 'qwen2.5', 'qwen2_5', 'qwen3', 'qwq', 'hermes_think', 'hermes_2_pro', 'granite4'],
-  markers: [OPEN, ...WRAPPERS],
-  detect: detectMarkers([OPEN, ...WRAPPERS]),
+  ...markedBy(OPEN, ...WRAPPERS),
   parse: parseHermes,
   render: (calls) =>
     calls.map((c) => `${OPEN}\n${JSON.stringify({ name: c.name, arguments: c.arguments })}\n${CLOSE}`).join('\n'),

@@ -18,7 +18,7 @@
  */
 import { argPairCalls, renderArgPairs, type ArgPairTags } from '../arg-pairs.js'
 import type { FormatParser } from '../types.js'
-import { detectMarkers } from '../marker-scan.js'
+import { markedBy } from '../marker-scan.js'
 
 const FORMAT = 'hunyuan3'
 const SEP = '<tool_sep>'
@@ -35,8 +35,7 @@ const TAGS: ArgPairTags = {
 export const hunyuan3: FormatParser = {
   name: FORMAT,
   aliases: ['hy3', 'hy_v3'],
-  markers: [SEP],
-  detect: detectMarkers([SEP]),
+  ...markedBy(SEP),
   parse: (text, options) => argPairCalls(text, options, FORMAT, TAGS),
   render: (calls) => `<tool_calls>\n${renderArgPairs(calls, TAGS)}\n</tool_calls>`,
 }

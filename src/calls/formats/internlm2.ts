@@ -10,7 +10,7 @@ import { parseJsonAt, skipSpace } from '../json.js'
 import type { FormatParser, ParseOptions, ToolCall } from '../types.js'
 import { callsFromValue } from '../json-calls.js'
 import { forEachMarkerRegion } from '../scan.js'
-import { detectMarkers } from '../marker-scan.js'
+import { markedBy } from '../marker-scan.js'
 
 const MARKER = '<|action_start|><|plugin|>'
 const END = '<|action_end|>'
@@ -30,8 +30,7 @@ function parseInternlm2(text: string, options: ParseOptions): ToolCall[] {
 export const internlm2: FormatParser = {
   name: FORMAT,
   aliases: ['internlm', 'internlm2_5'],
-  markers: ['<|action_start|>'],
-  detect: detectMarkers(['<|action_start|>']),
+  ...markedBy('<|action_start|>'),
   parse: parseInternlm2,
   render: (calls) =>
     calls.map((c) => `${MARKER}\n${JSON.stringify({ name: c.name, parameters: c.arguments })}${END}`).join('\n'),

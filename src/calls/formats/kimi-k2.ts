@@ -19,7 +19,7 @@ import { decodeArguments, makeCall } from '../call-object.js'
 import { parseJsonAt, parseJsonSpan } from '../json.js'
 import type { FormatParser, ToolCall } from '../types.js'
 import { ForwardSearch } from '../scan.js'
-import { detectMarkers } from '../marker-scan.js'
+import { markedBy } from '../marker-scan.js'
 
 const SECTION_BEGIN = '<|tool_calls_section_begin|>'
 const SECTION_END = '<|tool_calls_section_end|>'
@@ -91,8 +91,7 @@ export function parseKimi(text: string): ToolCall[] {
 
 export const kimiK2: FormatParser = {
   name: 'kimi_k2',
-  markers: [CALL_BEGIN],
-  detect: detectMarkers([CALL_BEGIN]),
+  ...markedBy(CALL_BEGIN),
   reasoning: 'keep',
   parse: (text) => parseKimi(text),
   render: (calls) =>

@@ -21,7 +21,7 @@ import { parseJson } from '../json.js'
 import { ArgumentsBuilder, renderRawValue } from '../schema-values.js'
 import { ForwardSearch } from '../scan.js'
 import type { FormatParser, ParseOptions, ToolCall } from '../types.js'
-import { detectMarkers } from '../marker-scan.js'
+import { markedBy } from '../marker-scan.js'
 
 const FORMAT = 'kimi_k3'
 const TOOLS_OPEN = '<|open|>tools<|sep|>'
@@ -131,8 +131,7 @@ function render(calls: readonly { name: string; arguments: Record<string, unknow
 export const kimiK3: FormatParser = {
   name: FORMAT,
   aliases: ['kimi-k3', 'kimi_xtml'],
-  markers: [TOOLS_OPEN],
-  detect: detectMarkers([TOOLS_OPEN]),
+  ...markedBy(TOOLS_OPEN),
   parse,
   render,
 }

@@ -17,7 +17,7 @@ import { parsePythonCalls } from '../python/index.js'
 import type { FormatParser, ToolCall } from '../types.js'
 import { renderPythonicList, toolCallFromPython } from '../pythonic-calls.js'
 import { forEachBlock } from '../scan.js'
-import { detectMarkers } from '../marker-scan.js'
+import { markedBy } from '../marker-scan.js'
 
 const FORMAT = 'lfm2'
 const START = '<|tool_call_start|>'
@@ -55,8 +55,7 @@ function parse(text: string): ToolCall[] {
 export const lfm2: FormatParser = {
   name: FORMAT,
   aliases: ['lfm', 'liquid'],
-  markers: [START],
-  detect: detectMarkers([START]),
+  ...markedBy(START),
   parse,
   render: (calls) => START + renderPythonicList(calls) + END,
 }

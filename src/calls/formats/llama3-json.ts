@@ -13,15 +13,14 @@
  */
 import type { FormatParser } from '../types.js'
 import { jsonCallsIn } from '../json-calls.js'
-import { detectMarkers } from '../marker-scan.js'
+import { markedBy } from '../marker-scan.js'
 
 const PYTHON_TAG = '<|python_tag|>'
 
 export const llama3Json: FormatParser = {
   name: 'llama3_json',
   aliases: ['llama', 'llama3'],
-  markers: [PYTHON_TAG],
-  detect: detectMarkers([PYTHON_TAG]),
+  ...markedBy(PYTHON_TAG),
   parse: (text, options) => jsonCallsIn(text, 'llama3_json', options),
   render: (calls) =>
     PYTHON_TAG + calls.map((c) => JSON.stringify({ name: c.name, parameters: c.arguments })).join('; '),

@@ -6,7 +6,7 @@
 import { parsePythonCalls } from '../python/index.js'
 import type { FormatParser, ToolCall } from '../types.js'
 import { listFinders, pythonicListsIn, renderPythonicList, toolCallFromPython } from '../pythonic-calls.js'
-import { detectMarkers } from '../marker-scan.js'
+import { markedBy } from '../marker-scan.js'
 
 const FORMAT = 'llama4_pythonic'
 const START = '<|python_start|>'
@@ -46,8 +46,7 @@ function parse(text: string): ToolCall[] {
 export const llama4Pythonic: FormatParser = {
   name: FORMAT,
   aliases: ['llama4'],
-  markers: [START],
-  detect: detectMarkers([START]),
+  ...markedBy(START),
   parse,
   render: (calls) => START + renderPythonicList(calls) + END,
 }

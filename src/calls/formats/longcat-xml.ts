@@ -16,7 +16,7 @@
  */
 import { argPairCalls, renderArgPairs, type ArgPairTags } from '../arg-pairs.js'
 import type { FormatParser } from '../types.js'
-import { detectMarkers } from '../marker-scan.js'
+import { markedBy } from '../marker-scan.js'
 
 const FORMAT = 'longcat_xml'
 const TAGS: ArgPairTags = {
@@ -31,8 +31,7 @@ const TAGS: ArgPairTags = {
 export const longcatXml: FormatParser = {
   name: FORMAT,
   aliases: ['longcat-xml', 'longcat_flash_thinking'],
-  markers: [TAGS.open],
-  detect: detectMarkers([TAGS.open]),
+  ...markedBy(TAGS.open),
   parse: (text, options) => argPairCalls(text, options, FORMAT, TAGS),
   render: (calls) => renderArgPairs(calls, TAGS),
 }

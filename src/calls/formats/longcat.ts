@@ -8,15 +8,14 @@
  */
 import type { FormatParser } from '../types.js'
 import { callsInBlocks, standardCall } from '../json-blocks.js'
-import { detectMarkers } from '../marker-scan.js'
+import { markedBy } from '../marker-scan.js'
 
 const OPEN = '<longcat_tool_call>'
 const CLOSE = '</longcat_tool_call>'
 
 export const longcat: FormatParser = {
   name: 'longcat',
-  markers: [OPEN],
-  detect: detectMarkers([OPEN]),
+  ...markedBy(OPEN),
   parse: (text) => callsInBlocks(text, OPEN, CLOSE, 'longcat', standardCall('longcat')),
   render: (calls) =>
     calls.map((c) => `${OPEN}${JSON.stringify({ name: c.name, arguments: c.arguments })}${CLOSE}`).join('\n'),

@@ -10,7 +10,7 @@
  */
 import type { FormatParser, ToolCall } from '../types.js'
 import { invokeCalls, renderInvoke, type InvokeTags } from '../xml-invoke.js'
-import { detectMarkers } from '../marker-scan.js'
+import { markedBy } from '../marker-scan.js'
 
 const FORMAT = 'minicpm5'
 const MARKER = '<function name='
@@ -29,8 +29,7 @@ function ownElement(call: ToolCall): boolean {
 export const minicpm5: FormatParser = {
   name: FORMAT,
   aliases: ['minicpm', 'minicpm-5'],
-  markers: [MARKER],
-  detect: detectMarkers([MARKER]),
+  ...markedBy(MARKER),
   parse: (text, options) => invokeCalls(text, options, FORMAT, TAGS).filter(ownElement),
   render: (calls) => calls.map((c) => renderInvoke(c, TAGS, '')).join('\n'),
 }

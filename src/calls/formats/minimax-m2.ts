@@ -8,7 +8,7 @@
  */
 import type { FormatParser } from '../types.js'
 import { TAGS, invokeCalls, renderInvoke } from '../xml-invoke.js'
-import { detectMarkers } from '../marker-scan.js'
+import { markedBy } from '../marker-scan.js'
 
 const FORMAT = 'minimax_m2'
 const BLOCK_OPEN = '<minimax:tool_call>'
@@ -17,8 +17,7 @@ const BLOCK_CLOSE = '</minimax:tool_call>'
 export const minimaxM2: FormatParser = {
   name: FORMAT,
   aliases: ['minimax', 'minimax-m2'],
-  markers: [BLOCK_OPEN],
-  detect: detectMarkers([BLOCK_OPEN]),
+  ...markedBy(BLOCK_OPEN),
   parse: (text, options) => invokeCalls(text, options, FORMAT, TAGS),
   render: (calls) => `${BLOCK_OPEN}\n${calls.map((c) => renderInvoke(c, TAGS, '\n')).join('\n')}\n${BLOCK_CLOSE}`,
 }

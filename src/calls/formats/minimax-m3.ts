@@ -15,7 +15,7 @@
  */
 import type { FormatParser } from '../types.js'
 import { invokeCalls, renderInvoke, type InvokeTags } from '../xml-invoke.js'
-import { detectMarkers } from '../marker-scan.js'
+import { markedBy } from '../marker-scan.js'
 
 const FORMAT = 'minimax_m3'
 const BLOCK_OPEN = '<minimax:tool_call>'
@@ -30,8 +30,7 @@ const TAGS: InvokeTags = {
 export const minimaxM3: FormatParser = {
   name: FORMAT,
   aliases: ['minimax-m3'],
-  markers: [TAGS.invoke],
-  detect: detectMarkers([TAGS.invoke]),
+  ...markedBy(TAGS.invoke),
   parse: (text, options) => invokeCalls(text, options, FORMAT, TAGS),
   render: (calls) => `${BLOCK_OPEN}\n${calls.map((c) => renderInvoke(c, TAGS, '\n')).join('\n')}\n${BLOCK_CLOSE}`,
 }

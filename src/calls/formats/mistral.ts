@@ -25,7 +25,7 @@ import { skipSpace } from '../json.js'
 import type { FormatParser, ParseOptions, ToolCall } from '../types.js'
 import { removeReasoningBlocks } from '../reasoning.js'
 import { callsFromList, callsFromValue, namedCall, parseJsonPast, pastMarkerBudget, type Budget } from '../json-calls.js'
-import { detectMarkers } from '../marker-scan.js'
+import { markedBy } from '../marker-scan.js'
 
 const MARKER = '[TOOL_CALLS]'
 const ARGS = '[ARGS]'
@@ -131,8 +131,7 @@ function parseMistral(raw: string, options: ParseOptions): ToolCall[] {
 export const mistral: FormatParser = {
   name: FORMAT,
   aliases: ['mistral_v11', 'mistral_v13', 'magistral', 'devstral'],
-  markers: [MARKER],
-  detect: detectMarkers([MARKER]),
+  ...markedBy(MARKER),
   parse: parseMistral,
   render: (calls) => calls.map((c) => `${MARKER}${c.name}${ARGS}${JSON.stringify(c.arguments)}`).join(''),
 }

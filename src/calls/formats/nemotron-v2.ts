@@ -4,15 +4,14 @@
  */
 import type { FormatParser } from '../types.js'
 import { callsInBlocks, renderJsonList, standardCall } from '../json-blocks.js'
-import { detectMarkers } from '../marker-scan.js'
+import { markedBy } from '../marker-scan.js'
 
 const OPEN = '<TOOLCALL>'
 const CLOSE = '</TOOLCALL>'
 
 export const nemotronV2: FormatParser = {
   name: 'nemotron_v2',
-  markers: [OPEN],
-  detect: detectMarkers([OPEN]),
+  ...markedBy(OPEN),
   parse: (text) => callsInBlocks(text, OPEN, CLOSE, 'nemotron_v2', standardCall('nemotron_v2')),
   render: (calls) => `${OPEN}${renderJsonList(calls)}${CLOSE}`,
 }

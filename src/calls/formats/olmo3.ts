@@ -8,7 +8,7 @@ import { parsePythonCallAt, parsePythonCallListAt, renderPythonCall } from '../p
 import type { FormatParser, ToolCall } from '../types.js'
 import { toolCallFromPython } from '../pythonic-calls.js'
 import { forEachBlock } from '../scan.js'
-import { detectMarkers } from '../marker-scan.js'
+import { markedBy } from '../marker-scan.js'
 
 const FORMAT = 'olmo3'
 const OPEN = '<function_calls>'
@@ -45,8 +45,7 @@ function parse(text: string): ToolCall[] {
 export const olmo3: FormatParser = {
   name: FORMAT,
   aliases: ['olmo'],
-  markers: [OPEN],
-  detect: detectMarkers([OPEN]),
+  ...markedBy(OPEN),
   parse,
   render: (calls) => OPEN + calls.map((c) => renderPythonCall(c.name, c.arguments)).join('\n') + CLOSE,
 }

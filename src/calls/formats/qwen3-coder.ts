@@ -12,15 +12,14 @@
  */
 import type { FormatParser } from '../types.js'
 import { FUNCTION, functionBlockCalls, renderFunctionBlock } from '../xml-function-blocks.js'
-import { detectMarkers } from '../marker-scan.js'
+import { markedBy } from '../marker-scan.js'
 
 const FORMAT = 'qwen3_coder'
 
 export const qwen3Coder: FormatParser = {
   name: FORMAT,
   aliases: ['qwen3_xml', 'qwen3coder', 'qwen3_5', 'nemotron3_nano'],
-  markers: [FUNCTION],
-  detect: detectMarkers([FUNCTION]),
+  ...markedBy(FUNCTION),
   parse: (text, options) => functionBlockCalls(text, options, FORMAT, ['</function>', '</tool_call>'], (s) => s.trim()),
   render: (calls) => calls.map((c) => `<tool_call>\n${renderFunctionBlock(c, true)}\n</tool_call>`).join('\n'),
 }

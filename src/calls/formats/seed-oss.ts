@@ -11,7 +11,7 @@ import { stripOneNewline } from '../schema-values.js'
 import type { FormatParser } from '../types.js'
 import { functionBlockCalls, renderFunctionBlock } from '../xml-function-blocks.js'
 import { removeReasoningBlocks } from '../reasoning.js'
-import { detectMarkers } from '../marker-scan.js'
+import { markedBy } from '../marker-scan.js'
 
 const FORMAT = 'seed_oss'
 const OPEN = '<seed:tool_call>'
@@ -20,8 +20,7 @@ const CLOSE = '</seed:tool_call>'
 export const seedOss: FormatParser = {
   name: FORMAT,
   aliases: ['seed', 'seed-oss'],
-  markers: [OPEN],
-  detect: detectMarkers([OPEN]),
+  ...markedBy(OPEN),
   parse: (text, options) =>
     functionBlockCalls(removeReasoningBlocks(text, '<seed:think>', '</seed:think>'), options, FORMAT, ['</function>', CLOSE], stripOneNewline),
   render: (calls) => calls.map((c) => `${OPEN}\n${renderFunctionBlock(c, false)}\n${CLOSE}`).join('\n'),

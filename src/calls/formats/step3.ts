@@ -10,7 +10,7 @@
  */
 import type { FormatParser } from '../types.js'
 import { invokeCalls, renderInvoke, type InvokeTags } from '../xml-invoke.js'
-import { detectMarkers } from '../marker-scan.js'
+import { markedBy } from '../marker-scan.js'
 
 const FORMAT = 'step3'
 const TAGS: InvokeTags = {
@@ -28,8 +28,7 @@ const SEP = '<｜tool_sep｜>'
 export const step3: FormatParser = {
   name: FORMAT,
   aliases: ['stepfun3', 'step-3'],
-  markers: [TAGS.invoke],
-  detect: detectMarkers([TAGS.invoke]),
+  ...markedBy(TAGS.invoke),
   parse: (text, options) => invokeCalls(text, options, FORMAT, TAGS),
   render: (calls) =>
     CALLS_BEGIN + calls.map((c) => CALL_BEGIN + renderInvoke(c, TAGS, '') + CALL_END).join(SEP) + CALLS_END,

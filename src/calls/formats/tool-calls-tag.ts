@@ -8,7 +8,7 @@
  */
 import { callsInBlocks, renderJsonList, standardCall } from '../json-blocks.js'
 import type { FormatParser } from '../types.js'
-import { detectMarkers } from '../marker-scan.js'
+import { markedBy } from '../marker-scan.js'
 
 const OPEN = '<tool_calls>'
 const CLOSE = '</tool_calls>'
@@ -18,8 +18,7 @@ const FINAL_RESPONSE = '[BEGIN FINAL RESPONSE]'
 export const toolCallsTag: FormatParser = {
   name: 'tool_calls_tag',
   aliases: ['hunyuan', 'jamba', 'apriel'],
-  markers: [OPEN],
-  detect: detectMarkers([OPEN]),
+  ...markedBy(OPEN),
   parse(text) {
     const marker = text.indexOf(FINAL_RESPONSE)
     const from = marker < 0 ? 0 : marker + FINAL_RESPONSE.length
