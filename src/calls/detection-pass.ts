@@ -8,12 +8,12 @@
 let current = 0 // the run in progress; 0: none
 let runs = 0
 
-/** `fn()` as one detection run. */
-export function inDetectionRun<T>(fn: () => T): T {
+/** `fn()` as one detection run; `outermost` is false when the run started inside another. */
+export function inDetectionRun<T>(fn: (outermost: boolean) => T): T {
   const outer = current
   current = ++runs
   try {
-    return fn()
+    return fn(outer === 0)
   } finally {
     current = outer
   }

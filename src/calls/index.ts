@@ -73,14 +73,13 @@ const KEEP_HI = bitsOf((k) => KEEPS_REASONING[k]!, 1)
 /**
  * One scan's result, kept in module state rather than a fresh object per output: the formats with a found marker
  * as bits, where each one's first marker is, and whether reasoning markers occur. The position arrays are reused by
- * the outermost detection only (`depth`), so a parse that somehow started another could not overwrite them.
+ * the outermost detection run only, so a parse that somehow started another could not overwrite them.
  */
 let foundLo = 0
 let foundHi = 0
 let foundReasoning = false
 const AT_RAW = new Int32Array(FORMATS.length)
 const AT_STRIPPED = new Int32Array(FORMATS.length)
-let depth = 0
 
 /** Scan `text` into `at` and the found-* state. `at[k]` is meaningful only where format k's bit is set. */
 function scanFormats(text: string, at: Int32Array): void {
@@ -128,7 +127,7 @@ export function parseToolCalls(text: string, options: ParseOptions = {}): ToolCa
   if (options.format !== undefined) assertKnownFormat(options.format, 'parseToolCalls: options.format')
   if (typeof text !== 'string' || text.length === 0) return []
   const hinted = options.format === undefined ? undefined : byName.get(options.format)
-  const detected = inDetectionRun(() => detect(text, options))
+  const detected = inDetectionRun((outermost) => detect(text, options, outermost))
   if (!hinted || detected[0]?.format === hinted.name) return detected
   // A hint never finds fewer calls than detection: the hinted format's calls unless detection finds more.
   const calls = runFormat(hinted, hinted.reasoning === 'keep' ? text : stripReasoning(text), options)
@@ -138,19 +137,9 @@ export function parseToolCalls(text: string, options: ParseOptions = {}): ToolCa
 }
 
 /** The calls of the first format, in detection order, that finds any. */
-function detect(text: string, options: ParseOptions): ToolCall[] {
-  const outermost = depth === 0
-  depth++
-  try {
-    const atRaw = outermost ? AT_RAW : new Int32Array(FORMATS.length)
-    const atStripped = outermost ? AT_STRIPPED : new Int32Array(FORMATS.length)
-    return detectWith(text, options, atRaw, atStripped)
-  } finally {
-    depth--
-  }
-}
-
-function detectWith(text: string, options: ParseOptions, atRaw: Int32Array, atStripped: Int32Array): ToolCall[] {
+function detect(text: string, options: ParseOptions, outermost: boolean): ToolCall[] {
+  const atRaw = outermost ? AT_RAW : new Int32Array(FORMATS.length)
+  const atStripped = outermost ? AT_STRIPPED : new Int32Array(FORMATS.length)
   // One scan finds every format's markers (marker-scan.ts): only formats whose markers occur, and the bare shapes,
   // are tried, each told where its first marker is. Reasoning is removed only when its markers occur, and then the
   // formats that parse the stripped text are placed by a scan of that text.

@@ -36,7 +36,6 @@ export class MarkerScan {
   readonly foundIds: Int32Array
   readonly foundAt: Int32Array
 
-  private readonly ids = new Map<string, number>()
   /** Trie column of each UTF-16 code unit (0: a unit in no anchored marker's text from its `<` on). */
   private readonly column = new Uint8Array(65536)
   private readonly width: number
@@ -53,9 +52,7 @@ export class MarkerScan {
     const unique: string[] = []
     for (const m of markers) {
       if (m.length === 0) throw new Error('marker-scan: an empty marker would match everywhere')
-      if (this.ids.has(m)) continue
-      this.ids.set(m, unique.length)
-      unique.push(m)
+      if (!unique.includes(m)) unique.push(m)
     }
     this.markers = unique
     this.foundIds = new Int32Array(unique.length)

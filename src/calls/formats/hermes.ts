@@ -74,11 +74,11 @@ function attemptsJson(text: string, start: number, limit: number): boolean {
  * Calls of every `<tool_call>` block. Each block is read up to the next `<tool_call>` (or past it, within a budget,
  * when its JSON is still open there); the searches for tags only move forward, so the whole is linear.
  */
-function toolCallBlocks(text: string, options: ParseOptions, from: number): ToolCall[] {
+function toolCallBlocks(text: string, options: ParseOptions, first: number): ToolCall[] {
   const out: ToolCall[] = []
   const budget = pastMarkerBudget(text)
   let close = -2 // the next `</tool_call>` at or after `from` below (-1: none left; -2: not searched yet)
-  let open = text.indexOf(OPEN, from)
+  let open = first
   while (open >= 0) {
     const start = open + OPEN.length
     let nextOpen = text.indexOf(OPEN, start)
@@ -112,9 +112,10 @@ function toolCallBlocks(text: string, options: ParseOptions, from: number): Tool
 }
 
 function parseHermes(text: string, options: ParseOptions, at = 0): ToolCall[] {
-  const hasTags = text.includes(OPEN, at)
+  const first = text.indexOf(OPEN, at)
+  const hasTags = first >= 0
   if (hasTags) {
-    const blocks = toolCallBlocks(text, options, at)
+    const blocks = toolCallBlocks(text, options, first)
     if (blocks.length > 0) return blocks
   }
   const tagged = functionTagCalls(text, FORMAT, true)
