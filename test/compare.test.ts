@@ -6,6 +6,7 @@ import { compareRuns, MAX_DETAILS } from '../src/reporter/compare/compare.js'
 import { cachedLookup, isRight, parseOutcomes, sampleValues, serialiseOutcomes, type SampleOutcome } from '../src/reporter/compare/outcomes.js'
 import { renderComparisonMarkdown } from '../src/reporter/compare/render.js'
 import { metaDifferences } from '../src/reporter/compare/run-meta.js'
+import { binomialTailHalf } from './helpers/binomial.js'
 
 /** An outcome whose name_correct and args_exact_match are `right` (0/1). */
 function outcome(id: string, right: boolean, suite = 'weather', extra: Partial<SampleOutcome> = {}): SampleOutcome {
@@ -19,17 +20,6 @@ function run(n: number, wrong: Iterable<number>, suite = 'weather'): SampleOutco
   return Array.from({ length: n }, (_, i) => outcome(`s${i}`, !bad.has(i), suite))
 }
 
-/** P(X >= k), X ~ Binomial(n, 1/2), written out independently. */
-function tail(k: number, n: number): number {
-  let c = 1
-  let sum = 0
-  for (let i = 0; i <= n; i++) {
-    if (i >= k) sum += c
-    c = (c * (n - i)) / (i + 1)
-  }
-  return sum / 2 ** n
-}
-
 const range = (a: number, b: number) => Array.from({ length: b - a }, (_, i) => a + i)
 
 describe('compareRuns verdicts', () => {
@@ -39,7 +29,7 @@ describe('compareRuns verdicts', () => {
     expect(m.verdict).toBe('regressed')
     expect(m.discordant).toEqual({ regressed: 12, improved: 0 })
     expect(m.test).toBe('mcnemar')
-    expect(m.pValue).toBeCloseTo(tail(12, 12), 15)
+    expect(m.pValue).toBeCloseTo(binomialTailHalf(12, 12), 15)
     expect(m.base).toBeCloseTo(0.95, 12)
     expect(m.head).toBeCloseTo(0.83, 12)
     expect(m.delta).toBeCloseTo(-0.12, 12)

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { binomialTailHalf } from './helpers/binomial.js'
 import { createEvalProject, ensureBuilt, type EvalProject, type RunResult } from './helpers/eval-project.js'
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url))
@@ -54,17 +55,6 @@ function cli(args: string[], cwd: string): Promise<RunResult> {
   })
 }
 
-/** P(X >= k), X ~ Binomial(n, 1/2), written out here. */
-function tail(k: number, n: number): number {
-  let c = 1
-  let sum = 0
-  for (let i = 0; i <= n; i++) {
-    if (i >= k) sum += c
-    c = (c * (n - i)) / (i + 1)
-  }
-  return sum / 2 ** n
-}
-
 describe('baseline comparison in eval projects run by vitest', () => {
   let project: EvalProject
   let base: RunResult
@@ -107,7 +97,7 @@ describe('baseline comparison in eval projects run by vitest', () => {
     expect(drop.code).toBe(1)
     const c = read('drop/report.json').comparison
     expect(c.metrics.name_correct).toMatchObject({ verdict: 'regressed', discordant: { regressed: 10, improved: 0 }, base: 50 / 60, head: 40 / 60 })
-    expect(c.metrics.name_correct.pValue).toBeCloseTo(tail(10, 10), 15)
+    expect(c.metrics.name_correct.pValue).toBeCloseTo(binomialTailHalf(10, 10), 15)
     expect(c.samples.regressed).toEqual(range(10, 20).map((i) => `weather > s${i}`).sort())
     expect(c.pass).toBe(false)
     expect(read('drop/report.json').pass).toBe(false)
