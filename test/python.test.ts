@@ -174,6 +174,10 @@ describe('constant arithmetic (computed, never evaluated)', () => {
     ['10**20 // 10**18', 100, false],
     ["'ab' + 'cd'", 'abcd', false],
     ["'-' * 3", '---', false],
+    // An operator after a comment or a line continuation still continues the expression.
+    ['7 # note\n - 2', 5, false],
+    ['2 \\\n ** 4', 16, false],
+    ['(1) * 5 % 3', 2, false],
   ]
   it.for(cases)('%s', ([expr, value, isFloat]) => {
     const c = calls(`f(x=${expr})`)[0]!

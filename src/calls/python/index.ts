@@ -46,51 +46,55 @@ export { renderPythonCall, renderPythonValue } from './render.js'
 
 /** Parse a whole text as calls: `[f(), g()]`, `f()`, or `f(), g()`. Surrounding whitespace is allowed. */
 export function parsePythonCalls(text: string, options: PyParseOptions = {}): PyCallsResult {
-  return guarded(text, (p) => {
+  return guarded(text, 0, wholeCalls, options)
+}
+
+function wholeCalls(p: Parser): PyCallNode[] {
+  p.skip()
+  let nodes: PyCallNode[]
+  if (p.peek() === C.LBRACKET) {
+    nodes = p.callList()
+    if (p.failed) return []
+  } else {
+    nodes = [p.callExpr()]
+    if (p.failed) return []
     p.skip()
-    let nodes: PyCallNode[]
-    if (p.peek() === C.LBRACKET) {
-      nodes = p.callList()
-      if (p.failed) return []
-    } else {
-      nodes = [p.callExpr()]
+    while (p.peek() === C.COMMA) {
+      p.pos++
+      p.skip()
+      if (p.pos >= p.end) break // trailing comma
+      nodes.push(p.callExpr())
       if (p.failed) return []
       p.skip()
-      while (p.peek() === C.COMMA) {
-        p.pos++
-        p.skip()
-        if (p.pos >= p.end) break // trailing comma
-        nodes.push(p.callExpr())
-        if (p.failed) return []
-        p.skip()
-      }
     }
-    p.skip()
-    if (p.pos < p.end) p.fail('unexpected text after the calls')
-    return nodes
-  }, options)
+  }
+  p.skip()
+  if (p.pos < p.end) p.fail('unexpected text after the calls')
+  return nodes
 }
 
 /** Parse one `[call, ...]` list whose `[` is at `start` (leading whitespace skipped). `[]` gives no calls. */
 export function parsePythonCallListAt(text: string, start = 0, options: PyParseOptions = {}): PyCallsResult {
-  return guarded(text, (p) => {
-    p.pos = start
-    p.skip()
-    if (p.peek() !== C.LBRACKET) {
-      p.fail("expected '['")
-      return []
-    }
-    return p.callList()
-  }, options)
+  return guarded(text, start, callListAt, options)
+}
+
+function callListAt(p: Parser): PyCallNode[] {
+  p.skip()
+  if (p.peek() !== C.LBRACKET) {
+    p.fail("expected '['")
+    return []
+  }
+  return p.callList()
 }
 
 /** Parse one call (`name(...)`, dotted names allowed) starting at `start` (leading whitespace skipped). */
 export function parsePythonCallAt(text: string, start = 0, options: PyParseOptions = {}): PyCallsResult {
-  return guarded(text, (p) => {
-    p.pos = start
-    p.skip()
-    return [p.callExpr()]
-  }, options)
+  return guarded(text, start, callAt, options)
+}
+
+function callAt(p: Parser): PyCallNode[] {
+  p.skip()
+  return [p.callExpr()]
 }
 
 /** Parse one Python expression (the whole text) into a node, for callers that need the tree. */
@@ -136,8 +140,10 @@ export function parsePythonLiteral(
   return paths.floats.length > 0 ? { ok: true, value, floatPaths: paths.floats } : { ok: true, value }
 }
 
-function guarded(text: string, run: (p: Parser) => PyCallNode[], options: PyParseOptions): PyCallsResult {
+/** Run one of the entry points above from `start`; the runs are module functions, so a parse allocates no closure. */
+function guarded(text: string, start: number, run: (p: Parser) => PyCallNode[], options: PyParseOptions): PyCallsResult {
   const p = new Parser(text, options)
+  p.pos = start
   try {
     const nodes = run(p)
     if (p.failed) return { ok: false, error: p.error, at: p.errorAt, scanned: p.scanned }
@@ -148,7 +154,6 @@ function guarded(text: string, run: (p: Parser) => PyCallNode[], options: PyPars
     return asFailure(e, p)
   }
 }
-
 
 function asFailure(e: unknown, p: Parser): { ok: false; error: string; at: number; scanned: number } {
   const scanned = Math.max(p.furthest, p.pos)

@@ -83,7 +83,16 @@ export class Parser extends PyScanner {
   expr(depth: number): PyNode {
     if (!this.checkDepth(depth)) return FAILED
     this.skip()
-    let left = this.term(depth)
+    // Most values are one atom with no operator after it: read it, and go down the precedence levels (each of which
+    // would look for its operator) only when an operator follows, with the atom as their first operand.
+    let atom: PyNode | undefined
+    const first = this.peek()
+    if (first !== C.MINUS && first !== C.PLUS && first !== C.TILDE) {
+      atom = this.primary(depth)
+      if (this.failed) return FAILED
+      if (!this.operatorFollows()) return atom
+    }
+    let left = this.term(depth, atom)
     if (this.failed) return FAILED
     for (;;) {
       const save = this.pos
@@ -101,8 +110,18 @@ export class Parser extends PyScanner {
     }
   }
 
-  term(depth: number): PyNode {
-    let left = this.factor(depth)
+  /** Whether the next token (after spaces) is a binary operator; `pos` is left where it was. */
+  operatorFollows(): boolean {
+    const save = this.pos
+    this.skip()
+    const c = this.peek()
+    this.pos = save
+    return c === C.PLUS || c === C.MINUS || c === C.STAR || c === C.SLASH || c === C.PERCENT
+  }
+
+  /** `atom`: the first operand's primary, already read by `expr`. */
+  term(depth: number, atom?: PyNode): PyNode {
+    let left = atom === undefined ? this.factor(depth) : this.power(depth, atom)
     if (this.failed) return FAILED
     for (;;) {
       const save = this.pos
@@ -139,8 +158,8 @@ export class Parser extends PyScanner {
     return this.power(depth)
   }
 
-  power(depth: number): PyNode {
-    const base = this.primary(depth)
+  power(depth: number, atom?: PyNode): PyNode {
+    const base = atom ?? this.primary(depth)
     if (this.failed) return FAILED
     const save = this.pos
     this.skip()

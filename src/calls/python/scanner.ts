@@ -207,10 +207,13 @@ export class PyScanner {
     const start = this.pos
     let prefixEnd = this.pos
     while (prefixEnd < this.end && t.charCodeAt(prefixEnd) !== C.SQUOTE && t.charCodeAt(prefixEnd) !== C.DQUOTE) prefixEnd++
-    const prefix = t.slice(this.pos, prefixEnd).toLowerCase()
-    if (prefix.includes('f') || prefix.includes('t')) return this.failText('f-strings are not supported', start)
-    if (prefix.includes('b')) return this.failText('bytes literals are not supported', start)
-    const raw = prefix.includes('r')
+    let raw = false
+    if (prefixEnd > start) {
+      const prefix = t.slice(start, prefixEnd).toLowerCase()
+      if (prefix.includes('f') || prefix.includes('t')) return this.failText('f-strings are not supported', start)
+      if (prefix.includes('b')) return this.failText('bytes literals are not supported', start)
+      raw = prefix.includes('r')
+    }
     const q = t.charCodeAt(prefixEnd)
     const triple = t.charCodeAt(prefixEnd + 1) === q && t.charCodeAt(prefixEnd + 2) === q
     let i = prefixEnd + (triple ? 3 : 1)

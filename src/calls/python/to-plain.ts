@@ -82,17 +82,22 @@ class PlainValues implements PyValueBuilder<unknown, string> {
 /** One parsed top-level call with plain values (see `PyCall`). */
 export function pyCallOf(node: PyCallNode, text: string, options: PyParseOptions): PyCall {
   const args: Record<string, unknown> = {}
-  const paths = newPaths()
-  const values = new PlainValues(paths, options)
-  for (const { key, value } of node.keywords) setOwn(args, key, foldPyValue(value, childPath('', key), values))
-  const posPaths = newPaths()
-  const posValues = new PlainValues(posPaths, options)
-  const positional = node.positional.map((v, k) => foldPyValue(v, '/' + k, posValues))
-  const call: PyCall = { name: node.name, args, positional, node, raw: text.slice(node.start, node.end) }
-  if (paths.floats.length > 0) call.floatPaths = paths.floats
-  if (posPaths.floats.length > 0) call.positionalFloatPaths = posPaths.floats
-  if (paths.bareNames.length > 0) call.bareNames = paths.bareNames
-  if (paths.nestedCalls.length > 0) call.nestedCalls = paths.nestedCalls
+  const call: PyCall = { name: node.name, args, positional: [], node, raw: text.slice(node.start, node.end) }
+  // Builders and their path lists only for arguments there are (most calls have no positional ones).
+  if (node.keywords.length > 0) {
+    const paths = newPaths()
+    const values = new PlainValues(paths, options)
+    for (const { key, value } of node.keywords) setOwn(args, key, foldPyValue(value, childPath('', key), values))
+    if (paths.floats.length > 0) call.floatPaths = paths.floats
+    if (paths.bareNames.length > 0) call.bareNames = paths.bareNames
+    if (paths.nestedCalls.length > 0) call.nestedCalls = paths.nestedCalls
+  }
+  if (node.positional.length > 0) {
+    const posPaths = newPaths()
+    const posValues = new PlainValues(posPaths, options)
+    call.positional = node.positional.map((v, k) => foldPyValue(v, '/' + k, posValues))
+    if (posPaths.floats.length > 0) call.positionalFloatPaths = posPaths.floats
+  }
   return call
 }
 
