@@ -2,7 +2,7 @@
 // per byte on adversarial inputs at 1 MB and 4 MB (and typed-number shapes) relative to ordinary output of the same
 // size. Run: npm run bench (or node bench/parse.js after npm run build). BENCH_DIST=/path/to/dist measures another
 // build (an older commit's, for before/after figures). BENCH_ADVERSARIAL_SIZES=1,4 picks the sizes in MB;
-// BENCH_PARSE=single,throughput,adversarial,typed picks the parts. Figures go to BENCHMARKS.md; nothing here passes
+// BENCH_PARSE=single,throughput,adversarial,typed,python picks the parts. Figures go to BENCHMARKS.md; nothing here passes
 // or fails.
 import { existsSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
@@ -226,7 +226,29 @@ function singleOutputs() {
   }
 }
 
-const parts = (process.env.BENCH_PARSE ?? 'single,throughput,adversarial,typed').split(',')
+/**
+ * The Python call parser through the pythonic format alone, in ms per 1 MB text: the three closed adversarial shapes
+ * and a well-formed list of 20,000 calls with a string, a list, floats and a dict (about 0.9 MB).
+ */
+function pythonParser() {
+  const pythonic = FORMATS.find((f) => f.name === 'pythonic')
+  const fill = (unit) => unit.repeat(Math.ceil(MB / unit.length)).slice(0, MB)
+  const closed = (unit) => fill(unit).slice(0, MB - 1) + ']'
+  const inputs = {
+    nestedListsClosed: closed('[f(a=1), '),
+    openDictsClosed: closed('[f(a={1:'),
+    openStringsClosed: closed("[f(a='"),
+    wellFormedList: '[' + 'f(a=1, b="xy", c=[1, 2.5], d={"k": None}), '.repeat(20_000) + 'g()]',
+  }
+  const ms = {}
+  for (const [name, text] of Object.entries(inputs)) {
+    pythonic.parse(text, {})
+    ms[name] = +time(() => pythonic.parse(text, {}), 1, 5).toFixed(1)
+  }
+  return ms
+}
+
+const parts = (process.env.BENCH_PARSE ?? 'single,throughput,adversarial,typed,python').split(',')
 if (parts.includes('single')) console.log(JSON.stringify({ bench: 'parse-single-output', ...singleOutputs() }))
 if (parts.includes('throughput')) {
   const t = throughput(mixedCorpus())
@@ -245,3 +267,4 @@ if (parts.includes('adversarial')) {
   }
 }
 if (parts.includes('typed')) console.log(JSON.stringify({ bench: 'parse-adversarial-typed-numbers', ...typedNumbers() }))
+if (parts.includes('python')) console.log(JSON.stringify({ bench: 'parse-python-ms', ...pythonParser() }))
