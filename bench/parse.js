@@ -2,8 +2,8 @@
 // per byte on adversarial inputs at 1 MB and 4 MB (and typed-number shapes) relative to ordinary output of the same
 // size. Run: npm run bench (or node bench/parse.js after npm run build). BENCH_DIST=/path/to/dist measures another
 // build (an older commit's, for before/after figures). BENCH_ADVERSARIAL_SIZES=1,4 picks the sizes in MB;
-// BENCH_PARSE=single,throughput,adversarial,typed,python picks the parts. Figures go to BENCHMARKS.md; nothing here passes
-// or fails.
+// BENCH_PARSE=single,throughput,adversarial,typed,python picks the parts. Figures go to BENCHMARKS.md; nothing here
+// passes or fails.
 import { existsSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
