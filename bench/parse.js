@@ -109,10 +109,19 @@ const MB = 1 << 20
 const normalUnit =
   'Sure, I will check the weather for you. <tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>\n'
 
+/** `unit` repeated to exactly `size` characters. */
+function repeatTo(unit, size) {
+  return unit.repeat(Math.ceil(size / unit.length)).slice(0, size)
+}
+
+/** The same with a closing `]` at the very end, so that list parsers cannot rule the text out as cut off. */
+function closedTo(unit, size) {
+  return repeatTo(unit, size - 1) + ']'
+}
+
 function adversarial(size) {
-  const fill = (unit) => unit.repeat(Math.ceil(size / unit.length)).slice(0, size)
-  // The same with a closing `]` at the very end, so that list parsers cannot rule the text out as cut off.
-  const closed = (unit) => fill(unit).slice(0, size - 1) + ']'
+  const fill = (unit) => repeatTo(unit, size)
+  const closed = (unit) => closedTo(unit, size)
   const inputs = {
     normal: fill(normalUnit),
     unclosedToolCallTags: fill('<tool_call>'),
@@ -181,7 +190,7 @@ function typedNumbers() {
   const out = {}
   for (const size of [MB, 4 * MB]) {
     const label = `${size / MB}MB`
-    const normal = normalUnit.repeat(Math.ceil(size / normalUnit.length)).slice(0, size)
+    const normal = repeatTo(normalUnit, size)
     const ms = {}
     const base = () => timeParse(normal, 3)
     let baseMs = base()
@@ -232,12 +241,10 @@ function singleOutputs() {
  */
 function pythonParser() {
   const pythonic = FORMATS.find((f) => f.name === 'pythonic')
-  const fill = (unit) => unit.repeat(Math.ceil(MB / unit.length)).slice(0, MB)
-  const closed = (unit) => fill(unit).slice(0, MB - 1) + ']'
   const inputs = {
-    nestedListsClosed: closed('[f(a=1), '),
-    openDictsClosed: closed('[f(a={1:'),
-    openStringsClosed: closed("[f(a='"),
+    nestedListsClosed: closedTo('[f(a=1), ', MB),
+    openDictsClosed: closedTo('[f(a={1:', MB),
+    openStringsClosed: closedTo("[f(a='", MB),
     wellFormedList: '[' + 'f(a=1, b="xy", c=[1, 2.5], d={"k": None}), '.repeat(20_000) + 'g()]',
   }
   const ms = {}

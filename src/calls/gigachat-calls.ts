@@ -2,7 +2,7 @@
 import { decodeArguments, isPlainObject, makeCall, subPaths } from './call-object.js'
 import { parseJsonAt } from './json.js'
 import type { ToolCall } from './types.js'
-import { ForwardSearch } from './scan.js'
+import { forEachMarkerRegion } from './scan.js'
 
 /**
  * The strict GigaChat call object at `start` (JSON read up to `limit`), or undefined. Shared with GigaChat 3.1.
@@ -19,15 +19,10 @@ export function strictCallAt(text: string, start: number, limit: number, format:
 
 /** Every strict call object that follows an occurrence of `marker`; each JSON is read up to the next marker. */
 export function strictCallsAfter(text: string, marker: string, format: string): ToolCall[] {
-  const markers = new ForwardSearch(text, marker)
   const calls: ToolCall[] = []
-  let m = markers.next(0)
-  while (m >= 0) {
-    const start = m + marker.length
-    const next = markers.next(start)
-    const call = strictCallAt(text, start, next < 0 ? text.length : next, format)
+  forEachMarkerRegion(text, marker, (start, limit) => {
+    const call = strictCallAt(text, start, limit, format)
     if (call) calls.push(call)
-    m = next
-  }
+  })
   return calls
 }

@@ -233,8 +233,7 @@ export function parseJsonAt(text: string, start = 0, limit = text.length): JsonR
     else if (isJsonNumber(text, s, e)) value = Number(slice)
     else return invalidJson(slice, s)
   }
-  const floatPaths = mayHaveIntegralFloat(slice) ? collectFloatPaths(slice) : undefined
-  return floatPaths && floatPaths.length > 0 ? { ok: true, value, end: e, floatPaths } : { ok: true, value, end: e }
+  return decoded(value, e, slice)
 }
 
 /**
@@ -264,8 +263,7 @@ export function parseJsonSpan(text: string, start: number, end: number): JsonRes
     failures++
     return invalidJson(slice, s)
   }
-  const floatPaths = mayHaveIntegralFloat(slice) ? collectFloatPaths(slice) : undefined
-  return floatPaths && floatPaths.length > 0 ? { ok: true, value, end: e, floatPaths } : { ok: true, value, end: e }
+  return decoded(value, e, slice)
 }
 
 /**
@@ -335,6 +333,12 @@ function parseJsonScanned(text: string): JsonResult {
   const rest = skipSpace(text, r.end)
   if (rest < text.length) return { ok: false, error: `unexpected text after JSON value`, at: rest }
   return r
+}
+
+/** A decoded value ending at `end`, with the paths of integral floats its JSON text `slice` writes, if any. */
+function decoded(value: JsonValue, end: number, slice: string): JsonResult {
+  const floatPaths = mayHaveIntegralFloat(slice) ? collectFloatPaths(slice) : undefined
+  return floatPaths && floatPaths.length > 0 ? { ok: true, value, end, floatPaths } : { ok: true, value, end }
 }
 
 // A digit followed by '.', 'e' or 'E': cheap pre-check (it may match inside strings; the walk below is exact).

@@ -5,7 +5,7 @@
 import type { FormatParser, ToolCall } from '../types.js'
 import { cohereCall } from '../cohere-calls.js'
 import { parseJsonItems, skipFenceOpen } from '../json-blocks.js'
-import { ForwardSearch } from '../scan.js'
+import { forEachMarkerRegion } from '../scan.js'
 import { markedBy } from '../marker-scan.js'
 
 const MARKER = 'Action:'
@@ -15,19 +15,13 @@ export const commandRPlus: FormatParser = {
   name: FORMAT,
   ...markedBy(MARKER),
   parse(text) {
-    const markers = new ForwardSearch(text, MARKER)
     const calls: ToolCall[] = []
-    let m = markers.next(0)
-    while (m >= 0) {
-      const start = m + MARKER.length
-      const next = markers.next(start)
-      const limit = next < 0 ? text.length : next
+    forEachMarkerRegion(text, MARKER, (start, limit) => {
       for (const it of parseJsonItems(text, skipFenceOpen(text, start, limit), limit).items) {
         const call = cohereCall(it, FORMAT)
         if (call) calls.push(call)
       }
-      m = next
-    }
+    })
     return calls
   },
   render: (calls) =>

@@ -6,6 +6,7 @@
 import { makeCall } from '../call-object.js'
 import { parsePythonCallAt, renderPythonCall } from '../python/index.js'
 import type { FormatParser, ToolCall } from '../types.js'
+import { forEachMarkerRegion } from '../scan.js'
 
 const FORMAT = 'llama3_builtin'
 const TAG = '<|python_tag|>'
@@ -13,21 +14,16 @@ const SUFFIX = '.call'
 
 function parse(text: string): ToolCall[] {
   const out: ToolCall[] = []
-  let tag = text.indexOf(TAG)
-  while (tag >= 0) {
-    const from = tag + TAG.length
-    const next = text.indexOf(TAG, from)
+  forEachMarkerRegion(text, TAG, (from, limit) => {
     // Parsed on its own up to the next tag, so a broken call never reads past it.
-    const r = parsePythonCallAt(text.slice(from, next < 0 ? text.length : next), 0)
-    if (r.ok) {
-      const c = r.calls[0]!
-      if (c.name.endsWith(SUFFIX) && c.name.length > SUFFIX.length) {
-        const name = c.name.slice(0, -SUFFIX.length)
-        out.push(makeCall(name, { arguments: c.args, argumentsValid: true, floatPaths: c.floatPaths }, FORMAT, c.raw))
-      }
+    const r = parsePythonCallAt(text.slice(from, limit), 0)
+    if (!r.ok) return
+    const c = r.calls[0]!
+    if (c.name.endsWith(SUFFIX) && c.name.length > SUFFIX.length) {
+      const name = c.name.slice(0, -SUFFIX.length)
+      out.push(makeCall(name, { arguments: c.args, argumentsValid: true, floatPaths: c.floatPaths }, FORMAT, c.raw))
     }
-    tag = next
-  }
+  })
   return out
 }
 
