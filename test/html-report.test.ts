@@ -302,7 +302,7 @@ describe('the HTML report in a browser', () => {
     const comparison = {
       base: { file: 'base/report.json', meta: {} },
       metrics: {
-        name_correct: { base: 0.9, head: 0.8, delta: -0.1, ci: [-0.16, -0.04], pValue: 0.0039, verdict: 'regressed', discordant: { regressed: 9, improved: 1 } },
+        name_correct: { base: 0.9, head: 0.8, delta: -0.1, ci: [-0.16, -0.04], pValue: 0.0039, pAdjusted: 0.0078, verdict: 'regressed', discordant: { regressed: 9, improved: 1 } },
         has_call: { base: 1, head: 1, delta: 0, ci: [0, 0], pValue: 1, verdict: 'unchanged', discordant: { regressed: 0, improved: 0 } },
       },
       suites: {},
@@ -316,8 +316,9 @@ describe('the HTML report in a browser', () => {
     expect(await page.isVisible('#comparison')).toBe(true)
     const rows = await page.$$eval('#comparison-metrics tbody tr', (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)))
     expect(rows).toEqual([
-      ['name_correct', '90.0%', '80.0%', '-10.0 pt', '-16.0 pt \u2013 -4.0 pt', '0.00390', 'regressed'],
-      ['has_call', '100.0%', '100.0%', '+0.0 pt', '+0.0 pt \u2013 +0.0 pt', '1.00', 'unchanged'],
+      // The p-value every view shows: Holm-adjusted where the metric is gated, and labelled so.
+      ['name_correct', '90.0%', '80.0%', '-10.0 pt', '-16.0 pt \u2013 -4.0 pt', '0.0078 (Holm)', 'regressed'],
+      ['has_call', '100.0%', '100.0%', '+0.0 pt', '+0.0 pt \u2013 +0.0 pt', '1.000', 'unchanged'],
     ])
     // Long lists are capped, and say how many more.
     const regressed = await page.$$eval('#comparison-regressed li', (lis) => lis.map((li) => li.textContent))

@@ -5,6 +5,7 @@ import { RunCollector } from '../src/reporter/collect.js'
 import { htmlReportData } from '../src/reporter/html.js'
 import { sampleMetricValues } from '../src/reporter/intervals.js'
 import { buildReport } from '../src/reporter/report.js'
+import { applyGate } from '../src/reporter/gate.js'
 import { checkThresholds, describeThreshold, validateThresholds } from '../src/reporter/thresholds.js'
 import { addCluster, clusterOf, clusteredWilson, designEffect, emptyClusterTotals, wilson, wilsonInterval } from '../src/score/intervals.js'
 import { scoreSample } from '../src/score/nemo.js'
@@ -79,7 +80,7 @@ describe('clustered intervals', () => {
       ids.forEach((id, i) => c.add({ v: 1, record: record(id, i < 2) }))
       const overall = c.overallAggregate()
       const suites = c.suiteAggregates()
-      return buildReport(c, overall, suites, [], true)
+      return applyGate(buildReport(c, overall, suites, [], true))
     }
     const clustered = build(['d1#1', 'd1#2', 'd2#1', 'd2#2'])
     const independent = build(['a', 'b', 'c', 'd'])

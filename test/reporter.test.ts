@@ -9,6 +9,7 @@ import { RunCollector, sampleQuality } from '../src/reporter/collect.js'
 import { renderMarkdown } from '../src/reporter/markdown.js'
 import { Progress, formatDuration } from '../src/reporter/progress.js'
 import { buildReport } from '../src/reporter/report.js'
+import { applyGate } from '../src/reporter/gate.js'
 import { renderSummary } from '../src/reporter/terminal.js'
 import { checkThresholds, validateThresholds } from '../src/reporter/thresholds.js'
 import { aggregate } from '../src/score/aggregate.js'
@@ -165,7 +166,7 @@ describe('report and summaries', () => {
   const suites = c.suiteAggregates()
   const thresholdsConfig = { name_correct: 0.9, suites: { weather: { has_call: 0.5 } } }
   const thresholds = checkThresholds(thresholdsConfig, overall, suites)
-  const report = buildReport(c, overall, suites, thresholds, true)
+  const report = applyGate(buildReport(c, overall, suites, thresholds, true))
 
   it("has the README's documented shape, extended", () => {
     expect(report).toMatchObject({
@@ -208,7 +209,7 @@ describe('report and summaries', () => {
     expect(text).toMatch(/expected\s+\(no call\)\n\s+actual\s+get_weather\(\{"city":"X"\}\)/)
     expect(text).toContain('✗ name_correct: 0.667 < required 0.900')
     expect(text).toContain('✓ has_call (suite weather): 1.000 >= required 0.500')
-    expect(text).toContain('1 threshold(s) failed: the run fails')
+    expect(text).toContain('The run fails (1 reason):')
   })
 
   it('terminal summary colours rates against thresholds', () => {
@@ -273,7 +274,7 @@ describe('ToolEvalsReporter', () => {
     const logs = run(reporter, [sampleRun()])
     expect(process.exitCode).toBe(1)
     expect(reporter.report?.pass).toBe(false)
-    expect(logs.join('\n')).toMatch(/threshold\(s\) failed: args_exact_match: 0\.\d{3} < required 0\.950/)
+    expect(logs.join('\n')).toMatch(/the run fails: args_exact_match: 0\.\d{3} < required 0\.950/)
   })
 
   it('pass is false when tests failed even if thresholds pass', () => {

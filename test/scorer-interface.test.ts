@@ -10,6 +10,7 @@ import { withPreparation } from '../src/eval/scorers.js'
 import type { ModelProvider } from '../src/models/types.js'
 import { RunCollector } from '../src/reporter/collect.js'
 import { buildReport } from '../src/reporter/report.js'
+import { applyGate } from '../src/reporter/gate.js'
 import { renderSummary } from '../src/reporter/terminal.js'
 import { checkThresholds, describeThreshold, validateThresholds } from '../src/reporter/thresholds.js'
 import { defineScorer } from '../src/score/define-scorer.js'
@@ -100,7 +101,7 @@ describe('the reporter sums user scorers it never loaded, from the records alone
     const collector = new RunCollector(5)
     for (const record of await records()) collector.add({ v: 1, record } satisfies EvalMeta)
     expect(collector.suiteAggregates().get('first')?.metrics['units.celsius']).toBe(1 / 2)
-    const report = buildReport(collector, collector.overallAggregate(), collector.suiteAggregates(), [], true)
+    const report = applyGate(buildReport(collector, collector.overallAggregate(), collector.suiteAggregates(), [], true))
     expect(report.metrics['units.has_city']).toBe(3 / 5)
     expect(report).not.toHaveProperty('units') // no counts of its own: just its metrics
     expect(renderSummary(report, { thresholds: {}, colorLevel: 0 })).toMatch(/units\.celsius\s+0\.500/)

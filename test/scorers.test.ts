@@ -12,6 +12,7 @@ import type { ModelOutput, ModelProvider } from '../src/models/types.js'
 import { RunCollector } from '../src/reporter/collect.js'
 import { renderMarkdown } from '../src/reporter/markdown.js'
 import { buildReport } from '../src/reporter/report.js'
+import { applyGate } from '../src/reporter/gate.js'
 import { renderSummary } from '../src/reporter/terminal.js'
 import { checkThresholds, validateThresholds } from '../src/reporter/thresholds.js'
 import { aggregate } from '../src/score/aggregate.js'
@@ -290,7 +291,7 @@ describe('reporter', () => {
 
   it('the JSON report, terminal table and Markdown carry them', () => {
     const thresholds = validateThresholds({ bfcl_accuracy: 0.6 })
-    const report = buildReport(collector, overall, suites, checkThresholds(thresholds, overall, suites), true)
+    const report = applyGate(buildReport(collector, overall, suites, checkThresholds(thresholds, overall, suites), true))
     expect(report.bfcl).toMatchObject({ total: 4, correct: 2 })
     expect(report.schema).toEqual({ samples: 4, tool_selection: 2, parameter_accuracy: 2, execution_success: 1 })
     expect(report.suites['bfcl']?.bfcl?.categories['live_parallel']).toEqual({ total: 2, correct: 1, accuracy: 0.5 })
@@ -311,7 +312,7 @@ describe('reporter', () => {
   it('a run without scorers reports exactly as before', () => {
     const c = new RunCollector(5)
     c.add(meta(rec('n', 'plain', {})))
-    const report = buildReport(c, c.overallAggregate(), c.suiteAggregates(), [], true)
+    const report = applyGate(buildReport(c, c.overallAggregate(), c.suiteAggregates(), [], true))
     expect(Object.keys(report.metrics)).toHaveLength(7)
     expect(report).not.toHaveProperty('bfcl')
     expect(renderSummary(report, { thresholds: {}, colorLevel: 0 })).not.toContain('bfcl')

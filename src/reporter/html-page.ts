@@ -14,6 +14,7 @@ h1 { font-size:22px; margin:0 0 4px; } h2 { font-size:16px; margin:28px 0 10px; 
 .muted { color:var(--muted); } .mono, pre, code { font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace; font-size:12.5px; }
 .badge { display:inline-block; padding:2px 10px; border-radius:999px; font-weight:600; color:#fff; margin-left:8px; font-size:13px; vertical-align:middle; }
 .badge.pass { background:var(--good); } .badge.fail { background:var(--bad); }
+.bad { color:var(--bad); font-weight:600; margin:.5em 0 .2em; } #gate ul { margin:.2em 0 .6em 1.2em; padding:0; }
 .cards { display:grid; grid-template-columns:repeat(auto-fill,minmax(180px,1fr)); gap:10px; }
 .card { background:var(--card); border:1px solid var(--line); border-radius:8px; padding:10px 12px; }
 .card .name { color:var(--muted); font-size:12px; } .card .value { font-size:24px; font-weight:650; }
@@ -91,7 +92,18 @@ export const PAGE_SCRIPT = String.raw`
         h('span', { 'data-count': 'samples', text: R.samples }), ' samples \u00b7 ',
         h('span', { 'data-count': 'scored', text: R.scored }), ' scored \u00b7 ',
         h('span', { 'data-count': 'errored', text: R.errored.count }), ' errored \u00b7 ',
-        h('span', { 'data-count': 'skipped', text: R.skipped.count }), ' skipped'));
+        h('span', { 'data-count': 'skipped', text: R.skipped.count }), ' skipped'),
+      gateReasons());
+  }
+
+  // Why the run fails (the gate's reasons, as the JSON report lists them), and what a filtered run does not gate.
+  function gateReasons() {
+    var g = R.gate || { reasons: [] };
+    if (!g.reasons.length && !g.notGated) return null;
+    return h('div', { id: 'gate' },
+      g.reasons.length ? h('p', { class: 'bad', text: 'The run fails:' }) : null,
+      g.reasons.length ? h('ul', { id: 'gate-reasons' }, g.reasons.map(function (r) { return h('li', { 'data-kind': r.kind, text: r.message }); })) : null,
+      g.notGated ? h('p', { class: 'muted', id: 'not-gated', text: g.notGated }) : null);
   }
 
   function intervalBar(r) {
@@ -192,11 +204,11 @@ export const PAGE_SCRIPT = String.raw`
     var names = Object.keys(c.metrics || {});
     el.appendChild(h('h2', { text: 'Against the baseline: ' + (c.pass ? 'no regression' : 'regression') }));
     el.appendChild(h('table', { id: 'comparison-metrics' },
-      h('thead', null, h('tr', null, ['metric', 'base', 'head', 'delta', '95% interval', 'p', 'verdict'].map(function (t) { return h('th', { text: t }); }))),
+      h('thead', null, h('tr', null, ['metric', 'base', 'head', 'delta', '95% interval', 'p (one-sided)', 'verdict'].map(function (t) { return h('th', { text: t }); }))),
       h('tbody', null, names.map(function (m) {
         var r = c.metrics[m];
         var ci = r.ci ? signed(r.ci[0]) + ' \u2013 ' + signed(r.ci[1]) : '\u2013';
-        var p = r.pValue === null || r.pValue === undefined ? '\u2013' : Number(r.pValue).toPrecision(3);
+        var p = r.pShown || '\u2013';
         return h('tr', { class: 'verdict-' + r.verdict, 'data-metric': m },
           h('td', { text: m }), h('td', { text: pct(r.base) }), h('td', { text: pct(r.head) }), h('td', { text: signed(r.delta) }),
           h('td', { text: ci }), h('td', { text: p }), h('td', { class: 'verdict', text: r.verdict }));

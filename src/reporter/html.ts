@@ -16,6 +16,8 @@ import type { ExpectedCall, RunMetric } from '../score/types.js'
 import { wilsonInterval, type Interval } from '../score/intervals.js'
 import { PAGE_CSS, PAGE_SCRIPT } from './html-page.js'
 import { reportedMetrics, type SuiteReport, type ToolEvalsReport } from './report.js'
+import type { Comparison, MetricComparison } from './compare/compare.js'
+import { P_LEGEND, shownP } from './compare/render.js'
 
 /** One sample as the HTML report shows it. */
 export interface HtmlSample {
@@ -204,8 +206,17 @@ export function htmlReportData(input: HtmlReportInput) {
     samples: input.samples
       .map((s) => pageSample(s, suiteIndex.get(s.suite ?? '(no suite)') ?? 0))
       .sort((a, b) => a.s - b.s || ID_ORDER.compare(a.i, b.i)),
-    comparison: input.comparison ?? null,
+    comparison: comparisonForPage(input.comparison),
   }
+}
+
+/** The comparison as the page shows it: each metric's p-value already written as every view writes it (`shownP`). */
+function comparisonForPage(c: unknown): unknown {
+  if (typeof c !== 'object' || c === null || typeof (c as Comparison).metrics !== 'object') return c ?? null
+  const comparison = c as Comparison
+  const metrics: Record<string, MetricComparison & { pShown: string }> = {}
+  for (const [name, m] of Object.entries(comparison.metrics)) metrics[name] = { ...m, pShown: shownP(m) }
+  return { ...comparison, metrics, pLegend: P_LEGEND }
 }
 
 /**

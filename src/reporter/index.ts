@@ -7,30 +7,36 @@
  * (`vitest --merge-reports`) gives exactly the numbers of one unsharded run. A threshold under its minimum fails the
  * run (non-zero exit) naming the metric, its value and the minimum.
  */
-import { appendFileSync, mkdirSync, renameSync, writeFileSync } from 'node:fs'
-import { dirname, resolve } from 'node:path'
+import { resolve } from 'node:path'
 import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason, TestSpecification, Vitest } from 'vitest/node'
-import { readEvalMeta } from '../eval/meta.js'
-import { RunCollector } from './collect.js'
-import { htmlSampleFromMeta, writeHtmlReport, type HtmlReportInput, type HtmlSample } from './html.js'
-
-import { githubError, inGitHubActions } from './github.js'
-import { renderMarkdown } from './markdown.js'
+import { readEvalMeta, type EvalMeta } from '../eval/meta.js'
+import { buildRunReport, type RunFacts } from './build.js'
+import { htmlSampleFromMeta, writeHtmlReport, type HtmlSample } from './html.js'
 import { Progress } from './progress.js'
-import { buildReport, type ToolEvalsReport } from './report.js'
-import { renderSummary } from './terminal.js'
-import { describeSelection, hasRun, isPlanned, partialReportPath, type PartialReason, type PartialRun } from './run-scope.js'
-import { thresholdIntervals } from './intervals.js'
-import { checkThresholds, describeThreshold, validateThresholds, type Thresholds } from './thresholds.js'
+import type { ToolEvalsReport } from './report.js'
+import { describeSelection, hasRun, isPlanned, partialReportPath, type PartialReason } from './run-scope.js'
+import { validateThresholds, type Thresholds } from './thresholds.js'
 import { validatePricing, type Pricing } from './usage.js'
-import { applyUsage, failedMaxThresholds, type UsageOptions } from './usage-apply.js'
+import type { UsageOptions } from './usage-apply.js'
 import { validateMaxThresholds, type MaxThresholds } from './usage-thresholds.js'
+import { addGateTestCase, errorLine, failedTests, moduleErrors, stdoutIsMachineReadable, unfinishedFiles, writesBlob } from './vitest-run.js'
+import {
+  githubWriter,
+  htmlWriter,
+  jsonText,
+  jsonWriter,
+  markdownWriter,
+  removeStale,
+  samplesWriter,
+  terminalWriter,
+  writeAtomically,
+  type DecidedRun,
+  type ReportWriter,
+} from './writers.js'
 
-import { collectOutcomes, collectRunMeta, compareWithBaseline, writeSamplesFile, type GateOptions } from './compare/gate.js'
+import { collectOutcomes, collectRunMeta, compareWithBaseline, samplesFileFor, type GateOptions } from './compare/gate.js'
 import type { SampleOutcome } from './compare/outcomes.js'
 import type { RunMeta } from './compare/run-meta.js'
-import { regressions } from './compare/compare.js'
-import { renderComparisonMarkdown, renderComparisonText } from './compare/render.js'
 
 export interface ToolEvalsReporterOptions extends GateOptions {
   /** Minimum rates, overall / per suite / per tool (see `Thresholds`). A run under any of them fails. */
@@ -80,12 +86,18 @@ function listenForExit(): void {
 interface RunState {
   /** How the run narrows the suite (empty when whole). */
   selection: string[]
-  /** Where its report goes (absolute), if anywhere. */
-  outputPath: string | undefined
+  /** Where this run's files go (absolute): a selection's beside the whole run's, never over them. */
+  paths: RunPaths
   /** Test cases collected to run, and those finished so far (for a report written mid-run). */
   planned: number
   finished: TestCase[]
   cancelHooked?: boolean
+}
+
+interface RunPaths {
+  json?: string
+  samples?: string
+  html?: string
 }
 
 export default class ToolEvalsReporter implements Reporter {
@@ -94,12 +106,24 @@ export default class ToolEvalsReporter implements Reporter {
   private readonly usageOptions: UsageOptions
   private vitest: Vitest | undefined
   private progress: Progress
-  /** The current run: its selection (empty when whole), the file its report goes to, the cases finished so far. */
+  /** The current run: its selection (empty when whole), the files it writes, the cases finished so far. */
   private run: RunState | undefined
   /** Why Vitest cancelled the current run ('test-failure' is `--bail`), if it did. */
   private cancelReason: string | undefined
+  /** The run decided by the front hook, for the views to render at this reporter's own turn. */
+  private decided: { report: ToolEvalsReport; tests: readonly TestCase[]; run: RunState } | undefined
   /** The last run's report (for programmatic use and tests). */
   report: ToolEvalsReport | undefined
+
+  /**
+   * Placed before every other reporter (see `onInit`): it decides the run at the very start of `onTestRunEnd`, so a
+   * failed gate is a failed test case by the time JUnit, JSON or the default summary read the results. @internal
+   */
+  readonly front: Reporter = {
+    onTestRunEnd: (modules, errors, reason) => {
+      this.decide(modules, errors, reason)
+    },
+  }
 
   constructor(options: ToolEvalsReporterOptions = {}) {
     this.options = options
@@ -115,25 +139,32 @@ export default class ToolEvalsReporter implements Reporter {
     return new Progress((line) => this.log(line), enabled)
   }
 
+  /** Human text: to stdout, unless a reporter writes a machine-readable document there (then stderr). */
   private log(text: string): void {
-    if (this.vitest) this.vitest.logger.log(text)
+    if (this.vitest && stdoutIsMachineReadable(this.vitest)) process.stderr.write(`${text}\n`)
+    else if (this.vitest) this.vitest.logger.log(text)
     else process.stdout.write(`${text}\n`)
   }
 
   onInit(vitest: Vitest): void {
     this.vitest = vitest
+    // After the reporters' onInit calls have run (inserting during Vitest's own iteration would skip one).
+    queueMicrotask(() => {
+      const list = (vitest as unknown as { reporters?: Reporter[] }).reporters
+      if (Array.isArray(list) && !list.includes(this.front)) list.unshift(this.front)
+    })
   }
 
   async onTestRunStart(specifications: ReadonlyArray<TestSpecification> = []): Promise<void> {
     this.progress.start()
     this.cancelReason = undefined
+    this.decided = undefined
     listenForExit()
     const selection = this.vitest ? await describeSelection(this.vitest, specifications) : []
-    const outputPath = this.reportPath(selection.length > 0)
-    this.run = { selection, outputPath, planned: 0, finished: [] }
+    this.run = { selection, paths: this.runPaths(selection.length > 0), planned: 0, finished: [] }
     runsInFlight.add(this)
-    // Until the run ends, the file says it did not: a killed run (SIGKILL, a crash) leaves no stale pass behind.
-    if (outputPath) this.writeFile(outputPath, this.interruptedReport(this.run))
+    // Until the run ends, every file says it did not: a killed run (SIGKILL, a crash) leaves no stale pass behind.
+    this.writeUnfinished(this.run)
   }
 
   /** Vitest drops its cancel listeners as each run starts: listen again once the run is under way. */
@@ -163,114 +194,80 @@ export default class ToolEvalsReporter implements Reporter {
     this.run?.finished.push(test)
   }
 
-  onTestRunEnd(modules: ReadonlyArray<TestModule>, _errors: ReadonlyArray<SerializedError>, reason: TestRunEndReason): void {
-    const run: RunState = this.run ?? { selection: [], outputPath: this.reportPath(false), planned: 0, finished: [] }
+  /** The run's report from Vitest's results, decided by the gate; a failed gate becomes a failed test case. */
+  private decide(modules: ReadonlyArray<TestModule>, errors: ReadonlyArray<SerializedError>, reason: TestRunEndReason): ToolEvalsReport {
+    if (this.decided) return this.decided.report
+    const run: RunState = this.run ?? { selection: [], paths: this.runPaths(false), planned: 0, finished: [] }
     this.run = undefined
     runsInFlight.delete(this)
+    const root = this.root()
     const tests = modules.flatMap((m) => [...m.children.allTests()])
-    const stopped = reason === 'interrupted' ? (this.cancelReason === 'test-failure' ? 'bail' : 'interrupted') : undefined
+    const metas = metasOf(tests)
+    const stopped: PartialReason | undefined = reason === 'interrupted' ? (this.cancelReason === 'test-failure' ? 'bail' : 'interrupted') : undefined
+    const facts: RunFacts = {
+      testsPass: reason === 'passed',
+      failedTests: failedTests(tests),
+      runErrors: [...errors.map(errorLine), ...moduleErrors(root, modules)],
+      unfinishedFiles: stopped ? [] : unfinishedFiles(root, modules),
+      run: collectRunMeta(root, modules),
+    }
     const partial = stopped ?? (run.selection.length > 0 ? 'filter' : undefined)
-    const report = this.buildFrom(tests, reason === 'passed', partial, run.selection)
-    this.report = report
-    const gateFailures = this.applyGate(report, tests, modules, run.outputPath)
-
-    if (this.options.summary ?? true) {
-      // A merged run (`--merge-reports`) only reads blobs: its own time says nothing about the tests' run, so none is shown.
-      const elapsedMs = this.vitest?.config.mergeReports ? undefined : this.progress.elapsedMs()
-      this.log(renderSummary(report, { thresholds: this.thresholds, elapsedMs }))
-    }
-    if (report.partial) this.log(`tool-evals: ${describePartial(report.partial)}`)
-    if (report.comparison) this.log(renderComparisonText(report.comparison))
-    if (run.outputPath) {
-      this.writeFile(run.outputPath, report)
-      this.log(`tool-evals: JSON report written to ${run.outputPath}`)
-    }
-    if (this.options.htmlFile) {
-      const samples: HtmlSample[] = []
-      for (const test of tests) {
-        const meta = readEvalMeta(test.meta())
-        if (meta) samples.push(htmlSampleFromMeta(meta))
-      }
-      // Like the JSON report: a partial run's page goes beside the whole run's, never over it.
-      this.writeHtml(report.partial ? partialReportPath(this.options.htmlFile) : this.options.htmlFile, { report, samples, comparison: report.comparison })
-    }
-    const markdownFile = this.options.markdownFile ?? process.env['GITHUB_STEP_SUMMARY']
-    if (markdownFile) this.appendMarkdown(markdownFile, report)
-
-    if (gateFailures.length > 0) {
-      process.exitCode ||= 1
-      if (inGitHubActions()) for (const text of gateFailures) this.log(githubError('tool-evals regression', text))
-    }
-    if (!report.pass && (!report.thresholdsPass || stopped)) {
-      // Vitest sets the exit code from test results before reporters run; a failed gate must fail the run too.
-      process.exitCode ||= 1
-      const failed = [...report.thresholds.filter((t) => !t.pass).map(describeThreshold), ...failedMaxThresholds(report)]
-      if (failed.length > 0 && !(this.options.summary ?? true)) this.log(`tool-evals: threshold(s) failed: ${failed.join('; ')}`)
-      if (inGitHubActions()) for (const text of failed) this.log(githubError('tool-evals threshold failed', text))
-    }
-  }
-
-  /**
-   * Run metadata, the samples sidecar (beside the report) and the baseline comparison. Returns why the gate fails
-   * (regressed metrics, mustPass flips, an unreadable baseline), empty when it does not; a failure clears `pass`.
-   */
-  private applyGate(report: ToolEvalsReport, tests: readonly TestCase[], modules: ReadonlyArray<TestModule>, outputPath: string | undefined): string[] {
-    const root = this.vitest?.config.root ?? process.cwd()
-    report.run = collectRunMeta(root, modules)
-    // Outcomes are made once, and only when something needs them (a sidecar to write, a baseline to compare with).
+    if (partial) facts.partial = scopeOf(partial, tests, run.selection)
+    // Outcomes are made once, and only when something needs them (a per-sample file to write, a baseline).
     let made: SampleOutcome[] | undefined
     const outcomes = (): SampleOutcome[] => (made ??= collectOutcomes(tests))
-    if (outputPath !== undefined && this.options.samplesFile !== false) report.samplesFile = writeSamplesFile(outputPath, outcomes())
-    const result = compareWithBaseline(this.options, root, () => ({ meta: report.run as RunMeta, outcomes: outcomes() }))
-    const failures: string[] = []
-    if (result.kind === 'missing') this.log(`tool-evals: no baseline report at ${result.file}: comparison skipped`)
-    else if (result.kind === 'error') failures.push(`baseline ${result.file} could not be read: ${result.message}`)
-    else if (result.kind === 'compared') {
-      report.comparison = result.comparison
-      const regressed = regressions(result.comparison)
-      if (regressed.length > 0) failures.push(`regressed against the baseline: ${regressed.join(', ')}`)
-      if (result.comparison.mustPassFailed.length > 0) failures.push(`mustPass samples now wrong: ${result.comparison.mustPassFailed.join(', ')}`)
-    }
-    if (failures.length > 0) {
-      report.pass = false
-      this.log(`tool-evals: ${failures.join('; ')}`)
-    }
-    return failures
+    // A run cut short is no baseline: it gets no per-sample file.
+    if (run.paths.samples && !stopped) facts.samplesFile = basenameOf(run.paths.samples)
+    const baseline = compareWithBaseline(this.options, root, () => ({ meta: facts.run as RunMeta, outcomes: outcomes() }))
+    if (baseline.kind === 'missing') this.log(`tool-evals: no baseline report at ${baseline.file}: comparison skipped`)
+    else if (baseline.kind === 'error') facts.baseline = { error: { file: baseline.file, message: baseline.message } }
+    else if (baseline.kind === 'compared') facts.baseline = { comparison: baseline.comparison }
+    const report = buildRunReport(metas, facts, { thresholds: this.thresholds, usage: this.usageOptions, worst: this.options.worst ?? 5 })
+    // The gate's verdict where Vitest's reporters read results (a blob run is decided when its blobs are merged).
+    if (!report.pass && !(this.vitest && writesBlob(this.vitest))) addGateTestCase(modules, report)
+    this.decided = { report, tests, run }
+    if (facts.samplesFile !== undefined && run.paths.samples) samplesWriter(run.paths.samples, outcomes).write({ report, htmlSamples: () => [] })
+    return report
   }
 
-  /** The report of the given test cases; `partial` says how the run fell short of the whole suite, if it did. */
-  private buildFrom(tests: readonly TestCase[], testsPass: boolean, partial: PartialReason | undefined, selection: string[]): ToolEvalsReport {
-    const collector = new RunCollector(this.options.worst ?? 5)
-    for (const test of tests) {
-      const meta = readEvalMeta(test.meta())
-      if (meta) collector.add(meta)
-    }
-    const overall = collector.overallAggregate()
-    const suites = collector.suiteAggregates()
-    const intervals = thresholdIntervals(collector, overall, suites)
-    const thresholds = checkThresholds(this.thresholds, overall, suites, { partial: partial !== undefined, intervals })
-    const report = buildReport(collector, overall, suites, thresholds, testsPass)
-    applyUsage(report, collector.usage, this.usageOptions, partial !== undefined)
-    if (partial === undefined) return report
-    let planned = 0
-    let ran = 0
-    for (const test of tests) {
-      if (isPlanned(test)) planned++
-      if (hasRun(test)) ran++
-    }
-    report.partial = { reason: partial, planned, ran }
-    if (selection.length > 0) report.partial.selection = selection
-    if (partial === 'interrupted') report.interrupted = true
-    // A run that stopped early never passes, whatever the part that ran scored.
-    if (partial !== 'filter') report.pass = false
-    return report
+  onTestRunEnd(modules: ReadonlyArray<TestModule>, errors: ReadonlyArray<SerializedError>, reason: TestRunEndReason): void {
+    const report = this.decide(modules, errors, reason)
+    const { tests, run } = this.decided as NonNullable<typeof this.decided>
+    this.decided = undefined
+    this.report = report
+    let samples: HtmlSample[] | undefined
+    const decided: DecidedRun = { report, htmlSamples: () => (samples ??= metasOf(tests).map(htmlSampleFromMeta)) }
+    for (const writer of this.writers(run.paths)) writer.write(decided)
+    // Vitest sets the exit code from test results before reporters run; a failed gate must fail the run too.
+    if (!report.pass) process.exitCode ||= 1
+  }
+
+  /** The views, in the order a person reads them. */
+  private writers(paths: RunPaths): ReportWriter[] {
+    const log = (line: string) => this.log(line)
+    // A merged run (`--merge-reports`) only reads blobs: its own time says nothing about the tests' run, so none is shown.
+    const elapsedMs = this.vitest?.config.mergeReports ? undefined : this.progress.elapsedMs()
+    const out: ReportWriter[] = [terminalWriter(log, { summary: this.options.summary ?? true, elapsedMs })]
+    if (paths.json) out.push(jsonWriter(paths.json, log))
+    if (paths.html) out.push(htmlWriter(paths.html, log))
+    const markdownFile = this.options.markdownFile ?? process.env['GITHUB_STEP_SUMMARY']
+    if (markdownFile) out.push(markdownWriter(this.resolvePath(markdownFile), log))
+    out.push(githubWriter(log))
+    return out
+  }
+
+  /** Every file of a run that has not finished: the JSON and HTML say so, and no stale per-sample file is left. */
+  private writeUnfinished(run: RunState): void {
+    const report = this.unfinishedReport(run)
+    if (run.paths.samples) removeStale(run.paths.samples)
+    if (run.paths.json) writeAtomically(run.paths.json, jsonText(report))
+    if (run.paths.html) writeHtmlReport(run.paths.html, { report, samples: metasOf(run.finished).map(htmlSampleFromMeta) })
   }
 
   /** What finished of a run cut short (or, at run start, nothing): marked interrupted, never a pass. */
-  private interruptedReport(run: RunState): ToolEvalsReport {
-    const report = this.buildFrom(run.finished, false, 'interrupted', run.selection)
-    report.partial = { ...(report.partial as PartialRun), planned: run.planned, ran: run.finished.length }
-    return report
+  private unfinishedReport(run: RunState): ToolEvalsReport {
+    const partial = { ...scopeOf('interrupted', run.finished, run.selection), planned: run.planned, ran: run.finished.length }
+    return buildRunReport(metasOf(run.finished), { testsPass: false, partial }, { thresholds: this.thresholds, usage: this.usageOptions, worst: this.options.worst ?? 5 })
   }
 
   /** On process exit with a run still open (SIGINT, SIGTERM, `process.exit` mid-run): write what finished. @internal */
@@ -278,56 +275,63 @@ export default class ToolEvalsReporter implements Reporter {
     const run = this.run
     this.run = undefined
     runsInFlight.delete(this)
-    if (!run?.outputPath) return
+    if (!run || (!run.paths.json && !run.paths.html)) return
     try {
-      this.writeFile(run.outputPath, this.interruptedReport(run))
-      process.stderr.write(`tool-evals: run interrupted; report of the ${run.finished.length} finished test(s) written to ${run.outputPath}\n`)
+      this.writeUnfinished(run)
+      process.stderr.write(`tool-evals: run interrupted; report of the ${run.finished.length} finished test(s) written to ${run.paths.json ?? run.paths.html}\n`)
     } catch {
-      // Exiting anyway; the file written at run start already says the run did not finish.
+      // Exiting anyway; the files written at run start already say the run did not finish.
     }
   }
 
-  /** The file this run's report goes to: a partial run's beside the whole run's, never over it. */
-  private reportPath(partial: boolean): string | undefined {
-    const file = this.options.outputFile
-    if (!file) return undefined
-    return this.resolvePath(partial ? partialReportPath(file) : file)
+  /** The files this run writes: a selection's beside the whole run's, never over them. */
+  private runPaths(partial: boolean): RunPaths {
+    const paths: RunPaths = {}
+    const { outputFile, htmlFile } = this.options
+    if (outputFile) {
+      paths.json = this.resolvePath(partial ? partialReportPath(outputFile) : outputFile)
+      if (this.options.samplesFile !== false) paths.samples = samplesFileFor(paths.json)
+    }
+    if (htmlFile) paths.html = this.resolvePath(partial ? partialReportPath(htmlFile) : htmlFile)
+    return paths
+  }
+
+  private root(): string {
+    return this.vitest?.config.root ?? process.cwd()
   }
 
   private resolvePath(file: string): string {
-    return resolve(this.vitest?.config.root ?? process.cwd(), file)
-  }
-
-  private writeFile(path: string, report: ToolEvalsReport): void {
-    mkdirSync(dirname(path), { recursive: true })
-    // Write beside and rename: a reader (or a kill mid-write) never sees half a report.
-    const tmp = `${path}.${process.pid}.tmp`
-    writeFileSync(tmp, `${JSON.stringify(report, null, 2)}\n`)
-    renameSync(tmp, path)
-  }
-
-  private writeHtml(file: string, input: HtmlReportInput): void {
-    const path = this.resolvePath(file)
-    writeHtmlReport(path, input)
-    this.log(`tool-evals: HTML report written to ${path}`)
-  }
-
-  private appendMarkdown(file: string, report: ToolEvalsReport): void {
-    try {
-      const comparison = report.comparison ? `${renderComparisonMarkdown(report.comparison)}\n` : ''
-      appendFileSync(this.resolvePath(file), comparison + renderMarkdown(report))
-    } catch (err) {
-      this.log(`tool-evals: could not write the Markdown summary to ${file}: ${(err as Error).message}`)
-    }
+    return resolve(this.root(), file)
   }
 }
 
-/** `partial run (bail): 3 of 10 planned test cases ran`: one line for the terminal. */
-export function describePartial(p: PartialRun): string {
-  const what = p.reason === 'filter' ? `partial run (${(p.selection ?? []).join(', ')})` : `partial run (${p.reason})`
-  return `${what}: ${p.ran} of ${p.planned} planned test case(s) ran; thresholds whose scope did not run are "not run"`
+function metasOf(tests: readonly TestCase[]): EvalMeta[] {
+  const out: EvalMeta[] = []
+  for (const test of tests) {
+    const meta = readEvalMeta(test.meta())
+    if (meta) out.push(meta)
+  }
+  return out
 }
 
+/** How much of the planned run ran, for a partial run's report. */
+function scopeOf(reason: PartialReason, tests: readonly TestCase[], selection: string[]): NonNullable<RunFacts['partial']> {
+  let planned = 0
+  let ran = 0
+  for (const test of tests) {
+    if (isPlanned(test)) planned++
+    if (hasRun(test)) ran++
+  }
+  const partial: NonNullable<RunFacts['partial']> = { reason, planned, ran }
+  if (selection.length > 0) partial.selection = selection
+  return partial
+}
+
+function basenameOf(path: string): string {
+  return path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1)
+}
+
+export { describePartial } from './writers.js'
 export { ToolEvalsReporter }
 export type { Thresholds, MetricThresholds, ToolThresholds, ThresholdResult } from './thresholds.js'
 export type { ToolEvalsReport, SuiteReport, ScorerDetails } from './report.js'

@@ -21,6 +21,12 @@ export function renderMarkdown(report: ToolEvalsReport): string {
   if (report.errored.count > 0) counts.push(`${report.errored.count} errored`)
   if (report.skipped.count > 0) counts.push(`${report.skipped.count} skipped`)
   lines.push(counts.join(' · '), '')
+  if (!report.pass) {
+    lines.push(`**The run fails** (${report.gate.reasons.length} reason${report.gate.reasons.length === 1 ? '' : 's'}):`, '')
+    for (const r of report.gate.reasons) lines.push(`- ${cell(r.message)}`)
+    lines.push('')
+  }
+  if (report.gate.notGated) lines.push(`> ${cell(report.gate.notGated)}`, '')
   if (report.partial) {
     const p = report.partial
     const why = p.reason === 'filter' ? `a selection: ${(p.selection ?? []).join(', ')}` : p.reason === 'bail' ? 'stopped by --bail' : 'interrupted'

@@ -18,6 +18,7 @@ import type { TrialsReport } from './trials.js'
 
 import type { Comparison } from './compare/compare.js'
 import type { RunMeta } from './compare/run-meta.js'
+import type { Gate } from './gate.js'
 
 export interface CountByReason {
   count: number
@@ -61,10 +62,25 @@ export interface ToolEvalsReport extends ScorerDetails {
   metrics: RunMetrics
   suites: Record<string, SuiteReport>
   thresholds: ThresholdResult[]
-  /** The run passes its gate: every threshold passes and no test failed (the process exit status agrees). */
+  /**
+   * The run passes its gate (`gate.reasons` is empty; the process exit status agrees). Written by the gate alone
+   * (gate.ts): every reason it can be false is listed in `gate.reasons` and in the README ("The verdict").
+   */
   pass: boolean
+  /** Every threshold and usage bound passes (in a filtered run they are shown, not gated). */
   thresholdsPass: boolean
+  /** Vitest's own verdict on the tests: no test failed. */
   testsPass: boolean
+  /** The verdict with every reason the run fails (empty when it passes), and what a filtered run shows but does not gate. */
+  gate: Gate
+  /** Test cases that failed (errored samples, `strict`, `assert`, other tests), when some did. */
+  failedTests?: number
+  /** Errors Vitest reported beside the tests (a worker that died, an unhandled error, a bad `--shard`). */
+  runErrors?: string[]
+  /** Test files that did not finish (a worker killed, a file that failed to load): their samples are missing. */
+  unfinishedFiles?: string[]
+  /** A baseline was set but no comparison could be made with it (unreadable, inconsistent, not comparable). */
+  baselineError?: { file: string; message: string }
   scored: number
   withExpectedCalls: number
   noCallExpected: number
@@ -135,23 +151,23 @@ export function suiteReport(agg: Aggregate): SuiteReport {
   }
 }
 
+/** A report before the gate has decided it (gate.ts adds `pass`, `thresholdsPass` and `gate`). */
+export type UndecidedReport = Omit<ToolEvalsReport, 'pass' | 'thresholdsPass' | 'gate'>
+
 export function buildReport(
   collector: RunCollector,
   overall: Aggregate,
   suites: ReadonlyMap<string, Aggregate>,
   thresholds: ThresholdResult[],
   testsPass: boolean,
-): ToolEvalsReport {
-  const thresholdsPass = thresholds.every((t) => t.pass)
+): UndecidedReport {
   const errored: ToolEvalsReport['errored'] = { ...overall.errored, samples: sortErrored([...collector.errored]) }
   if (collector.erroredUnlisted > 0) errored.unlisted = collector.erroredUnlisted
-  const report: ToolEvalsReport = {
+  const report: UndecidedReport = {
     samples: overall.samples,
     metrics: overall.metrics,
     suites: Object.fromEntries([...suites].map(([name, agg]) => [name, suiteReport(agg)])),
     thresholds,
-    pass: thresholdsPass && testsPass,
-    thresholdsPass,
     testsPass,
     scored: overall.scored,
     withExpectedCalls: overall.withExpectedCalls,

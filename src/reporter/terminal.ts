@@ -8,7 +8,7 @@ import { callLine } from '../calls/format.js'
 import { reportedMetrics, type ToolEvalsReport } from './report.js'
 import type { Interval } from '../score/intervals.js'
 import { snapshotSection } from './snapshots.js'
-import { describeThreshold, formatRate, readSpec, thresholdFor, thresholdSpecFor, type Thresholds } from './thresholds.js'
+import { describeThreshold, formatRate, type ThresholdResult, type Thresholds } from './thresholds.js'
 import { trialsLine } from './trials.js'
 import { usageLines } from './usage-render.js'
 import { describeMaxThreshold } from './usage-thresholds.js'
@@ -23,7 +23,8 @@ const RATE_COLUMN = 17
 const NAME_COLUMN = 25
 
 export interface SummaryOptions {
-  thresholds: Thresholds
+  /** Ignored: thresholds and their outcomes are read from the report (kept so older callers still compile). */
+  thresholds?: Thresholds
   /** Colour level (chalk's: 0 none to 3); default: what chalk detects for stdout. */
   colorLevel?: 0 | 1 | 2 | 3
   /** Wall time of the run, shown on the counts line. */
@@ -37,11 +38,11 @@ export function renderSummary(report: ToolEvalsReport, options: SummaryOptions):
   if (report.samples === 0) {
     out.push(c.dim('  no eval samples ran'))
   } else {
-    out.push(...metricsTable(report, options.thresholds, c))
+    out.push(...metricsTable(report, c))
     const failures = Object.entries(report.failures).filter(([, n]) => n > 0)
     if (failures.length > 0) out.push('', `  ${c.dim('failures')}  ${failures.map(([k, n]) => `${k} ${n}`).join(c.dim(' · '))}`)
     out.push(...usageLines(report.usage, c))
-    out.push(...toolsTable(report, options.thresholds, c))
+    out.push(...toolsTable(report, c))
     out.push(...trialsLine(report, c))
     out.push(...snapshotSection(report, c))
     out.push(...erroredSection(report, c))
@@ -49,6 +50,7 @@ export function renderSummary(report: ToolEvalsReport, options: SummaryOptions):
     out.push(...worstSection(report, c))
   }
   out.push(...thresholdSection(report, c))
+  out.push(...verdictSection(report, c))
   out.push('')
   return out.join('\n')
 }
@@ -72,35 +74,35 @@ export function rateWithInterval(value: number | null, interval: Interval | null
   return `${formatRate(value)} (${interval[0].toFixed(2)}–${interval[1].toFixed(2)})`
 }
 
-/**
- * A rate cell: green when it meets its threshold, red when under, plain without one. A threshold on the lower bound
- * (`on: 'lower'`) is checked against the interval's lower bound.
- */
-function rateCell(value: number | null, spec: { min: number; on: string } | number | undefined, c: ChalkInstance, interval?: Interval | null, width = RATE_COLUMN): string {
+/** A rate cell: green when its threshold passed, red when it failed, plain without one (the gate's outcome, not a rule of its own). */
+function rateCell(value: number | null, result: ThresholdResult | undefined, c: ChalkInstance, interval?: Interval | null, width = RATE_COLUMN): string {
   const text = pad(rateWithInterval(value, interval), width, true)
-  if (spec === undefined) return value === null ? c.dim(text) : text
-  const { min, on } = typeof spec === 'number' ? { min: spec, on: 'value' } : spec
-  const checked = on === 'lower' ? (value === null ? null : (interval?.[0] ?? null)) : value
-  return checked !== null && checked >= min - 1e-9 ? c.green(text) : c.red(text)
+  if (result === undefined || result.notRun) return value === null ? c.dim(text) : text
+  return result.pass ? c.green(text) : c.red(text)
 }
 
-function metricsTable(report: ToolEvalsReport, thresholds: Thresholds, c: ChalkInstance): string[] {
+/** The threshold outcome on a metric in a scope (overall, a suite, a tool), if one was set. */
+function resultFor(report: ToolEvalsReport, metric: string, scope: { suite?: string; tool?: string } = {}): ThresholdResult | undefined {
+  return report.thresholds.find((t) => t.metric === metric && t.suite === scope.suite && t.tool === scope.tool)
+}
+
+function metricsTable(report: ToolEvalsReport, c: ChalkInstance): string[] {
   const suites = Object.keys(report.suites)
   const showSuites = suites.length > 1 && suites.length <= MAX_SUITE_COLUMNS ? suites : []
   const header = ['  ' + pad('metric', NAME_COLUMN), pad('all (95% CI)', RATE_COLUMN, true), ...showSuites.map((s) => pad(s, RATE_COLUMN, true))]
   const metrics = reportedMetrics(report)
-  const hasMins = metrics.some((m) => thresholdFor(thresholds, m) !== undefined)
+  const hasMins = metrics.some((m) => resultFor(report, m) !== undefined)
   if (hasMins) header.push(pad('min', COLUMN + 4, true))
   const rows = [c.dim(header.join(' '))]
   for (const metric of metrics) {
-    const cells = ['  ' + pad(metric, NAME_COLUMN), rateCell(report.metrics[metric] ?? null, thresholdSpecFor(thresholds, metric), c, report.metricIntervals?.[metric])]
+    const overall = resultFor(report, metric)
+    const cells = ['  ' + pad(metric, NAME_COLUMN), rateCell(report.metrics[metric] ?? null, overall, c, report.metricIntervals?.[metric])]
     for (const s of showSuites) {
       const suite = report.suites[s]
-      cells.push(rateCell(suite?.metrics[metric] ?? null, thresholdSpecFor(thresholds, metric, s), c, suite?.metricIntervals?.[metric]))
+      cells.push(rateCell(suite?.metrics[metric] ?? null, resultFor(report, metric, { suite: s }), c, suite?.metricIntervals?.[metric]))
     }
     if (hasMins) {
-      const spec = thresholdSpecFor(thresholds, metric)
-      const min = spec === undefined ? '' : `${formatRate(spec.min)}${spec.on === 'lower' ? ' (lower)' : ''}`
+      const min = overall === undefined ? '' : `${formatRate(overall.min)}${overall.on === 'lower' ? ' (lower)' : ''}`
       cells.push(c.dim(pad(min, COLUMN + 4, true)))
     }
     rows.push(cells.join(' '))
@@ -129,7 +131,7 @@ function scorerLines(report: ToolEvalsReport, c: ChalkInstance): string[] {
   return rows
 }
 
-function toolsTable(report: ToolEvalsReport, thresholds: Thresholds, c: ChalkInstance): string[] {
+function toolsTable(report: ToolEvalsReport, c: ChalkInstance): string[] {
   const tools = Object.entries(report.tools).sort((a, b) => b[1].positions - a[1].positions)
   if (tools.length === 0) return []
   const rows = [
@@ -137,9 +139,8 @@ function toolsTable(report: ToolEvalsReport, thresholds: Thresholds, c: ChalkIns
     c.dim(`  ${pad('tool', NAME_COLUMN)} ${pad('calls', COLUMN, true)} ${pad('name', RATE_COLUMN, true)} ${pad('args exact', RATE_COLUMN, true)}`),
   ]
   for (const [name, t] of tools.slice(0, MAX_TOOLS)) {
-    const mins = thresholds.tools?.[name] ?? {}
     const iv = report.toolIntervals?.[name]
-    const cell = (metric: 'name_correct' | 'args_exact_match') => rateCell(t[metric], readSpec(mins[metric]), c, iv?.[metric])
+    const cell = (metric: 'name_correct' | 'args_exact_match') => rateCell(t[metric], resultFor(report, metric, { tool: name }), c, iv?.[metric])
     rows.push(`  ${pad(name, NAME_COLUMN)} ${pad(String(t.positions), COLUMN, true)} ${cell('name_correct')} ${cell('args_exact_match')}`)
   }
   if (tools.length > MAX_TOOLS) rows.push(c.dim(`  … ${tools.length - MAX_TOOLS} more tools in the JSON report`))
@@ -185,7 +186,18 @@ function thresholdSection(report: ToolEvalsReport, c: ChalkInstance): string[] {
   if (all.length === 0) return []
   const rows = ['']
   for (const t of all) rows.push(`  ${t.notRun ? c.dim('○') : t.pass ? c.green('✓') : c.red('✗')} ${t.text}`)
-  const failed = all.filter((t) => !t.pass).length
-  rows.push(failed === 0 ? c.green('  All thresholds pass') : c.red.bold(`  ${failed} threshold(s) failed: the run fails`))
+  return rows
+}
+
+/** The gate's verdict and every reason for it, as the report states them. */
+function verdictSection(report: ToolEvalsReport, c: ChalkInstance): string[] {
+  const rows = ['']
+  if (report.gate.notGated) rows.push(c.yellow(`  ${report.gate.notGated}`))
+  if (report.pass) {
+    rows.push(c.green(report.thresholds.length + (report.maxThresholds?.length ?? 0) > 0 ? '  All thresholds pass: the run passes' : '  The run passes'))
+    return rows
+  }
+  rows.push(c.red.bold(`  The run fails (${report.gate.reasons.length} reason${report.gate.reasons.length === 1 ? '' : 's'}):`))
+  for (const r of report.gate.reasons) rows.push(c.red(`  ✗ ${r.message}`))
   return rows
 }

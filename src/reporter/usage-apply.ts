@@ -1,5 +1,5 @@
 /** The reporter's hook: usage and its upper bounds onto a built report (see usage.ts, usage-thresholds.ts). */
-import type { ToolEvalsReport } from './report.js'
+import type { UndecidedReport } from './report.js'
 import { usageReport, type Pricing, type UsageCollector, type UsageReport } from './usage.js'
 import { checkMaxThresholds, describeMaxThreshold, type MaxThresholds } from './usage-thresholds.js'
 
@@ -8,8 +8,8 @@ export interface UsageOptions {
   maxThresholds: MaxThresholds
 }
 
-/** Adds `usage` (overall and per suite) and `maxThresholds` to `report`; a failed bound fails the gate. */
-export function applyUsage(report: ToolEvalsReport, usage: UsageCollector, options: UsageOptions, partial: boolean): void {
+/** Adds `usage` (overall and per suite) and `maxThresholds` to `report` (the gate reads the bounds' outcomes). */
+export function applyUsage(report: UndecidedReport, usage: UsageCollector, options: UsageOptions, partial: boolean): void {
   const overall = usageReport(usage.overall, options.pricing)
   if (overall) report.usage = overall
   const suites = new Map<string, UsageReport | undefined>()
@@ -20,15 +20,10 @@ export function applyUsage(report: ToolEvalsReport, usage: UsageCollector, optio
     if (u) suite.usage = u
   }
   const bounds = checkMaxThresholds(options.maxThresholds, overall, suites, { partial })
-  if (bounds.length === 0) return
-  report.maxThresholds = bounds
-  if (bounds.some((b) => !b.pass)) {
-    report.thresholdsPass = false
-    report.pass = false
-  }
+  if (bounds.length > 0) report.maxThresholds = bounds
 }
 
 /** One line per failed bound (the reporter lists them with the failed minimums). */
-export function failedMaxThresholds(report: ToolEvalsReport): string[] {
+export function failedMaxThresholds(report: UndecidedReport): string[] {
   return (report.maxThresholds ?? []).filter((b) => !b.pass).map(describeMaxThreshold)
 }

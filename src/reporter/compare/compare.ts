@@ -70,6 +70,8 @@ export interface Comparison {
   /** Mean usage (tokens, latency, cost) over paired samples that have it in both runs. */
   usage: Record<string, { base: number; head: number; delta: number; n: number }>
   warnings: string[]
+  /** Why the two runs cannot be compared (no shared samples, a gated metric missing, ...): each fails the gate. */
+  incomparable?: string[]
   pass: boolean
 }
 

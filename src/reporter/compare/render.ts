@@ -29,6 +29,17 @@ export function formatP(p: number): string {
   return p < 0.01 ? p.toPrecision(2) : p.toFixed(3)
 }
 
+/**
+ * The p-value every view shows, with its label: the one the verdict was decided on, Holm-adjusted for gated metrics
+ * (`0.047 (Holm)`), unadjusted for the others. One definition so the terminal, Markdown and HTML agree.
+ */
+export function shownP(m: Pick<MetricComparison, 'pValue' | 'pAdjusted'>): string {
+  return m.pAdjusted !== undefined ? `${formatP(m.pAdjusted)} (Holm)` : formatP(m.pValue)
+}
+
+/** The legend for `shownP`. */
+export const P_LEGEND = 'p: one-sided, Holm-adjusted across the gated metrics and suites where marked (Holm), unadjusted otherwise'
+
 const ICON: Record<MetricComparison['verdict'], string> = { regressed: '❌', inconclusive: '⚠️', improved: '✅', unchanged: '➖' }
 
 /** `regressed` / `inconclusive` / ... over every gated metric and suite: the worst one. */
@@ -78,7 +89,7 @@ export function renderComparisonMarkdown(c: Comparison, options: RenderOptions =
     if (suiteRows.length > 200) lines.push(`| | … and ${suiteRows.length - 200} more | | | | | |`)
     lines.push('', '</details>')
   }
-  lines.push('', `p: one-sided (exact McNemar for 0/1 metrics, clustered paired t otherwise); MDE: the drop this suite detects with 80% power at α=${c.options.alpha}.`)
+  lines.push('', `${P_LEGEND} (exact McNemar for 0/1 metrics, clustered paired t otherwise); MDE: the drop this suite detects with 80% power at α=${c.options.alpha}.`)
 
   const s = c.samples
   lines.push('', `Samples: ${s.regressed.length} regressed · ${s.improved.length} fixed · ${s.added.length} added · ${s.removed.length} removed · ${s.changedCalls} with changed calls`)
@@ -116,7 +127,7 @@ function num(x: number): string {
 }
 
 function metricRow(name: string, m: MetricComparison): string {
-  const p = m.pAdjusted !== undefined && m.pAdjusted !== m.pValue ? `${formatP(m.pValue)} (Holm ${formatP(m.pAdjusted)})` : formatP(m.pValue)
+  const p = shownP(m)
   return `| ${ICON[m.verdict]} | ${cell(name)}${m.gated ? '' : ' (not gated)'} | ${pct(m.base)} → ${pct(m.head)} | ${pts(m.delta)} ${interval(m.ci)} | ${p} | ${m.mde === null ? '–' : pts(m.mde).slice(1)} | ${m.n} |`
 }
 
@@ -139,10 +150,10 @@ function code(text: string): string {
 export function renderComparisonText(c: Comparison): string {
   const lines = [`tool-evals baseline comparison: ${c.pass ? 'pass' : 'FAIL'} (${overallVerdict(c)})`]
   for (const [name, m] of Object.entries(c.metrics)) {
-    lines.push(`  ${m.verdict.padEnd(12)} ${name}: ${pct(m.base)} → ${pct(m.head)} (${pts(m.delta)} ${interval(m.ci)}, p=${formatP(m.pAdjusted ?? m.pValue)}, MDE ${m.mde === null ? '–' : pts(m.mde).slice(1)}, n=${m.n})`)
+    lines.push(`  ${m.verdict.padEnd(12)} ${name}: ${pct(m.base)} → ${pct(m.head)} (${pts(m.delta)} ${interval(m.ci)}, p=${shownP(m)}, MDE ${m.mde === null ? '–' : pts(m.mde).slice(1)}, n=${m.n})`)
   }
   for (const [suite, s] of Object.entries(c.suites)) {
-    for (const [name, m] of Object.entries(s.metrics)) if (m.gated && (m.verdict === 'regressed' || m.verdict === 'inconclusive')) lines.push(`  ${m.verdict.padEnd(12)} ${suite}: ${name} (${pts(m.delta)}, p=${formatP(m.pAdjusted ?? m.pValue)})`)
+    for (const [name, m] of Object.entries(s.metrics)) if (m.gated && (m.verdict === 'regressed' || m.verdict === 'inconclusive')) lines.push(`  ${m.verdict.padEnd(12)} ${suite}: ${name} (${pts(m.delta)}, p=${shownP(m)})`)
   }
   const s = c.samples
   lines.push(`  samples: ${s.regressed.length} regressed, ${s.improved.length} fixed, ${s.added.length} added, ${s.removed.length} removed, ${s.changedCalls} with changed calls`)
