@@ -23,6 +23,7 @@ export default defineConfig({
       new ToolEvalsReporter({
         thresholds: { name_correct: 0.9, suites: { weather: { args_exact_match: 0.9 }, slow: { has_call: 1 } } },
         outputFile: 'report.json',
+        htmlFile: 'report.html',
         markdownFile: false,
       }),
     ],
@@ -61,6 +62,22 @@ describeEval('slow', { data: ${JSON.stringify([sample('l1', 'Lima')])}, model })
 `
 
 const passingReport = JSON.stringify({ samples: 3, pass: true, thresholdsPass: true, testsPass: true })
+const STALE_PAGE = '<!doctype html><title>stale</title>PASS'
+
+/** A previous run's passing files, all of them: every one must be replaced or removed by the next run. */
+function writePassingRun(prefix = 'report'): void {
+  project.write(`${prefix}.json`, passingReport)
+  project.write(`${prefix}.html`, STALE_PAGE)
+  project.write(`${prefix}.samples.jsonl`, '{"format":"tool-evals-samples","v":1,"metrics":[]}\n')
+}
+
+/** The report inside an HTML page (its inline JSON data). */
+function pageReport(file = 'report.html'): Record<string, any> {
+  const html = readFileSync(join(project.dir, file), 'utf8')
+  const m = /<script type="application\/json" id="tool-evals-data">([\s\S]*?)<\/script>/.exec(html)
+  if (!m) throw new Error(`${file} has no report data: ${html.slice(0, 200)}`)
+  return JSON.parse(m[1] as string).report
+}
 
 let project: EvalProject
 const reportOf = (file = 'report.json') => JSON.parse(readFileSync(join(project.dir, file), 'utf8'))
@@ -78,7 +95,7 @@ afterAll(() => project?.remove())
 /** Start a run whose `slow` sample never answers, wait until it is generating, then signal the process. */
 async function interruptedRun(signal: NodeJS.Signals) {
   rmSync(join(project.dir, 'generating-slow'), { force: true })
-  project.write('report.json', passingReport)
+  writePassingRun()
   const live = project.start(['run', '--no-file-parallelism'], { SLOW: '1' })
   const deadline = Date.now() + 30_000
   while (!existsSync(join(project.dir, 'generating-slow'))) {
@@ -109,6 +126,10 @@ describe('interrupted runs', () => {
     expect(report.partial.ran).toBeGreaterThanOrEqual(2)
     expect(report.partial.planned).toBeGreaterThan(report.partial.ran)
     expect(result.stderr).toContain('tool-evals: run interrupted')
+    // Every file follows the JSON report: the page says interrupted, and the stale per-sample file is gone.
+    expect(pageReport()).toMatchObject({ pass: false, interrupted: true, partial: { reason: 'interrupted' } })
+    expect(pageReport().suites.weather.samples).toBe(2)
+    expect(existsSync(join(project.dir, 'report.samples.jsonl'))).toBe(false)
   })
 
   it('SIGTERM mid-run: the same', async () => {
@@ -124,6 +145,8 @@ describe('interrupted runs', () => {
     expect(result.code).toBe(137)
     const report = reportOf()
     expect(report).toMatchObject({ interrupted: true, pass: false, samples: 0, partial: { reason: 'interrupted', ran: 0 } })
+    expect(pageReport()).toMatchObject({ interrupted: true, pass: false, samples: 0 })
+    expect(existsSync(join(project.dir, 'report.samples.jsonl'))).toBe(false)
   })
 })
 
@@ -143,7 +166,7 @@ describe('--bail', () => {
   })
 
   it('a whole run stopped by --bail replaces the whole run report, marked bail', async () => {
-    project.write('report.json', passingReport)
+    writePassingRun()
     const result = await project.run(['run', '--bail=1', '--no-file-parallelism', '--sequence.shuffle=false'], { BOOM: '1' })
     expect(result.code).not.toBe(0)
     const report = reportOf()
@@ -151,6 +174,11 @@ describe('--bail', () => {
     expect(report.partial.reason).toBe('bail')
     expect(report.partial.selection).toBeUndefined()
     expect(report.partial.ran).toBeLessThan(report.partial.planned)
+    // The page beside it says the same, and a run cut short leaves no per-sample file (it is no baseline).
+    expect(pageReport()).toMatchObject({ pass: false, partial: { reason: 'bail' }, gate: { pass: false } })
+    expect(pageReport().gate.reasons[0].kind).toBe('bail')
+    expect(existsSync(join(project.dir, 'report.samples.jsonl'))).toBe(false)
+    expect(report.samplesFile).toBeUndefined()
   })
 })
 

@@ -252,21 +252,22 @@ describe('eval projects run by vitest', () => {
     expect(read('clean.json')).toMatchObject({ samples: 3, pass: true, thresholds: [{ metric: 'has_call', min: 1, actual: 1, pass: true }, { metric: 'no_call_accuracy' }] })
   })
 
-  it('-t runs only the matching samples; a threshold under its minimum fails the run, naming metric, value and minimum', async () => {
+  it('-t runs only the matching samples; their thresholds are shown, not gated (a rate over one sample says nothing)', async () => {
     const r = await project.run(['run', '-t', 'w2'], {
       EVAL_INCLUDE: 'clean/*.eval.mjs',
       EVAL_THRESHOLDS: JSON.stringify({ name_correct: 0.5, args_exact_match: 0.5 }),
       EVAL_REPORT: 'filtered.json',
       EVAL_VITEST_JSON: 'filtered-vitest.json',
     })
-    expect(r.code).not.toBe(0)
+    expect(r.code).toBe(0)
     expect(r.stdout).toContain('args_exact_match: 0.000 < required 0.500')
     expect(r.stdout).toContain('name_correct: 1.000 >= required 0.500')
+    expect(r.stdout).toContain('filtered run (-t w2): thresholds and regression verdicts are shown, not gated')
     const statuses = Object.fromEntries(tests('filtered-vitest.json').map((t) => [t.title, t.status]))
     expect(statuses).toEqual({ w1: 'skipped', w2: 'passed', w3: 'skipped' })
     // A filtered run is partial: its report goes beside the whole run's (filtered.json), never over it.
     const report = read('filtered.partial.json')
-    expect(report).toMatchObject({ samples: 1, pass: false, thresholdsPass: false, testsPass: true, partial: { reason: 'filter' } })
+    expect(report).toMatchObject({ samples: 1, pass: true, thresholdsPass: false, testsPass: true, partial: { reason: 'filter' }, gate: { pass: true, reasons: [] } })
     expect(report.thresholds[1]).toEqual({ metric: 'args_exact_match', min: 0.5, actual: 0, pass: false })
   })
 })

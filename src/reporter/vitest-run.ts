@@ -90,12 +90,14 @@ export function writesBlob(vitest: Vitest): boolean {
 export const GATE_TEST_NAME = 'tool-evals gate'
 
 /**
- * Put a failed gate into Vitest's results as one failed test case (in the first test module), so every reporter that
+ * Put a failed gate into Vitest's results as one failed test case (in the first test module) when it fails for more
+ * than failed tests (a threshold, a regression, a crashed file, an error), so every reporter that
  * runs after this one counts it: JUnit's `failures`, the JSON reporter's `success`, the default summary. Called
  * synchronously at the start of `onTestRunEnd` by a hook placed before the other reporters (see ToolEvalsReporter).
  */
 export function addGateTestCase(modules: ReadonlyArray<TestModule>, report: ToolEvalsReport): boolean {
-  if (report.pass || modules.length === 0) return false
+  // Failed tests are in Vitest's results already: the gate's own test case is for what they do not show.
+  if (report.gate.reasons.every((r) => r.kind === 'tests_failed') || modules.length === 0) return false
   const first = [...modules].sort((a, b) => (a.moduleId < b.moduleId ? -1 : 1))[0] as TestModule
   const file = (first as unknown as { task?: { tasks?: unknown[]; id?: string; name?: string } }).task
   if (!file || !Array.isArray(file.tasks)) return false
