@@ -103,6 +103,11 @@ describe('the reporter sums user scorers it never loaded, from the records alone
     const report = buildReport(collector, collector.overallAggregate(), collector.suiteAggregates(), [], true)
     expect(report.metrics['units.has_city']).toBe(3 / 5)
     expect(report).not.toHaveProperty('units') // no counts of its own: just its metrics
+    // n per metric: the samples that gave it a value (d left celsius out), not the samples expecting calls.
+    expect(agg.metricCounts['units.celsius']).toBe(4)
+    expect(agg.metricCounts['units.has_city']).toBe(5)
+    expect(report.metricCounts).toMatchObject({ 'units.celsius': 4, 'units.has_city': 5 })
+    expect(report.suites['first']?.metricCounts['units.celsius']).toBe(2)
     expect(renderSummary(report, { thresholds: {}, colorLevel: 0 })).toMatch(/units\.celsius\s+0\.500/)
   })
 
@@ -154,7 +159,7 @@ describe('one parse per sample', () => {
         return { value: prepared === 'prepared' ? 1 : 0 }
       },
       errored: () => 0,
-      accumulator: { create: () => 0, add: () => {}, merge: (a) => a, finish: () => ({ metrics: {} }) },
+      accumulator: { create: () => 0, add: () => {}, merge: (a) => a, finish: () => ({ metrics: {}, counts: {} }) },
     }
     const model: ModelProvider = { id: 'm', generate: async () => ({ text: hermes('get_weather', { city: 'Paris' }) }) }
     const s = sample('a', 'Paris')
