@@ -171,6 +171,26 @@ describe('the trajectory scorer', () => {
     expect(details).toMatchObject({ samples: 3, steps: 9, meanSteps: 3, stepLimitHit: 1, toolErrors: 2, stepCounts: { '2': 2, '5': 1 } })
   })
 
+  it('declares each metric\'s denominator: samples with an expected trajectory, those with per-step metrics, all run', () => {
+    const full = { has_call: 1, name_correct: 1, args_json_valid: 1, args_field_precision: 1, args_field_recall: 1, args_exact_match: 0.5 }
+    const acc = scorer.accumulator
+    const sums = acc.create()
+    acc.add(sums, record({ expectedSteps: 2, match: false, metrics: full }), false)
+    acc.add(sums, record({ expectedSteps: 1, match: true, metrics: full }), true) // errored: still in every denominator
+    acc.add(sums, record({ expectedSteps: 0, match: true }), false) // nothing expected: a match, but no per-step metrics
+    acc.add(sums, record({}), false) // no expected trajectory: only agent_completed
+    acc.add(sums, record({ stepLimitHit: true }), false)
+    const { metrics, counts } = acc.finish(sums)
+    expect(counts).toEqual({
+      trajectory_match: 3,
+      trajectory_has_call: 2, trajectory_name_correct: 2, trajectory_args_json_valid: 2, trajectory_args_field_precision: 2, trajectory_args_field_recall: 2, trajectory_args_exact_match: 2,
+      agent_completed: 5,
+    })
+    expect(Object.keys(counts)).toEqual(Object.keys(metrics))
+    expect(metrics).toMatchObject({ trajectory_match: 1 / 3, trajectory_args_exact_match: 0.25, agent_completed: 3 / 5 })
+    expect(acc.finish(acc.create()).counts).toEqual({ agent_completed: 0 })
+  })
+
   it('rejects an unknown mode', () => {
     expect(() => trajectoryScorer.configure({ mode: 'loose' as never }, { cached: (p) => p })).toThrow('`trajectory.mode` must be one of strict, subsequence, unordered')
   })

@@ -117,6 +117,9 @@ describe('aggregate', () => {
     expect(agg.errored.count).toBe(1)
     expect(agg.withExpectedCalls).toBe(2)
     expect(agg.metrics.name_correct).toBe(0.5)
+    // Each rate's n: the errored sample stays in, the skipped ones do not.
+    expect(agg.metricCounts).toEqual({ has_call: 2, name_correct: 2, args_json_valid: 2, args_field_precision: 2, args_field_recall: 2, args_exact_match: 2, no_call_accuracy: 0 })
+    expect(aggregate([scored('a', [], []), scored('b', [call('get_time')], []), scored('c', [], [W])]).metricCounts).toMatchObject({ name_correct: 1, no_call_accuracy: 2 })
   })
 
   it('a rate with an empty denominator is null, never NaN', () => {

@@ -9,7 +9,8 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { chromium as playwright, type Browser, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { confusionMatrix, htmlReportData, metricDenominator, NO_CALL, renderHtmlReport, scriptSafeJson, wilsonInterval } from '../src/reporter/html.js'
+import { evaluate } from '../src/eval/describe-eval.js'
+import { confusionMatrix, htmlReportData, htmlSampleFromMeta, NO_CALL, renderHtmlReport, scriptSafeJson, wilsonInterval } from '../src/reporter/html.js'
 import { createEvalProject, ensureBuilt, type EvalProject, type RunResult } from './helpers/eval-project.js'
 
 describe('wilsonInterval', () => {
@@ -40,21 +41,74 @@ describe('wilsonInterval', () => {
   })
 })
 
-describe('metricDenominator', () => {
-  it('counts what each rate is a share of', () => {
-    const scope = {
-      withExpectedCalls: 40,
-      noCallExpected: 7,
-      bfcl: { total: 30, correct: 20, categories: {}, errorTypes: {} },
-      schema: { samples: 25, tool_selection: 20, parameter_accuracy: 18, execution_success: 15 },
-      judge: { tool_selection: { judged: 12, correct: 9, errors: 2 } },
+/** A report with the fields the page reads; `metricCounts` as given (absent: a report from before the field). */
+function smallReport(metrics: Record<string, number | null>, metricCounts?: Record<string, number>): any {
+  const suite = { samples: 40, metrics, ...(metricCounts ? { metricCounts } : {}), scored: 40, withExpectedCalls: 40, noCallExpected: 7, errored: { count: 0, byReason: {} }, skipped: { count: 0, byReason: {} }, failures: {}, tools: {} }
+  return { ...suite, suites: { s: suite }, thresholds: [], pass: true, thresholdsPass: true, testsPass: true, errored: { count: 0, byReason: {}, samples: [] }, worst: [] }
+}
+
+describe('the n of each metric', () => {
+  const metrics = { name_correct: 0.5, no_call_accuracy: 1, trajectory_match: 0.5, agent_completed: 1, 'units.celsius': 0.25 }
+
+  it('is the report\'s metricCounts, whatever the scorer (no view works it out by name)', () => {
+    const counts = { name_correct: 40, no_call_accuracy: 7, trajectory_match: 4, agent_completed: 6, 'units.celsius': 12 }
+    const data = htmlReportData({ report: smallReport(metrics, counts), samples: [] })
+    for (const [m, n] of Object.entries(counts)) {
+      expect(data.cards[m]?.n, m).toBe(n)
+      expect(data.suites[0]?.metrics?.[m]?.n, m).toBe(n)
+      // With no interval in the report, Wilson's over that n.
+      expect(data.cards[m]?.lo, m).toBeCloseTo(wilsonInterval(metrics[m as keyof typeof metrics], n)!.lo, 12)
     }
-    expect(metricDenominator('name_correct', scope)).toBe(40)
-    expect(metricDenominator('no_call_accuracy', scope)).toBe(7)
-    expect(metricDenominator('bfcl_accuracy', scope)).toBe(30)
-    expect(metricDenominator('schema_overall', scope)).toBe(25)
-    expect(metricDenominator('judge_tool_selection', scope)).toBe(10) // judgements with a label
-    expect(metricDenominator('judge_tool_invocation', scope)).toBe(0)
+  })
+
+  it('is unknown, with no made-up interval, where the report has no metricCounts', () => {
+    const data = htmlReportData({ report: smallReport(metrics), samples: [] })
+    expect(data.cards['trajectory_match']).toEqual({ value: 0.5, n: null, lo: null, hi: null })
+  })
+})
+
+describe('a fully right sample', () => {
+  const weather = (city: string) => ({ name: 'get_weather', arguments: { city } })
+  const right = async () => {
+    const sample = { id: 'w1', messages: [{ role: 'user' as const, content: 'Weather in Paris?' }], expected: [weather('Paris')] }
+    const { stored } = await evaluate(sample, { text: `<tool_call>\n${JSON.stringify(weather('Paris'))}\n</tool_call>` }, undefined, 'weather', {})
+    return stored
+  }
+
+  it('shows the calls it made, not "(no call)", and counts as its tool in the confusion matrix', async () => {
+    const meta = await right()
+    const s = htmlSampleFromMeta(meta)
+    expect(s.rightCalls).toBe('get_weather({"city":"Paris"})')
+    expect(s.positions).toEqual([{ expected: 'get_weather', predicted: 'get_weather' }])
+    expect(s).not.toHaveProperty('callsNotKept')
+    const m = confusionMatrix([s])
+    expect(m).toEqual({ expected: ['get_weather'], predicted: ['get_weather'], counts: [[1]] })
+    const page = htmlReportData({ report: smallReport({}), samples: [s] }).samples[0]
+    expect(page).toMatchObject({ r: 'get_weather({"city":"Paris"})', pos: [['get_weather', 'get_weather']] })
+  })
+
+  it('says its calls were not kept where the meta holds none (an older run), and never counts it as (no call)', async () => {
+    const { rightCalls: _dropped, ...old } = await right()
+    const s = htmlSampleFromMeta(old)
+    expect(s.callsNotKept).toBe(true)
+    expect(s).not.toHaveProperty('rightCalls')
+    expect(confusionMatrix([s]).counts).toEqual([[1]])
+    expect(htmlReportData({ report: smallReport({}), samples: [s] }).samples[0]).toMatchObject({ nk: 1 })
+  })
+
+  it('a right abstention stays "no call expected and none made", with nothing said missing', async () => {
+    const { stored } = await evaluate({ id: 'a', messages: [{ role: 'user', content: 'Thanks' }], expected: [] }, { text: 'You are welcome.' }, undefined, 'weather', {})
+    const s = htmlSampleFromMeta(stored)
+    expect(s).not.toHaveProperty('callsNotKept')
+    expect(s).not.toHaveProperty('rightCalls')
+    expect(confusionMatrix([s])).toEqual({ expected: [NO_CALL], predicted: [NO_CALL], counts: [[1]] })
+  })
+
+  it('an errored record keeps no "right" line even where its meta came from a right trial', async () => {
+    const meta = await right()
+    const s = htmlSampleFromMeta({ ...meta, record: { ...meta.record, error: 'timed out' } })
+    expect(s).not.toHaveProperty('rightCalls')
+    expect(s.callsNotKept).toBe(true)
   })
 })
 
@@ -127,9 +181,32 @@ const calendarOutputs = jsonl([
   { id: 'c2', tool_calls: [tc('cancel_event', { event_id: 'evt_9' })] },
 ])
 
-const evalFile = (suite: string, data: string, outputs: string) => `
-import { describeEval, replay } from 'vitest-tool-evals'
-describeEval(${JSON.stringify(suite)}, { data: ${JSON.stringify(data)}, model: replay(${JSON.stringify(outputs)}) })
+const evalFile = (suite: string, data: string, outputs: string, scorers = '') => `
+import { defineScorer, describeEval, replay } from 'vitest-tool-evals'
+describeEval(${JSON.stringify(suite)}, { data: ${JSON.stringify(data)}, model: replay(${JSON.stringify(outputs)})${scorers} })
+`
+// A user scorer that gives a value only where calls were expected: its n is not the run's withExpectedCalls.
+const oneCall = `, scorers: [defineScorer({ name: 'quality', metrics: ['one_call'], score: ({ sample, calls }) => ({ one_call: sample.expected.length > 0 ? calls.length === 1 : null }) })]`
+
+// An agent suite (two samples): t1 fully right through a tool, t2 answers without calling. Its trajectory metrics
+// are over these two samples only.
+const tripData = [
+  { id: 't1', messages: user('Airport of Lisbon?'), tools: [{ type: 'function', function: { name: 'find_airport', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }], expectedTrajectory: [[call('find_airport', { city: 'Lisbon' })]] },
+  { id: 't2', messages: user('Airport of Faro?'), expectedTrajectory: [[call('find_airport', { city: 'Faro' })]] },
+]
+const tripEval = `
+import { describeEval } from 'vitest-tool-evals'
+const model = {
+  id: 'scripted-trip',
+  async generate(sample) {
+    const asked = sample.messages.find((m) => m.role === 'user').content
+    const tool = sample.messages.find((m) => m.role === 'tool')
+    if (tool) return { text: 'It is ' + tool.content }
+    if (asked.includes('Lisbon')) return { text: '<tool_call>\\n' + JSON.stringify({ name: 'find_airport', arguments: { city: 'Lisbon' } }) + '\\n</tool_call>' }
+    return { text: 'No idea.' }
+  },
+}
+describeEval('trip', { data: ${JSON.stringify(tripData)}, model, tools: { find_airport: ({ city }) => (city === 'Lisbon' ? 'LIS' : 'none') } })
 `
 const config = `
 import { defineConfig } from 'vitest/config'
@@ -143,7 +220,7 @@ export default defineConfig({
 })
 `
 
-const pct = (v: number | null) => (v === null ? '\u2013' : `${(v * 100).toFixed(1)}%`)
+const pct = (v: number | null | undefined) => (v === null || v === undefined ? '\u2013' : `${(v * 100).toFixed(1)}%`)
 
 describe('the HTML report in a browser', () => {
   let project: EvalProject
@@ -158,7 +235,8 @@ describe('the HTML report in a browser', () => {
     ensureBuilt()
     project = createEvalProject({
       'vitest.config.mjs': config,
-      'evals/weather.eval.mjs': evalFile('weather', 'data/weather.jsonl', 'data/weather.outputs.jsonl'),
+      'evals/weather.eval.mjs': evalFile('weather', 'data/weather.jsonl', 'data/weather.outputs.jsonl', oneCall),
+      'evals/trip.eval.mjs': tripEval,
       'evals/calendar.eval.mjs': evalFile('calendar', 'data/calendar.jsonl', 'data/calendar.outputs.jsonl'),
       'data/weather.jsonl': weatherData,
       'data/weather.outputs.jsonl': weatherOutputs,
@@ -189,7 +267,7 @@ describe('the HTML report in a browser', () => {
 
   it('is written by the run next to the JSON report', () => {
     expect(run.stdout + run.stderr).toContain('HTML report written to')
-    expect(report.samples).toBe(10)
+    expect(report.samples).toBe(12)
   })
 
   it('shows the JSON report numbers: counts, verdict, every metric with its interval', async () => {
@@ -202,12 +280,19 @@ describe('the HTML report in a browser', () => {
     for (const card of cards) {
       const value = report.metrics[card.metric as string] as number
       expect(card.value, card.metric as string).toBe(pct(value))
-      const n = card.metric === 'no_call_accuracy' ? report.noCallExpected : report.withExpectedCalls
+      const n = report.metricCounts[card.metric as string] as number
       const ci = wilsonInterval(value, n)!
       expect(Number(card.lo)).toBeCloseTo(ci.lo, 12)
       expect(Number(card.hi)).toBeCloseTo(ci.hi, 12)
       expect(card.ci).toBe(`95% CI ${pct(ci.lo)} \u2013 ${pct(ci.hi)} \u00b7 n=${n}`)
     }
+    // The n each view shows is the one the scorer declared: 2 agent samples, 6 weather samples with a value, 10
+    // samples expecting calls, 2 expecting none. None of them may borrow another's.
+    expect(report.metricCounts).toMatchObject({ name_correct: 10, no_call_accuracy: 2, trajectory_match: 2, trajectory_args_exact_match: 2, agent_completed: 2, 'quality.one_call': 6 })
+    const nOf = async (m: string) => (await page.textContent(`.card[data-metric="${m}"] .ci`))?.split('n=')[1]
+    expect(await nOf('trajectory_match')).toBe('2')
+    expect(await nOf('agent_completed')).toBe('2')
+    expect(await nOf('quality.one_call')).toBe('6')
   })
 
   it('shows per-suite and per-tool rates and the failure counts of the report', async () => {
@@ -238,7 +323,7 @@ describe('the HTML report in a browser', () => {
   it('filters the samples by suite, tool, failure category and text', async () => {
     const count = () => page.textContent('#sample-count')
     const ids = () => page.$$eval('#sample-list tr.sample td:nth-child(2)', (tds) => tds.map((td) => td.textContent))
-    expect(await count()).toBe('10 of 10 samples')
+    expect(await count()).toBe('12 of 12 samples')
     await page.selectOption('#filter-suite', 'calendar')
     expect(await ids()).toEqual(['c1', 'c2'])
     await page.selectOption('#filter-category', 'wrong_arguments')
@@ -259,7 +344,7 @@ describe('the HTML report in a browser', () => {
     expect(await ids()).toEqual(['w5'])
     expect(await page.inputValue('#filter-category')).toBe('unexpected_call')
     await page.selectOption('#filter-category', '')
-    expect(await count()).toBe('10 of 10 samples')
+    expect(await count()).toBe('12 of 12 samples')
   })
 
   it('opens a sample: prompt, raw output shown as text (never as markup), call diff', async () => {
@@ -282,15 +367,34 @@ describe('the HTML report in a browser', () => {
     await page.click('#sample-list tr.sample:has-text("w7")')
     expect(await page.textContent('#sample-error')).toMatch(/w7/)
 
-    // A fully right sample keeps only its record in task meta (under 1 KB): no prompt, no output to show.
+    // A fully right sample keeps its record and one line of its calls (under 1 KB): no prompt, no output, but what
+    // it got right, in the list and in the detail, never "(no call)".
+    const row = (id: string) => page.$$eval(`#sample-list tr.sample[data-index]`, (trs, id) => trs.filter((tr) => tr.children[1]?.textContent === id).map((tr) => [...tr.children].slice(3).map((td) => td.textContent))[0], id)
+    expect(await row('w1')).toEqual(['get_weather', 'get_weather'])
     await page.click('#sample-list tr.sample:has-text("w1")')
     expect(await page.$('#sample-prompt')).toBeNull()
     expect(await page.$('#sample-output')).toBeNull()
+    expect(await page.textContent('#right-calls')).toBe('get_weather({"city":"Paris"})')
+    expect(await page.textContent('#sample-detail')).not.toContain('No call expected')
+    expect(await page.$('#call-diff')).toBeNull()
+    // The same for a right sample whose calls came structured (tool_calls), and for an agent's.
+    await page.click('#sample-list tr.sample:has-text("c1")')
+    expect(await page.textContent('#right-calls')).toBe('cancel_event({"event_id":"evt_1"})')
+    expect(await row('t1')).toEqual(['find_airport', 'find_airport'])
+    await page.click('#sample-list tr.sample:has-text("t1")')
+    expect(await page.textContent('#right-calls')).toBe('find_airport({"city":"Lisbon"})')
+    // A right abstention still says so.
+    await page.click('#sample-list tr.sample:has-text("w4")')
+    expect(await page.textContent('#sample-detail')).toContain('No call expected and none made.')
+    // The tool filter finds fully right samples too (by their positions' names).
+    await page.selectOption('#filter-tool', 'cancel_event')
+    expect(await page.$$eval('#sample-list tr.sample td:nth-child(2)', (tds) => tds.map((td) => td.textContent))).toEqual(['c1', 'c2'])
+    await page.selectOption('#filter-tool', '')
   })
 
   it('renders without console errors, page errors or network requests (screenshot for a look)', async () => {
     await page.click('#sample-list tr.sample:has-text("w2")')
-    expect(await page.textContent('#thresholds tbody')).toBe('name_correctrun50.0%62.5%pass')
+    expect(await page.textContent('#thresholds tbody')).toBe('name_correctrun50.0%60.0%pass')
     const file = join(shots, 'report.png')
     await page.screenshot({ path: file, fullPage: true })
     console.log(`HTML report screenshot: ${file}`)

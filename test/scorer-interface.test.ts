@@ -5,7 +5,7 @@ import type { ToolCall } from '../src/calls/types.js'
 import { loadArray } from '../src/data/load.js'
 import type { Sample } from '../src/data/types.js'
 import { evaluate, evaluateWith } from '../src/eval/describe-eval.js'
-import type { EvalMeta } from '../src/eval/meta.js'
+import { META_LIMITS, type EvalMeta } from '../src/eval/meta.js'
 import { withPreparation } from '../src/eval/scorers.js'
 import type { ModelProvider } from '../src/models/types.js'
 import { RunCollector } from '../src/reporter/collect.js'
@@ -104,6 +104,11 @@ describe('the reporter sums user scorers it never loaded, from the records alone
     const report = applyGate(buildReport(collector, collector.overallAggregate(), collector.suiteAggregates(), [], true))
     expect(report.metrics['units.has_city']).toBe(3 / 5)
     expect(report).not.toHaveProperty('units') // no counts of its own: just its metrics
+    // n per metric: the samples that gave it a value (d left celsius out), not the samples expecting calls.
+    expect(agg.metricCounts['units.celsius']).toBe(4)
+    expect(agg.metricCounts['units.has_city']).toBe(5)
+    expect(report.metricCounts).toMatchObject({ 'units.celsius': 4, 'units.has_city': 5 })
+    expect(report.suites['first']?.metricCounts['units.celsius']).toBe(2)
     expect(renderSummary(report, { thresholds: {}, colorLevel: 0 })).toMatch(/units\.celsius\s+0\.500/)
   })
 
@@ -155,7 +160,7 @@ describe('one parse per sample', () => {
         return { value: prepared === 'prepared' ? 1 : 0 }
       },
       errored: () => 0,
-      accumulator: { create: () => 0, add: () => {}, merge: (a) => a, finish: () => ({ metrics: {} }) },
+      accumulator: { create: () => 0, add: () => {}, merge: (a) => a, finish: () => ({ metrics: {}, counts: {} }) },
     }
     const model: ModelProvider = { id: 'm', generate: async () => ({ text: hermes('get_weather', { city: 'Paris' }) }) }
     const s = sample('a', 'Paris')
@@ -191,6 +196,28 @@ describe('task meta size', () => {
     expect(stored.record.score?.failures).toEqual([])
     expect(size(stored)).toBeLessThan(1024)
     expect(stored).not.toHaveProperty('output')
+    // What was right stays showable: one line of its calls, in place of the expected and parsed lists.
+    expect(stored.rightCalls).toBe('get_weather({"city":"Paris"})')
+    expect(stored).not.toHaveProperty('expected')
+    expect(stored).not.toHaveProperty('calls')
+  })
+
+  it('a fully right sample with many or long calls keeps its line capped (and the cut marked), still under 1 KB', async () => {
+    const many = { ...sample('w03', 'Paris'), expected: Array.from({ length: 12 }, (_, i) => ({ name: 'get_weather', arguments: { city: `City number ${i} ${'x'.repeat(40)}` } })) }
+    const text = many.expected.map((e) => hermes(e.name, e.arguments)).join('\n')
+    const { stored } = await evaluate({ ...many, expected: many.expected.slice(0, 2) }, { text: many.expected.slice(0, 2).map((e) => hermes(e.name, e.arguments)).join('\n') }, undefined, 'weather', {})
+    expect(stored.rightCalls).toBe(`get_weather({"city":"City number 0 ${'x'.repeat(40)}"}); get_weather({"city":"City number 1 ${'x'.repeat(40)}"})`)
+    const long = await evaluate(many, { text }, undefined, 'weather', {})
+    expect(long.stored.record.score?.failures).toEqual([])
+    expect(long.stored.rightCalls).toMatch(/^get_weather\(\{"city":"City number 0 x+"\}\); .*… \[\d+ more chars\]$/)
+    expect(long.stored.rightCalls!.length).toBeLessThanOrEqual(META_LIMITS.rightCallsChars + 30)
+    expect(JSON.stringify({ ...long.stored, record: {} }).length).toBeLessThan(1024)
+  })
+
+  it('a right abstention keeps no call line (it made none)', async () => {
+    const { stored } = await evaluate({ ...sample('w04', 'Paris'), expected: [] }, { text: 'No tool needed.' }, undefined, 'weather', {})
+    expect(stored.record.score?.failures).toEqual([])
+    expect(stored).not.toHaveProperty('rightCalls')
   })
 
   it('a wrong one keeps what the worst-samples list shows: expected, calls, output', async () => {

@@ -271,6 +271,20 @@ describe('reporter', () => {
     expect(suites.get('plain')).toEqual(aggregate([rec('n', 'plain', {})]))
   })
 
+  it('each rate carries its denominator (metricCounts): samples with a verdict, schema samples, labelled judgements', () => {
+    // 8 records, e skipped: 8 expect a call (d errored stays in), none expects none.
+    const nemo = { has_call: 8, name_correct: 8, args_json_valid: 8, args_field_precision: 8, args_field_recall: 8, args_exact_match: 8, no_call_accuracy: 0 }
+    const scorers = { bfcl_accuracy: 4, schema_tool_selection: 4, schema_parameter_accuracy: 4, schema_execution_success: 4, schema_overall: 4 }
+    // j2's tool_invocation judgement has no label: out of its rate, so out of its n.
+    expect(overall.metricCounts).toEqual({ ...nemo, ...scorers, judge_tool_selection: 3, judge_tool_invocation: 2 })
+    expect(Object.keys(overall.metricCounts)).toEqual(Object.keys(overall.metrics))
+    expect(suites.get('judged')?.metricCounts).toMatchObject({ name_correct: 3, judge_tool_invocation: 2 })
+    expect(suites.get('plain')?.metricCounts).toEqual({ ...nemo, has_call: 1, name_correct: 1, args_json_valid: 1, args_field_precision: 1, args_field_recall: 1, args_exact_match: 1 })
+    const report = buildReport(collector, overall, suites, [], true)
+    expect(report.metricCounts).toEqual(overall.metricCounts)
+    expect(report.suites['bfcl']?.metricCounts['bfcl_accuracy']).toBe(4)
+  })
+
   it('thresholds accept the scorer metrics overall and per suite, and reject misspelt ones', () => {
     const thresholds = validateThresholds({
       bfcl_accuracy: 0.5,

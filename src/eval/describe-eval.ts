@@ -29,7 +29,7 @@ import { trialsPlan, type TrialsOption } from './trials.js'
 import { callsHash } from './calls-hash.js'
 import { RUN_INFO_KEY, suiteRunInfo } from './run-info.js'
 import * as vitestApi from 'vitest'
-import { lastUserPrompt, META_LIMITS, storedCalls, storedExpected, truncate, writeEvalMeta, type EvalMeta } from './meta.js'
+import { lastUserPrompt, META_LIMITS, rightCallsLine, storedCalls, storedExpected, truncate, writeEvalMeta, type EvalMeta } from './meta.js'
 import { agentOptionsOf, agentProvider, type AgentOptions } from './agent.js'
 import { storedTrajectory } from '../score/trajectory.js'
 import type { ScoredTrajectory } from '../score/scorers/trajectory.js'
@@ -347,7 +347,11 @@ export async function evaluateWith(
     stored.calls = storedCalls(calls)
     if (output.text !== undefined) stored.output = truncate(output.text, options.maxOutputChars ?? META_LIMITS.outputChars)
     keepPrompt(stored, sample)
-  } else delete stored.expected
+  } else {
+    // Fully right: one capped line of its calls (they are the expected ones) instead of both lists.
+    delete stored.expected
+    if (calls.length > 0) stored.rightCalls = rightCallsLine(calls)
+  }
   const result: EvalResult = { ...results, sample, output, calls, score: record.score, record }
   if (output.trajectory !== undefined && result.trajectory === undefined) result.trajectory = output.trajectory
   return { stored, result, strict }

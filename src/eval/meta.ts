@@ -5,6 +5,7 @@
  * JSON. This module has no Vitest runtime dependency: the reporter reads meta with it.
  */
 import type { TaskMeta } from '@vitest/runner'
+import { callLine } from '../calls/format.js'
 import type { ToolCall } from '../calls/types.js'
 import type { ExpectedCall, SampleRecord } from '../score/types.js'
 import { JUDGE_RECORD_CHARS } from '../score/scorers/judge.js'
@@ -38,8 +39,16 @@ export interface EvalMeta {
   record: SampleRecord
   /** Full error message (file, line, field, provider message) when the record is errored. */
   detail?: string
+  /** The expected calls; kept for every sample but the fully right ones (see `rightCalls`). */
   expected?: ExpectedCall[]
+  /** The parsed calls; kept only for samples that are not fully right. */
   calls?: StoredCall[]
+  /**
+   * A fully right sample's calls as one line (`get_weather({"city":"Paris"})`, `; ` between calls), capped at
+   * `META_LIMITS.rightCallsChars`: they matched the expected calls, so this line stands for both and the lists are
+   * not kept. Absent when the sample made no call (it rightly made none) or is not fully right.
+   */
+  rightCalls?: string
   /** The raw output, cut to `maxOutputChars` (the cut is marked). */
   output?: string
   /** Why the sample's cache entry was unusable and regenerated (`cached()`), when it was. */
@@ -65,6 +74,8 @@ export const META_LIMITS = {
   outputChars: 2000,
   promptChars: 1000,
   detailChars: 2000,
+  /** The one line of a fully right sample's calls (keeps its meta under 1 KB). */
+  rightCallsChars: 300,
   /** A judge's explanation (or error), per judgement. */
   judgeChars: JUDGE_RECORD_CHARS,
 }
@@ -88,6 +99,11 @@ export function storedCalls(calls: readonly ToolCall[]): StoredCall[] {
     out.push(s)
   }
   return out
+}
+
+/** A fully right sample's calls as one capped line (see EvalMeta.rightCalls). */
+export function rightCallsLine(calls: readonly ToolCall[]): string {
+  return truncate(calls.map((c) => callLine(c, META_LIMITS.rightCallsChars)).join('; '), META_LIMITS.rightCallsChars)
 }
 
 /** The text of the last user message, cut to `META_LIMITS.promptChars`; undefined when there is none. */

@@ -121,7 +121,7 @@ export const PAGE_SCRIPT = String.raw`
         var r = DATA.cards[m];
         return h('div', { class: 'card', 'data-metric': m, 'data-value': r.value, 'data-lo': r.lo, 'data-hi': r.hi },
           h('div', { class: 'name', text: m }), h('div', { class: 'value', text: pct(r.value) }),
-          h('div', { class: 'ci', text: ciText(r) + ' \u00b7 n=' + r.n }), intervalBar(r));
+          h('div', { class: 'ci', text: ciText(r) + (r.n === null ? '' : ' \u00b7 n=' + r.n) }), intervalBar(r));
       })));
   }
 
@@ -230,10 +230,12 @@ export const PAGE_SCRIPT = String.raw`
   var controls = {};
   var haystacks = [];
 
+  // A fully right sample keeps no call lists, only its positions' names (and a line of its calls): read both.
   function toolsOf(s) {
     var out = {};
     (s.x || []).forEach(function (c) { out[c.name] = 1; });
     (s.c || []).forEach(function (c) { out[c.name] = 1; });
+    (s.pos || []).forEach(function (p) { out[p[0]] = 1; if (p[1] !== null) out[p[1]] = 1; });
     return out;
   }
   function hay(i) {
@@ -299,6 +301,16 @@ export const PAGE_SCRIPT = String.raw`
     return s.f.map(function (f) { return h('span', { class: 'tag', text: DATA.failureNames[f] }); });
   }
   function names(calls) { return (calls || []).map(function (c) { return c.name; }).join(', ') || NO_CALL; }
+  var NOT_KEPT = 'calls not kept';
+  function expectedNames(s) {
+    if (s.x || !s.pos) return names(s.x);
+    return s.pos.map(function (p) { return p[0]; }).join(', ');
+  }
+  // Fully right: every position has its prediction and there is no other call, so the positions name the calls.
+  function predictedNames(s) {
+    if (s.r !== undefined) return s.pos ? s.pos.map(function (p) { return p[1]; }).join(', ') : s.r;
+    return s.nk ? NOT_KEPT : names(s.c);
+  }
 
   function drawList() {
     var rows = [], total = 0;
@@ -313,7 +325,7 @@ export const PAGE_SCRIPT = String.raw`
       var s = DATA.samples[i];
       controls.list.appendChild(h('tr', { class: 'sample' + (i === state.open ? ' open' : ''), 'data-index': i, onclick: function () { openSample(i); } },
         h('td', { text: DATA.suites[s.s].name }), h('td', { class: 'mono', text: s.i }), h('td', null, outcomeTags(s)),
-        h('td', { class: 'mono', text: names(s.x) }), h('td', { class: 'mono', text: s.k !== undefined || s.e !== undefined ? '' : names(s.c) })));
+        h('td', { class: 'mono', text: expectedNames(s) }), h('td', { class: 'mono', text: s.k !== undefined || s.e !== undefined ? '' : predictedNames(s) })));
     });
     controls.more.hidden = total <= rows.length;
   }
@@ -353,6 +365,8 @@ export const PAGE_SCRIPT = String.raw`
   }
 
   function callDiff(s) {
+    if (s.r !== undefined) return [h('p', { class: 'muted', text: 'Fully right: the calls made are the expected ones.' }), h('pre', { id: 'right-calls', text: s.r })];
+    if (s.nk) return h('p', { class: 'muted', id: 'calls-not-kept', text: 'Calls not kept: this run stored no calls for this sample, only its scores.' });
     var rows = alignCalls(s);
     if (!rows.length) return h('p', { class: 'muted', text: 'No call expected and none made.' });
     return h('table', { class: 'diff', id: 'call-diff' },

@@ -2,8 +2,9 @@
  * The HTML report (`htmlFile`): one self-contained file that opens from disk with no server and no network. The
  * data goes in as inline JSON (`<script type="application/json">`), the page script and styles are inlined, and
  * the page draws everything with plain DOM and SVG (no framework, no chart library): metric cards with 95% Wilson
- * intervals, per-suite and per-tool tables, failure categories, a confusion matrix of expected against predicted
- * tool names, and a sample browser (filters, prompt, raw output, call diff).
+ * intervals (each `n` from the report's `metricCounts`), per-suite and per-tool tables, failure categories, a
+ * confusion matrix of expected against predicted tool names, and a sample browser (filters, prompt, raw output,
+ * call diff; a fully right sample's one line of calls).
  *
  * Its input is narrow on purpose (`HtmlReportInput`): the final JSON report and one small record per sample, so the
  * reporter hands over what it already has and nothing here depends on how the run was collected.
@@ -34,6 +35,10 @@ export interface HtmlSample {
   positions?: { expected: string; predicted?: string }[]
   expected?: ExpectedCall[]
   calls?: StoredCall[]
+  /** A fully right sample's calls as one line (its meta keeps this instead of the lists: see EvalMeta.rightCalls). */
+  rightCalls?: string
+  /** The record says calls were expected but the meta kept no calls to show (the page says so, not "no call"). */
+  callsNotKept?: true
   /** The raw output as stored (already cut short by describeEval). */
   output?: string
   /** The prompt as stored (the last user message), when the run kept it. */
@@ -54,39 +59,32 @@ export interface HtmlReportInput {
   comparison?: unknown
 }
 
-/** A rate with its 95% Wilson interval over `n` trials (`null`s when there is no denominator). */
+/** A rate with its 95% interval over `n` trials (`null`s when there is no denominator; `n` null: not known). */
 export interface RateWithInterval {
   value: number | null
-  n: number
+  n: number | null
   lo: number | null
   hi: number | null
 }
 
 export { wilsonInterval }
 
-/** A rate with its interval: the report's own (`given`, clustered where samples cluster) when it has one, else Wilson's over `n`. */
-export function rateWithInterval(value: number | null | undefined, n: number, given?: Interval | null): RateWithInterval {
-  if (value === null || value === undefined || !(n > 0)) return { value: value ?? null, n, lo: null, hi: null }
-  if (given) return { value, n, lo: given[0], hi: given[1] }
-  const ci = wilsonInterval(value, n)
-  return { value, n, lo: ci?.lo ?? null, hi: ci?.hi ?? null }
+/**
+ * A rate with its interval: the report's own (`given`, clustered where samples cluster) when it has one, else
+ * Wilson's over `n`. With no known `n` (a report without `metricCounts`) there is no made-up interval either.
+ */
+export function rateWithInterval(value: number | null | undefined, n: number | null | undefined, given?: Interval | null): RateWithInterval {
+  const count = typeof n === 'number' ? n : null
+  if (value === null || value === undefined || count === null || !(count > 0)) return { value: value ?? null, n: count, lo: null, hi: null }
+  if (given) return { value, n: count, lo: given[0], hi: given[1] }
+  const ci = wilsonInterval(value, count)
+  return { value, n: count, lo: ci?.lo ?? null, hi: ci?.hi ?? null }
 }
 
-/** How many samples (or judgements) stand behind a metric of a run or suite: the denominator of its rate. */
-export function metricDenominator(metric: RunMetric, scope: Pick<SuiteReport, 'withExpectedCalls' | 'noCallExpected' | 'bfcl' | 'schema' | 'judge'>): number {
-  if (metric === 'no_call_accuracy') return scope.noCallExpected
-  if (metric === 'bfcl_accuracy') return scope.bfcl?.total ?? 0
-  if (metric.startsWith('schema_')) return scope.schema?.samples ?? 0
-  if (metric.startsWith('judge_')) {
-    const kind = scope.judge?.[metric.slice('judge_'.length) as 'tool_selection' | 'tool_invocation']
-    return kind ? kind.judged - kind.errors : 0
-  }
-  return scope.withExpectedCalls
-}
-
+/** Each metric's rate with its interval, `n` read from the scope's `metricCounts` (what each scorer declared). */
 function metricsWithIntervals(metrics: RunMetric[], scope: SuiteReport | ToolEvalsReport): Record<string, RateWithInterval> {
   const out: Record<string, RateWithInterval> = {}
-  for (const m of metrics) out[m] = rateWithInterval(scope.metrics[m], metricDenominator(m, scope), scope.metricIntervals?.[m])
+  for (const m of metrics) out[m] = rateWithInterval(scope.metrics[m], scope.metricCounts?.[m], scope.metricIntervals?.[m])
   return out
 }
 
@@ -151,6 +149,9 @@ interface PageSample {
   m?: number[]
   x?: ExpectedCall[]
   c?: StoredCall[]
+  /** rightCalls; `nk`: callsNotKept. */
+  r?: string
+  nk?: 1
   o?: string
   p?: string
   d?: string
@@ -164,6 +165,8 @@ function pageSample(s: HtmlSample, suiteIndex: number): PageSample {
   if (s.metrics) out.m = NEMO_METRICS.map((k) => s.metrics?.[k] ?? 0)
   if (s.expected?.length) out.x = s.expected
   if (s.calls?.length) out.c = s.calls
+  if (s.rightCalls !== undefined) out.r = s.rightCalls
+  if (s.callsNotKept) out.nk = 1
   if (s.output !== undefined) out.o = s.output
   if (s.prompt !== undefined) out.p = s.prompt
   if (s.detail !== undefined) out.d = s.detail
@@ -271,6 +274,10 @@ export function htmlSampleFromMeta(meta: EvalMeta): HtmlSample {
   }
   if (meta.expected) s.expected = meta.expected
   if (meta.calls) s.calls = meta.calls
+  // The line stands for the calls only while the record is fully right (with trials, an errored trial's record wins).
+  const right = record.error === undefined && record.skipped === undefined && record.score !== undefined && record.score.failures.length === 0
+  if (meta.rightCalls !== undefined && right) s.rightCalls = meta.rightCalls
+  else if (record.skipped === undefined && record.score?.positions.length && !meta.expected && !meta.calls) s.callsNotKept = true
   if (meta.output !== undefined) s.output = meta.output
   if (meta.prompt !== undefined) s.prompt = meta.prompt
   if (meta.detail !== undefined) s.detail = meta.detail

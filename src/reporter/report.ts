@@ -36,6 +36,8 @@ export interface SuiteReport extends ScorerDetails {
   samples: number
   /** NeMo's rates, then the scorers' (`bfcl_accuracy`, `schema_*`, `judge_*`, `<user scorer>.<metric>`) when measured. */
   metrics: RunMetrics
+  /** Per rate in `metrics`: how many samples (judgements, for `judge_*`) it is a share of (see Aggregate.metricCounts). */
+  metricCounts: Record<string, number>
   scored: number
   withExpectedCalls: number
   noCallExpected: number
@@ -60,6 +62,12 @@ export interface ToolEvalsReport extends ScorerDetails {
    * `<user scorer>.<metric>`) when some sample had them; `null` when no sample is in a metric's denominator.
    */
   metrics: RunMetrics
+  /**
+   * Per rate in `metrics`: its denominator, how many samples (judgements, for `judge_*`) stand behind it, as each
+   * scorer declares it (NeMo's six: `withExpectedCalls`; `no_call_accuracy`: `noCallExpected`; user scorers: the
+   * samples that gave the metric a value). Views read `n` here and never work it out per scorer.
+   */
+  metricCounts: Record<string, number>
   suites: Record<string, SuiteReport>
   thresholds: ThresholdResult[]
   /**
@@ -129,7 +137,7 @@ export function reportedMetrics(report: Pick<ToolEvalsReport, 'metrics'>): RunMe
 }
 
 /** The Aggregate fields that are not scorer counts. */
-const CORE_FIELDS = new Set(['samples', 'scored', 'errored', 'skipped', 'withExpectedCalls', 'noCallExpected', 'metrics', 'failures', 'tools'])
+const CORE_FIELDS = new Set(['samples', 'scored', 'errored', 'skipped', 'withExpectedCalls', 'noCallExpected', 'metrics', 'metricCounts', 'failures', 'tools'])
 
 /** The scorers' counts of an aggregate, only those present (the JSON report leaves the others out). */
 function scorerDetails(agg: Aggregate): ScorerDetails {
@@ -140,6 +148,7 @@ export function suiteReport(agg: Aggregate): SuiteReport {
   return {
     samples: agg.samples,
     metrics: agg.metrics,
+    metricCounts: agg.metricCounts,
     scored: agg.scored,
     withExpectedCalls: agg.withExpectedCalls,
     noCallExpected: agg.noCallExpected,
@@ -166,6 +175,7 @@ export function buildReport(
   const report: UndecidedReport = {
     samples: overall.samples,
     metrics: overall.metrics,
+    metricCounts: overall.metricCounts,
     suites: Object.fromEntries([...suites].map(([name, agg]) => [name, suiteReport(agg)])),
     thresholds,
     testsPass,

@@ -201,6 +201,9 @@ export function finishAggregate(acc: Accumulator): Aggregate {
   const metrics = {} as Record<ReportMetric, number | null>
   for (const k of NEMO_METRICS) metrics[k] = rate(exactTotal(acc.sums[k]), acc.withExpectedCalls)
   metrics.no_call_accuracy = rate(acc.noCallCorrect, acc.noCallExpected)
+  const metricCounts: Record<string, number> = {}
+  for (const k of NEMO_METRICS) metricCounts[k] = acc.withExpectedCalls
+  metricCounts['no_call_accuracy'] = acc.noCallExpected
   const count = (m: Map<string, number>): number => {
     let n = 0
     for (const v of m.values()) n += v
@@ -214,6 +217,7 @@ export function finishAggregate(acc: Accumulator): Aggregate {
     withExpectedCalls: acc.withExpectedCalls,
     noCallExpected: acc.noCallExpected,
     metrics,
+    metricCounts,
     failures: { ...acc.failures },
     tools: sortedObject(
       acc.tools,

@@ -66,11 +66,14 @@ function meanAccumulator(name: string, metrics: readonly string[]): ScorerAccumu
       // Declared metrics first (in their order), then any others the records carried, by name.
       const names = [...metrics.filter((m) => acc.has(m)), ...[...acc.keys()].filter((m) => !metrics.includes(m)).sort()]
       const out: Record<string, number | null> = {}
+      const counts: Record<string, number> = {}
       for (const m of names) {
         const s = acc.get(m)!
         out[`${name}.${m}`] = rate(exactTotal(s.sum), s.count)
+        // The samples that gave this metric a value (a null or absent value leaves the sample out).
+        counts[`${name}.${m}`] = s.count
       }
-      return { metrics: out }
+      return { metrics: out, counts }
     },
   }
 }

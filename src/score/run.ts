@@ -42,12 +42,21 @@ export function mergeRuns(into: RunAccumulator, from: RunAccumulator): RunAccumu
   return into
 }
 
-/** The Aggregate: NeMo's numbers, then each scorer's metrics (after NeMo's) and counts (under its name). */
+/**
+ * The Aggregate: NeMo's numbers, then each scorer's metrics (after NeMo's) with their denominators, and its counts
+ * (under its name).
+ */
 export function finishRun(acc: RunAccumulator): Aggregate {
   const agg = finishAggregate(acc.core)
-  const out = { ...agg, metrics: { ...agg.metrics } } as Aggregate & Record<string, unknown>
+  const out = { ...agg, metrics: { ...agg.metrics }, metricCounts: { ...agg.metricCounts } } as Aggregate & Record<string, unknown>
   for (const [name, summary] of acc.scores.finish(scorerRank)) {
     Object.assign(out.metrics, summary.metrics)
+    for (const metric of Object.keys(summary.metrics)) {
+      const n = summary.counts[metric]
+      // A rate without its denominator would show a made-up n: a scorer must declare every one.
+      if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) throw new Error(`scorer "${name}": no count for metric "${metric}" in its summary`)
+      out.metricCounts[metric] = n
+    }
     if (summary.details !== undefined) out[name] = summary.details
   }
   return out

@@ -5,7 +5,8 @@
  *   sample's record keeps under `record.scores[scorer.name]` (and, optionally, a full result handed to `assert`);
  * - says what a sample that could not be evaluated scores (`errored`: never more than a wrong answer);
  * - sums those values over a run or a suite (`accumulator`: create, add, merge, finish) from counts and exact sums
- *   only, so the records of sharded runs give the numbers of one run, bit for bit, in any order.
+ *   only, so the records of sharded runs give the numbers of one run, bit for bit, in any order; `finish` gives each
+ *   metric's rate and its denominator (how many samples or judgements the rate averages over).
  *
  * NeMo's metrics are the base every record carries (`record.score`, summed by aggregate.ts); the scorers are what an
  * eval adds beside them. The built-in ones are listed in `scorers/index.ts`; users make theirs with `defineScorer`.
@@ -40,6 +41,11 @@ export type StrictVerdict = { pass: true } | { pass: false; message: string } | 
 /** What a run or suite's sums come to: rates by report metric name, and counts for the report's own field. */
 export interface ScorerSummary<D = unknown> {
   metrics: Record<string, number | null>
+  /**
+   * Per metric in `metrics`: how many samples (or judgements) stand behind its rate, i.e. its denominator (0 where the
+   * rate is null). The report carries them as `metricCounts`, so views show `n` without knowing any scorer.
+   */
+  counts: Record<string, number>
   /** Counts behind the rates; the report carries them under the scorer's name (omitted when undefined). */
   details?: D
 }

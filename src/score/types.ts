@@ -191,6 +191,12 @@ export interface Aggregate extends BuiltinScorerDetails {
    * the scorers' metrics. Full precision; `null` when the denominator is empty.
    */
   metrics: RunMetrics
+  /**
+   * Per metric in `metrics`, how many samples (judgements, for `judge_*`) stand behind its rate: its denominator,
+   * 0 where the rate is null. NeMo's six: `withExpectedCalls`; `no_call_accuracy`: `noCallExpected`; each scorer's
+   * from its own accumulator (`ScorerSummary.counts`). With trials a sample counts once (its rate is over samples).
+   */
+  metricCounts: Record<string, number>
   /** Number of scored records showing each failure category. */
   failures: Record<FailureCategory, number>
   /** Keyed by expected tool name. */

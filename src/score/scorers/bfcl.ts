@@ -111,7 +111,7 @@ const accumulator: Scorer<BfclRecord, BfclAccumulator, BfclAggregate>['accumulat
       categories: sortedObject(acc.categories, (c) => ({ total: c.total, correct: c.correct, accuracy: rate(c.correct, c.total) })),
       errorTypes: sortedObject(acc.errorTypes, (n) => n),
     }
-    return { metrics: { bfcl_accuracy: rate(acc.correct, acc.total) }, details }
+    return { metrics: { bfcl_accuracy: rate(acc.correct, acc.total) }, counts: { bfcl_accuracy: acc.total }, details }
   },
 }
 

@@ -88,14 +88,18 @@ const accumulator: Scorer<JudgeValue, JudgeAccumulator, JudgeAggregate>['accumul
   },
   finish(acc) {
     const metrics: Record<string, number | null> = {}
+    const counts: Record<string, number> = {}
     const details: JudgeAggregate = {}
     for (const kind of JUDGE_KINDS) {
       const c = acc.get(kind)
       if (!c) continue
       details[kind] = { ...c }
-      metrics[`judge_${kind}`] = c.judged - c.errors === 0 ? null : c.correct / (c.judged - c.errors)
+      // A judgement without a label is left out of the rate, so out of its denominator too.
+      const labelled = c.judged - c.errors
+      metrics[`judge_${kind}`] = labelled === 0 ? null : c.correct / labelled
+      counts[`judge_${kind}`] = labelled
     }
-    return acc.size === 0 ? { metrics } : { metrics, details }
+    return acc.size === 0 ? { metrics, counts } : { metrics, counts, details }
   },
 }
 

@@ -68,6 +68,7 @@ const schemaAccumulator: Scorer<SchemaRecord, SchemaAccumulator, SchemaAggregate
         schema_execution_success: rate(s.execution_success, s.samples),
         schema_overall: rate(exactTotal(s.overall), s.samples),
       },
+      counts: Object.fromEntries(schemaMetricNames.map((m) => [m, s.samples])),
       details: {
         samples: s.samples,
         tool_selection: s.tool_selection,

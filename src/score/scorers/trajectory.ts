@@ -190,9 +190,19 @@ const accumulator: Scorer<TrajectoryRecord, TrajectoryAccumulator, TrajectoryAgg
   },
   finish(acc) {
     const out: Record<string, number | null> = {}
-    if (acc.withExpected > 0) out['trajectory_match'] = rate(acc.matched, acc.withExpected)
-    if (acc.scored > 0) for (const m of NEMO_METRICS) out[`trajectory_${m}`] = rate(exactTotal(acc.sums[m]), acc.scored)
+    const denominators: Record<string, number> = {}
+    if (acc.withExpected > 0) {
+      out['trajectory_match'] = rate(acc.matched, acc.withExpected)
+      denominators['trajectory_match'] = acc.withExpected
+    }
+    if (acc.scored > 0) {
+      for (const m of NEMO_METRICS) {
+        out[`trajectory_${m}`] = rate(exactTotal(acc.sums[m]), acc.scored)
+        denominators[`trajectory_${m}`] = acc.scored
+      }
+    }
     out['agent_completed'] = rate(acc.completed, acc.samples)
+    denominators['agent_completed'] = acc.samples
     const counts = [...acc.stepCounts].sort((a, b) => Number(a[0]) - Number(b[0]))
     const details: TrajectoryAggregate = {
       samples: acc.samples,
@@ -205,7 +215,7 @@ const accumulator: Scorer<TrajectoryRecord, TrajectoryAccumulator, TrajectoryAgg
       matched: acc.matched,
       stepCounts: sortedObject(new Map(counts), (n) => n),
     }
-    return { metrics: out, details }
+    return { metrics: out, counts: denominators, details }
   },
 }
 
