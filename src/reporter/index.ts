@@ -220,13 +220,14 @@ export default class ToolEvalsReporter implements Reporter {
     // Outcomes are made once, and only when something needs them (a sidecar to write, a baseline to compare with).
     let made: SampleOutcome[] | undefined
     const outcomes = (): SampleOutcome[] => (made ??= collectOutcomes(tests))
-    if (outputPath !== undefined && this.options.samplesFile !== false) report.samplesFile = writeSamplesFile(outputPath, outcomes())
+    if (outputPath !== undefined && this.options.samplesFile !== false) Object.assign(report, writeSamplesFile(outputPath, outcomes()))
     const result = compareWithBaseline(this.options, root, () => ({ meta: report.run as RunMeta, outcomes: outcomes() }))
     const failures: string[] = []
     if (result.kind === 'missing') this.log(`tool-evals: no baseline report at ${result.file}: comparison skipped`)
-    else if (result.kind === 'error') failures.push(`baseline ${result.file} could not be read: ${result.message}`)
+    else if (result.kind === 'error') failures.push(`baseline ${result.file} cannot be used: ${result.message}`)
     else if (result.kind === 'compared') {
       report.comparison = result.comparison
+      if (result.comparison.incomparable.length > 0) failures.push(`baseline ${result.file} cannot be compared: ${result.comparison.incomparable.join('; ')}`)
       const regressed = regressions(result.comparison)
       if (regressed.length > 0) failures.push(`regressed against the baseline: ${regressed.join(', ')}`)
       if (result.comparison.mustPassFailed.length > 0) failures.push(`mustPass samples now wrong: ${result.comparison.mustPassFailed.join(', ')}`)
