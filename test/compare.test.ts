@@ -279,6 +279,17 @@ describe('comparisons that cannot be made fail, with a reason', () => {
     expect(some.pass).toBe(true)
   })
 
+  it('a sample listed twice without distinct trials is refused, not folded as trials (either run)', () => {
+    const twice = [...right, ...right]
+    const c = compareRuns({ outcomes: twice }, { outcomes: wrong })
+    expect(c.incomparable).toEqual([expect.stringMatching(/^samples listed more than once in the baseline: weather > s0, weather > s1, .* and 45 more$/)])
+    expect(c.pass).toBe(false)
+    const head = compareRuns({ outcomes: right }, { outcomes: [...right, outcome('s3', true)] })
+    expect(head.incomparable).toEqual(['samples listed more than once in this run (two suites of one name?): weather > s3'])
+    const sameTrial = [outcome('a', true, 'w', { trial: 0 }), outcome('a', true, 'w', { trial: 0 })]
+    expect(compareRuns({ outcomes: sameTrial }, { outcomes: [outcome('a', true, 'w')] }).incomparable[0]).toMatch(/more than once in the baseline: w > a$/)
+  })
+
   it('the text and the comment say "not comparable", never "no regression"', () => {
     const c = compareRuns({ outcomes: run(50, [], 'other') }, { outcomes: wrong })
     const md = renderComparisonMarkdown(c, { now: new Date() })

@@ -10,7 +10,12 @@ export interface PairCounts {
   /** Paired samples the baseline evaluated (not skipped), and of those, the ones that errored in every trial. */
   baseEvaluated: number
   baseErrored: number
+  /** Samples (`<suite> > <id>`) listed more than once without distinct trial indexes, per run. */
+  baseRepeated: readonly string[]
+  headRepeated: readonly string[]
 }
+
+const listed = (ids: readonly string[]) => `${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ` and ${ids.length - 5} more` : ''}`
 
 /**
  * Whether the paired samples can show a regression at all. Anything that would let a real drop pass unseen is a
@@ -27,6 +32,9 @@ export function comparability(
 ): { incomparable: string[]; warnings: string[] } {
   const incomparable: string[] = []
   const warnings: string[] = []
+  // Repeats would be averaged as trials: a sample counted twice weighs twice, a silent wrong number.
+  if (counts.baseRepeated.length > 0) incomparable.push(`samples listed more than once in the baseline: ${listed(counts.baseRepeated)}`)
+  if (counts.headRepeated.length > 0) incomparable.push(`samples listed more than once in this run (two suites of one name?): ${listed(counts.headRepeated)}`)
   if (counts.paired === 0) {
     incomparable.push(`no sample is in both runs (paired by suite and id; baseline ${counts.baseSamples}, this run ${counts.headSamples}): another dataset or suite?`)
     return { incomparable, warnings }

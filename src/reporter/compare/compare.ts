@@ -145,13 +145,24 @@ function isSorted(outcomes: readonly SampleOutcome[]): boolean {
  * One Folded per sample, in sample order: the outcomes sorted (sidecars and the reporter's are already), then each
  * run of equal (suite, id), its trials, folded. No map keyed by strings: sorting makes pairing a merge.
  */
-function fold(input: readonly SampleOutcome[]): Folded[] {
+function fold(input: readonly SampleOutcome[], repeated: string[]): Folded[] {
   const outcomes = isSorted(input) ? input : [...input].sort((a, b) => compareKeys(a.suite, a.id, b.suite, b.id))
   const out: Folded[] = []
   let f: Folded | undefined
+  // Only trials (each with its own index) may share a (suite, id); anything else repeated would be folded as trials.
+  const trials = new Set<number>()
+  let untrialled = false
   for (const o of outcomes) {
-    if (f && f.suite === o.suite && f.id === o.id) addTrial(f, o)
-    else out.push((f = newFolded(o)))
+    if (f && f.suite === o.suite && f.id === o.id) {
+      if (untrialled || o.trial === undefined || trials.has(o.trial)) repeated.push(keyOf(o.suite, o.id))
+      addTrial(f, o)
+    } else {
+      out.push((f = newFolded(o)))
+      trials.clear()
+      untrialled = false
+    }
+    if (o.trial === undefined) untrialled = true
+    else trials.add(o.trial)
     if (o.skipped) continue
     f.erroredOnly = o.errored === true && (f.erroredOnly || !f.evaluated)
     f.evaluated = true
@@ -239,8 +250,10 @@ function testMetric(values: Column, alpha: number, gated: boolean): Omit<MetricC
 export function compareRuns(base: RunForComparison, head: RunForComparison, options: RegressionOptions = {}, mustPassIds: readonly string[] = []): Comparison {
   const alpha = options.alpha ?? 0.05
   const minDrop = options.minDrop ?? 0.02
-  const b = fold(base.outcomes)
-  const h = fold(head.outcomes)
+  const baseRepeated: string[] = []
+  const headRepeated: string[] = []
+  const b = fold(base.outcomes, baseRepeated)
+  const h = fold(head.outcomes, headRepeated)
   const added: string[] = []
   const removed: string[] = []
   const paired: [Folded, Folded][] = []
@@ -399,7 +412,13 @@ export function compareRuns(base: RunForComparison, head: RunForComparison, opti
   }
 
   const warnings = metaDifferences(base.meta, head.meta)
-  const checked = comparability({ paired: paired.length, baseSamples: b.length, headSamples: h.length, baseEvaluated, baseErrored }, baseMeasured, known, available, options.metrics)
+  const checked = comparability(
+    { paired: paired.length, baseSamples: b.length, headSamples: h.length, baseEvaluated, baseErrored, baseRepeated, headRepeated },
+    baseMeasured,
+    known,
+    available,
+    options.metrics,
+  )
   warnings.push(...checked.warnings)
   const usage: Comparison['usage'] = {}
   for (const [k, u] of usageSums) usage[k] = { base: u.base / u.n, head: u.head / u.n, delta: (u.head - u.base) / u.n, n: u.n }
