@@ -1,9 +1,11 @@
 // The baseline comparison (src/reporter/compare/) on synthetic per-sample outcomes: verdicts, Holm, mustPass,
-// added/removed, clustering, fractional metrics, trials, the sidecar round trip, the calls hash and the Markdown.
+// added/removed, clustering, fractional metrics, trials, the sidecar round trip, the calls hash and the Markdown;
+// comparisons that cannot be made (incomparable) and samples files that cannot be trusted, refused with a reason.
 import { describe, expect, it } from 'vitest'
 import { callsHash } from '../src/eval/calls-hash.js'
 import { compareRuns, MAX_DETAILS } from '../src/reporter/compare/compare.js'
 import { cachedLookup, isRight, parseOutcomes, sampleValues, serialiseOutcomes, type SampleOutcome } from '../src/reporter/compare/outcomes.js'
+import { parseSamplesFile } from '../src/reporter/compare/samples-file.js'
 import { renderComparisonMarkdown } from '../src/reporter/compare/render.js'
 import { metaDifferences } from '../src/reporter/compare/run-meta.js'
 import { binomialTailHalf } from './helpers/binomial.js'
@@ -163,7 +165,7 @@ describe('the samples sidecar', () => {
   })
 
   it('a malformed line names the file and line', () => {
-    expect(() => parseOutcomes('{"format":"tool-evals-samples","v":1,"metrics":[]}\n{"s":1}\n', 'r.samples.jsonl')).toThrow(/r\.samples\.jsonl:2: .*"s"/)
+    expect(() => parseOutcomes('{"format":"tool-evals-samples","v":2,"runId":"r","samples":1,"metrics":[]}\n{"s":1}\n', 'r.samples.jsonl')).toThrow(/r\.samples\.jsonl:2: .*"s"/)
     expect(() => parseOutcomes('{"a":1}\n', 'r.samples.jsonl')).toThrow(/r\.samples\.jsonl:1: not a tool-evals samples file/)
   })
 
@@ -219,5 +221,143 @@ describe('run metadata differences', () => {
     expect(metaDifferences(meta('aaa'), meta('aaa'))).toEqual([])
     expect(metaDifferences(meta('aaa'), meta('bbb'))).toEqual(['s: data.jsonl differs (dataset or recording changed)'])
     expect(metaDifferences(meta('aaa'), meta('aaa', 'openai:y'))).toEqual(['s: provider replay:x → openai:y'])
+  })
+})
+
+describe('comparisons that cannot be made fail, with a reason', () => {
+  const right = run(50, [])
+  const wrong = run(50, range(0, 50))
+
+  it('a control: the same runs, all samples right → wrong, regress', () => {
+    const c = compareRuns({ outcomes: right }, { outcomes: wrong })
+    expect(c.incomparable).toEqual([])
+    expect(c.pass).toBe(false)
+    expect(c.metrics['name_correct']!.verdict).toBe('regressed')
+  })
+
+  it('no shared sample (another dataset or suite)', () => {
+    for (const base of [run(50, [], 'other'), right.map((o) => ({ ...o, id: `x${o.id}` }))]) {
+      const c = compareRuns({ outcomes: base }, { outcomes: wrong })
+      expect(c.pass).toBe(false)
+      expect(c.incomparable).toEqual([expect.stringMatching(/^no sample is in both runs .*baseline 50, this run 50/)])
+      expect(c.metrics).toEqual({})
+    }
+  })
+
+  it('a metric the baseline measured that this run does not (renamed), unless the gated metrics leave it out', () => {
+    const renamed = right.map((o) => ({ ...o, values: { name_ok: 1, args_exact_match: 1 } }))
+    const c = compareRuns({ outcomes: renamed }, { outcomes: wrong })
+    expect(c.pass).toBe(false)
+    expect(c.incomparable).toEqual([expect.stringMatching(/^metric name_ok is in the baseline but not measured in this run/)])
+    expect(c.warnings).toContain('metric name_correct is new in this run (not in the baseline): not compared')
+    // Gating only args_exact_match: the renamed metric is a warning, and the real regression still fails.
+    const only = compareRuns({ outcomes: renamed }, { outcomes: wrong }, { metrics: ['args_exact_match'] })
+    expect(only.incomparable).toEqual([])
+    expect(only.warnings).toContain('metric name_ok is in the baseline but not in this run (not gated)')
+    expect(only.pass).toBe(false)
+  })
+
+  it('a gated metric missing on either side', () => {
+    const noExact = right.map((o) => ({ ...o, values: { name_correct: 1 } }))
+    const c = compareRuns({ outcomes: noExact }, { outcomes: right }, { metrics: ['name_correct', 'args_exact_match', 'units.celsius'] })
+    expect(c.incomparable).toEqual(['gated metric args_exact_match: the baseline did not measure it', 'gated metric units.celsius: the baseline did not measure it'])
+    expect(c.pass).toBe(false)
+    const headLacks = compareRuns({ outcomes: right }, { outcomes: noExact }, { metrics: ['args_exact_match'] })
+    expect(headLacks.incomparable).toEqual(['gated metric args_exact_match: this run did not measure it'])
+  })
+
+  it('a baseline whose paired samples all errored, or none was evaluated; some errored is a warning', () => {
+    const errored = right.map((o) => ({ ...o, values: { name_correct: 0, args_exact_match: 0 }, failures: [], errored: true as const }))
+    const c = compareRuns({ outcomes: errored }, { outcomes: wrong })
+    expect(c.incomparable).toEqual(['all 50 paired baseline samples errored: no drop can be seen against them'])
+    expect(c.pass).toBe(false)
+    const skipped = right.map((o) => ({ ...o, values: {}, skipped: true as const }))
+    expect(compareRuns({ outcomes: skipped }, { outcomes: wrong }).incomparable[0]).toBe('none of the 50 paired baseline samples was evaluated (all skipped)')
+    const some = compareRuns({ outcomes: [...errored.slice(0, 5), ...right.slice(5)] }, { outcomes: right })
+    expect(some.incomparable).toEqual([])
+    expect(some.warnings).toContain('5 of 50 paired baseline samples errored: they cannot show a regression')
+    expect(some.pass).toBe(true)
+  })
+
+  it('a sample listed twice without distinct trials is refused, not folded as trials (either run)', () => {
+    const twice = [...right, ...right]
+    const c = compareRuns({ outcomes: twice }, { outcomes: wrong })
+    expect(c.incomparable).toEqual([expect.stringMatching(/^samples listed more than once in the baseline: weather > s0, weather > s1, .* and 45 more$/)])
+    expect(c.pass).toBe(false)
+    const head = compareRuns({ outcomes: right }, { outcomes: [...right, outcome('s3', true)] })
+    expect(head.incomparable).toEqual(['samples listed more than once in this run (two suites of one name?): weather > s3'])
+    const sameTrial = [outcome('a', true, 'w', { trial: 0 }), outcome('a', true, 'w', { trial: 0 })]
+    expect(compareRuns({ outcomes: sameTrial }, { outcomes: [outcome('a', true, 'w')] }).incomparable[0]).toMatch(/more than once in the baseline: w > a$/)
+  })
+
+  it('the text and the comment say "not comparable", never "no regression"', () => {
+    const c = compareRuns({ outcomes: run(50, [], 'other') }, { outcomes: wrong })
+    const md = renderComparisonMarkdown(c, { now: new Date() })
+    expect(md.split('\n')[0]).toBe('## Tool evals vs baseline: ❌ not comparable')
+    expect(md).toContain('- no sample is in both runs')
+    expect(md).not.toContain('no regression')
+  })
+})
+
+describe('a samples file that cannot be trusted is an error naming file, line and field', () => {
+  const text = serialiseOutcomes([outcome('a', true), outcome('b', false), { suite: 'weather', id: 'c', values: { no_call_accuracy: 1 }, failures: [] }], 'run-1')
+  const lines = text.trimEnd().split('\n')
+  const edit = (i: number, f: (l: Record<string, any>) => void) => {
+    const copy = [...lines]
+    const l = JSON.parse(copy[i]!)
+    f(l)
+    copy[i] = JSON.stringify(l)
+    return copy.join('\n') + '\n'
+  }
+
+  it('the header carries the run id and the number of sample lines; a null value is "not measured"', () => {
+    const { header, outcomes } = parseSamplesFile(text, 'r.jsonl')
+    expect(header).toEqual({ format: 'tool-evals-samples', v: 2, runId: 'run-1', samples: 3, metrics: ['name_correct', 'args_exact_match', 'no_call_accuracy'] })
+    expect(JSON.parse(lines[3]!).v).toEqual([null, null, 1])
+    expect(outcomes[2]!.values).toEqual({ no_call_accuracy: 1 })
+  })
+
+  it.each([
+    ['a string value', 1, (l: any) => (l.v[0] = '1'), /r\.jsonl:2: field v\[0\] \(name_correct\): .*\[0, 1\].*got "1"/],
+    ['a negative value', 1, (l: any) => (l.v[1] = -1), /r\.jsonl:2: field v\[1\] \(args_exact_match\): .*got -1/],
+    ['a huge value', 1, (l: any) => (l.v[0] = 1e308), /r\.jsonl:2: field v\[0\].*got 1e\+308/],
+    ['minus a huge value', 1, (l: any) => (l.v[0] = -1e308), /r\.jsonl:2: field v\[0\].*got -1e\+308/],
+    ['all values null', 1, (l: any) => (l.v = [null, null]), /r\.jsonl:2: field v: an evaluated sample with no metric value/],
+    ['more values than metrics', 1, (l: any) => (l.v = [1, 1, 1, 1]), /r\.jsonl:2: field v: 4 values, but the header names 3/],
+    ['a trial index that is no count', 1, (l: any) => (l.t = 0.5), /r\.jsonl:2: field t:/],
+    ['errored and skipped at once', 1, (l: any) => ((l.e = 1), (l.k = 1)), /r\.jsonl:2: fields e and k/],
+    ['usage that is not a number', 1, (l: any) => (l.u = { latencyMs: 'x' }), /r\.jsonl:2: field u\.latencyMs/],
+    ['a header without run id', 0, (l: any) => delete l.runId, /r\.jsonl:1: field runId/],
+    ['a v1 header', 0, (l: any) => (l.v = 1), /r\.jsonl:1: samples format v1, written by an older vitest-tool-evals/],
+  ])('%s', (_name, i, f, error) => {
+    expect(() => parseSamplesFile(edit(i, f), 'r.jsonl')).toThrow(error)
+  })
+
+  it('a file cut at a line boundary, or only its header, disagrees with the header\'s count', () => {
+    expect(() => parseSamplesFile(lines.slice(0, 2).join('\n') + '\n', 'r.jsonl')).toThrow('r.jsonl: 1 sample line(s), but its header says 3: the file was cut short or added to')
+    expect(() => parseSamplesFile(lines[0] + '\n', 'r.jsonl')).toThrow(/r\.jsonl: 0 sample line\(s\), but its header says 3/)
+  })
+
+  it('a repeated sample is refused, not folded as a trial (even with the count fixed); trials with "t" are fine', () => {
+    const header = JSON.parse(lines[0]!)
+    const dup = [JSON.stringify({ ...header, samples: 4 }), lines[1], lines[1], lines[2], lines[3]].join('\n')
+    expect(() => parseSamplesFile(dup, 'r.jsonl')).toThrow('r.jsonl:3: sample weather > a repeats line 2: a sample is written once')
+    const untrialled = [JSON.stringify({ ...header, samples: 2 }), lines[1], edit(1, (l) => (l.t = 1)).split('\n')[1]].join('\n')
+    expect(() => parseSamplesFile(untrialled, 'r.jsonl')).toThrow(/r\.jsonl:3: sample weather > a \(trial 1\) repeats line 2 \(only trials/)
+    const trials = serialiseOutcomes([outcome('a', true, 'w', { trial: 0 }), outcome('a', false, 'w', { trial: 1 })], 'r')
+    expect(parseSamplesFile(trials).outcomes.map((o) => o.trial)).toEqual([0, 1])
+    const moved = [JSON.stringify(header), lines[2], lines[1], lines[3]].join('\n')
+    expect(() => parseSamplesFile(moved, 'r.jsonl')).toThrow(/r\.jsonl:3: sample weather > a is out of order/)
+  })
+
+  it('text that is not JSON is named by line only, its content never quoted', () => {
+    const err = (() => {
+      try {
+        parseSamplesFile('root:x:0:0:root:/root:/bin/bash\n', '/etc/passwd')
+      } catch (e) {
+        return (e as Error).message
+      }
+    })()
+    expect(err).toBe('/etc/passwd:1: not JSON')
   })
 })

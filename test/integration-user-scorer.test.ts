@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { comparableReport, createEvalProject, ensureBuilt, type EvalProject, type RunResult } from './helpers/eval-project.js'
+import { comparableReport, createEvalProject, samplesWithoutRunId, ensureBuilt, type EvalProject, type RunResult } from './helpers/eval-project.js'
 
 const jsonl = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join('\n') + '\n'
 const tools = [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' }, unit: { type: 'string' } }, required: ['city'] } } }]
@@ -112,7 +112,8 @@ describe('a user scorer in eval projects run by vitest', () => {
     const report = read('report.json')
     expect(comparableReport(read('merged.json'))).toEqual(comparableReport(report))
     // The samples sidecar too: the same per-sample outcomes, line for line.
-    expect(readFileSync(join(project.dir, 'merged.samples.jsonl'), 'utf8')).toBe(readFileSync(join(project.dir, 'report.samples.jsonl'), 'utf8'))
+    const samples = (file: string) => readFileSync(join(project.dir, file), 'utf8')
+    expect(samplesWithoutRunId(samples('merged.samples.jsonl'))).toBe(samplesWithoutRunId(samples('report.samples.jsonl')))
     expect(merged.stdout).toMatch(/units\.celsius\s+0\.600/)
   })
 })

@@ -23,7 +23,9 @@ export const compareCommand: Command = {
     'Compares two runs sample by sample from their JSON reports (each with its samples sidecar beside it): per metric',
     'and suite the paired rates, the difference with a 95% interval, a one-sided p-value (exact McNemar for 0/1',
     'metrics, clustered paired t otherwise), Holm-corrected across gated metrics and suites, the minimum detectable',
-    'effect, and a verdict. Exit 1 on a regression or a mustPass sample gone wrong, 0 otherwise.',
+    'effect, and a verdict. Exit 1 on a regression, a mustPass sample gone wrong, or runs that cannot be compared',
+    '(no shared samples, a metric one side lacks, a baseline that is partial, all errored, or whose samples file',
+    'does not match its report); 0 otherwise.',
     '',
     '  --alpha A        family-wise significance level (default 0.05)',
     '  --min-drop D     smallest drop that counts as a regression, as a share (default 0.02)',
@@ -52,8 +54,9 @@ export const compareCommand: Command = {
     const mustPass = Array.isArray(values['must-pass']) ? (values['must-pass'] as string[]) : []
     let comparison
     try {
-      const base = loadReport(positionals[0] as string)
-      const head = loadReport(positionals[1] as string)
+      // The same loading and checks as the reporter's baseline; the head may be a partial run, never an interrupted one.
+      const base = loadReport(positionals[0] as string, 'baseline')
+      const head = loadReport(positionals[1] as string, 'head')
       comparison = compareRuns(base, head, options, mustPass)
     } catch (err) {
       io.stderr.write(`tool-evals compare: ${(err as Error).message}\n`)
@@ -61,6 +64,7 @@ export const compareCommand: Command = {
     }
     const text = format === 'json' ? JSON.stringify(comparison, null, 2) : format === 'md' ? renderComparisonMarkdown(comparison) : renderComparisonText(comparison)
     io.stdout.write(`${text}\n`)
+    for (const reason of comparison.incomparable) io.stderr.write(`tool-evals compare: not comparable: ${reason}\n`)
     return comparison.pass ? EXIT_OK : EXIT_BAD_INPUT
   },
 }

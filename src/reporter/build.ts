@@ -27,8 +27,8 @@ export interface RunFacts {
   /** How the run fell short of the whole suite, if it did. */
   partial?: PartialRun
   run?: RunMeta
-  /** The per-sample file's name, relative to the report, when one was written. */
-  samplesFile?: string
+  /** The per-sample file, when one was written: its name (relative to the report), run id and content hash. */
+  samples?: { samplesFile: string; runId: string; samplesHash: string }
   /** The baseline comparison, or why none could be made (a missing baseline file is no error: nothing to compare). */
   baseline?: { comparison: Comparison } | { error: { file: string; message: string } }
 }
@@ -58,7 +58,7 @@ export function buildRunReport(metas: Iterable<EvalMeta>, facts: RunFacts, optio
     if (facts.partial.reason === 'interrupted') report.interrupted = true
   }
   if (facts.run) report.run = facts.run
-  if (facts.samplesFile !== undefined) report.samplesFile = facts.samplesFile
+  if (facts.samples) Object.assign(report, facts.samples)
   if (facts.baseline && 'comparison' in facts.baseline) report.comparison = facts.baseline.comparison
   else if (facts.baseline) report.baselineError = facts.baseline.error
   return applyGate(report)

@@ -202,7 +202,9 @@ export const PAGE_SCRIPT = String.raw`
     if (!c) return el;
     el.hidden = false;
     var names = Object.keys(c.metrics || {});
-    el.appendChild(h('h2', { text: 'Against the baseline: ' + (c.pass ? 'no regression' : 'regression') }));
+    var incomparable = c.incomparable || [];
+    el.appendChild(h('h2', { text: 'Against the baseline: ' + (incomparable.length > 0 ? 'not comparable' : c.pass ? 'no regression' : 'regression') }));
+    if (incomparable.length > 0) el.appendChild(h('ul', { id: 'comparison-incomparable' }, incomparable.map(function (r) { return h('li', { text: r }); })));
     el.appendChild(h('table', { id: 'comparison-metrics' },
       h('thead', null, h('tr', null, ['metric', 'base', 'head', 'delta', '95% interval', 'p (one-sided)', 'verdict'].map(function (t) { return h('th', { text: t }); }))),
       h('tbody', null, names.map(function (m) {

@@ -27,14 +27,13 @@ import {
   jsonWriter,
   markdownWriter,
   removeStale,
-  samplesWriter,
   terminalWriter,
   writeAtomically,
   type DecidedRun,
   type ReportWriter,
 } from './writers.js'
 
-import { collectOutcomes, collectRunMeta, compareWithBaseline, samplesFileFor, type GateOptions } from './compare/gate.js'
+import { collectOutcomes, collectRunMeta, compareWithBaseline, samplesFileFor, writeSamplesFile, type GateOptions } from './compare/gate.js'
 import type { SampleOutcome } from './compare/outcomes.js'
 import type { RunMeta } from './compare/run-meta.js'
 
@@ -216,8 +215,8 @@ export default class ToolEvalsReporter implements Reporter {
     // Outcomes are made once, and only when something needs them (a per-sample file to write, a baseline).
     let made: SampleOutcome[] | undefined
     const outcomes = (): SampleOutcome[] => (made ??= collectOutcomes(tests))
-    // A run cut short is no baseline: it gets no per-sample file.
-    if (run.paths.samples && !stopped) facts.samplesFile = basenameOf(run.paths.samples)
+    // The per-sample file first (the report names it, with its run id and hash); a run cut short is no baseline.
+    if (run.paths.json && run.paths.samples && !stopped) facts.samples = writeSamplesFile(run.paths.json, outcomes())
     const baseline = compareWithBaseline(this.options, root, () => ({ meta: facts.run as RunMeta, outcomes: outcomes() }))
     if (baseline.kind === 'missing') this.log(`tool-evals: no baseline report at ${baseline.file}: comparison skipped`)
     else if (baseline.kind === 'error') facts.baseline = { error: { file: baseline.file, message: baseline.message } }
@@ -226,7 +225,6 @@ export default class ToolEvalsReporter implements Reporter {
     // The gate's verdict where Vitest's reporters read results (a blob run is decided when its blobs are merged).
     if (!report.pass && !(this.vitest && writesBlob(this.vitest))) addGateTestCase(modules, report)
     this.decided = { report, tests, run }
-    if (facts.samplesFile !== undefined && run.paths.samples) samplesWriter(run.paths.samples, outcomes).write({ report, htmlSamples: () => [] })
     return report
   }
 
@@ -325,10 +323,6 @@ function scopeOf(reason: PartialReason, tests: readonly TestCase[], selection: s
   const partial: NonNullable<RunFacts['partial']> = { reason, planned, ran }
   if (selection.length > 0) partial.selection = selection
   return partial
-}
-
-function basenameOf(path: string): string {
-  return path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1)
 }
 
 export { describePartial } from './writers.js'

@@ -123,6 +123,10 @@ export interface ToolEvalsReport extends ScorerDetails {
   run?: RunMeta
   /** The per-sample outcomes' JSONL file, relative to this report (see README, "Pull-request gates"). */
   samplesFile?: string
+  /** This run's id, also in the samples file's header: the two must match for the report to be compared. */
+  runId?: string
+  /** `sha256:<hex>` of the samples file as written: an edited or swapped file is refused. */
+  samplesHash?: string
   /** The comparison with the baseline report, when one was set and found. */
   comparison?: Comparison
 }

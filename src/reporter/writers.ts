@@ -5,8 +5,6 @@
  */
 import { appendFileSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
-import type { SampleOutcome } from './compare/outcomes.js'
-import { writeOutcomes } from './compare/outcomes.js'
 import { renderComparisonMarkdown, renderComparisonText } from './compare/render.js'
 import { githubError, inGitHubActions } from './github.js'
 import { reasonTitle } from './gate.js'
@@ -45,18 +43,6 @@ export function jsonWriter(path: string, log: (line: string) => void): ReportWri
     write({ report }) {
       writeAtomically(path, jsonText(report))
       log(`tool-evals: JSON report written to ${path}`)
-    },
-  }
-}
-
-/** The per-sample file beside the JSON report (written before the report that names it). */
-export function samplesWriter(path: string, outcomes: () => readonly SampleOutcome[]): ReportWriter {
-  return {
-    write() {
-      mkdirSync(dirname(path), { recursive: true })
-      const tmp = `${path}.${process.pid}.tmp`
-      writeOutcomes(tmp, outcomes())
-      renameSync(tmp, path)
     },
   }
 }

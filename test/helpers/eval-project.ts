@@ -129,12 +129,20 @@ export function startVitest(cwd: string, args: string[], env?: Record<string, st
 }
 
 /**
- * A report without what differs between two runs of the same samples (the time it was written, and the name of its
- * samples file, which follows the report's): for comparing a merged run with an unsharded one.
+ * A report without what differs between two runs of the same samples (the time it was written, the name of its
+ * samples file, which follows the report's, and the run id binding the two, with the file's hash): for comparing a
+ * merged run with an unsharded one.
  */
 export function comparableReport(report: Record<string, any>): Record<string, unknown> {
-  const { samplesFile: _file, run, ...rest } = report
+  const { samplesFile: _file, runId: _id, samplesHash: _hash, run, ...rest } = report
   if (run === undefined) return rest
   const { time: _time, ...runRest } = run as Record<string, unknown>
   return { ...rest, run: runRest }
+}
+
+/** A samples file's text without its run id (the one thing two runs of the same samples write differently). */
+export function samplesWithoutRunId(text: string): string {
+  const [header, ...lines] = text.split('\n')
+  const { runId: _id, ...rest } = JSON.parse(header as string)
+  return [JSON.stringify(rest), ...lines].join('\n')
 }

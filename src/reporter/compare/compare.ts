@@ -17,6 +17,7 @@ import {
   pairedSummaryOf,
   pairedTTest,
 } from '../../score/stats.js'
+import { comparability } from './comparable.js'
 import { isRight, type SampleOutcome } from './outcomes.js'
 import { metaDifferences, type RunMeta } from './run-meta.js'
 
@@ -70,8 +71,11 @@ export interface Comparison {
   /** Mean usage (tokens, latency, cost) over paired samples that have it in both runs. */
   usage: Record<string, { base: number; head: number; delta: number; n: number }>
   warnings: string[]
-  /** Why the two runs cannot be compared (no shared samples, a gated metric missing, ...): each fails the gate. */
-  incomparable?: string[]
+  /**
+   * Why the two runs cannot be compared (no shared samples, a metric one side lacks, a baseline with nothing
+   * evaluated): any reason fails the comparison, as a regression does, since no verdict could be trusted.
+   */
+  incomparable: string[]
   pass: boolean
 }
 
@@ -82,6 +86,8 @@ interface Folded {
   values: Record<string, number>
   right: boolean
   evaluated: boolean
+  /** Every evaluated trial errored (false until one is evaluated). */
+  erroredOnly: boolean
   mustPass: boolean
   failures: string[]
   hash?: string
@@ -102,7 +108,7 @@ const keyOf = (suite: string, id: string) => `${suite} > ${id}`
 const clusterOf = (suite: string, id: string) => `${suite}\u0000${id.replace(/#\d+$/, '')}`
 
 function newFolded(o: SampleOutcome): Folded {
-  return { suite: o.suite, id: o.id, values: o.values, right: true, evaluated: false, mustPass: false, failures: [], trials: 1 }
+  return { suite: o.suite, id: o.id, values: o.values, right: true, evaluated: false, erroredOnly: false, mustPass: false, failures: [], trials: 1 }
 }
 
 /** Add a further trial's values (sums and counts; divided at the end of `fold`). */
@@ -139,14 +145,26 @@ function isSorted(outcomes: readonly SampleOutcome[]): boolean {
  * One Folded per sample, in sample order: the outcomes sorted (sidecars and the reporter's are already), then each
  * run of equal (suite, id), its trials, folded. No map keyed by strings: sorting makes pairing a merge.
  */
-function fold(input: readonly SampleOutcome[]): Folded[] {
+function fold(input: readonly SampleOutcome[], repeated: string[]): Folded[] {
   const outcomes = isSorted(input) ? input : [...input].sort((a, b) => compareKeys(a.suite, a.id, b.suite, b.id))
   const out: Folded[] = []
   let f: Folded | undefined
+  // Only trials (each with its own index) may share a (suite, id); anything else repeated would be folded as trials.
+  const trials = new Set<number>()
+  let untrialled = false
   for (const o of outcomes) {
-    if (f && f.suite === o.suite && f.id === o.id) addTrial(f, o)
-    else out.push((f = newFolded(o)))
+    if (f && f.suite === o.suite && f.id === o.id) {
+      if (untrialled || o.trial === undefined || trials.has(o.trial)) repeated.push(keyOf(o.suite, o.id))
+      addTrial(f, o)
+    } else {
+      out.push((f = newFolded(o)))
+      trials.clear()
+      untrialled = false
+    }
+    if (o.trial === undefined) untrialled = true
+    else trials.add(o.trial)
     if (o.skipped) continue
+    f.erroredOnly = o.errored === true && (f.erroredOnly || !f.evaluated)
     f.evaluated = true
     if (!isRight(o)) {
       if (f.right) f.failures = o.errored ? ['errored', ...o.failures] : o.failures
@@ -232,8 +250,10 @@ function testMetric(values: Column, alpha: number, gated: boolean): Omit<MetricC
 export function compareRuns(base: RunForComparison, head: RunForComparison, options: RegressionOptions = {}, mustPassIds: readonly string[] = []): Comparison {
   const alpha = options.alpha ?? 0.05
   const minDrop = options.minDrop ?? 0.02
-  const b = fold(base.outcomes)
-  const h = fold(head.outcomes)
+  const baseRepeated: string[] = []
+  const headRepeated: string[] = []
+  const b = fold(base.outcomes, baseRepeated)
+  const h = fold(head.outcomes, headRepeated)
   const added: string[] = []
   const removed: string[] = []
   const paired: [Folded, Folded][] = []
@@ -260,13 +280,19 @@ export function compareRuns(base: RunForComparison, head: RunForComparison, opti
   // Metric names once, then columns by index: the per-pair loop does no string-keyed map work per metric.
   const metricNames: string[] = []
   const known = new Set<string>()
-  for (const [, hf] of paired) {
+  const baseMeasured = new Set<string>()
+  let baseEvaluated = 0
+  let baseErrored = 0
+  for (const [bf, hf] of paired) {
     for (const m in hf.values) {
       if (!known.has(m)) {
         known.add(m)
         metricNames.push(m)
       }
     }
+    for (const m in bf.values) baseMeasured.add(m)
+    if (bf.evaluated) baseEvaluated++
+    if (bf.erroredOnly) baseErrored++
   }
   const scopes = new Map<string, Scope>()
   const scopeOf = (name: string) => {
@@ -386,8 +412,14 @@ export function compareRuns(base: RunForComparison, head: RunForComparison, opti
   }
 
   const warnings = metaDifferences(base.meta, head.meta)
-  for (const metric of options.metrics ?? []) if (!available.includes(metric)) warnings.push(`gated metric ${metric} has no paired samples`)
-  if (paired.length === 0) warnings.push('no sample of the head run is in the baseline: nothing to compare')
+  const checked = comparability(
+    { paired: paired.length, baseSamples: b.length, headSamples: h.length, baseEvaluated, baseErrored, baseRepeated, headRepeated },
+    baseMeasured,
+    known,
+    available,
+    options.metrics,
+  )
+  warnings.push(...checked.warnings)
   const usage: Comparison['usage'] = {}
   for (const [k, u] of usageSums) usage[k] = { base: u.base / u.n, head: u.head / u.n, delta: (u.head - u.base) / u.n, n: u.n }
 
@@ -407,7 +439,8 @@ export function compareRuns(base: RunForComparison, head: RunForComparison, opti
     details,
     usage,
     warnings,
-    pass: !anyRegressed && mustPassFailed.length === 0,
+    incomparable: checked.incomparable,
+    pass: !anyRegressed && mustPassFailed.length === 0 && checked.incomparable.length === 0,
   }
 }
 

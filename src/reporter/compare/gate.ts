@@ -3,6 +3,7 @@
  * from the suites' task meta, the samples sidecar beside the JSON report, and the comparison with a baseline report
  * (`baseline` option or `TOOL_EVALS_BASELINE`). Kept apart from the reporter class, which calls these at run end.
  */
+import { randomUUID } from 'node:crypto'
 import { existsSync, mkdirSync, renameSync } from 'node:fs'
 import { basename, dirname, resolve } from 'node:path'
 import type { TestCase, TestModule } from 'vitest/node'
@@ -51,23 +52,29 @@ export function collectRunMeta(root: string, modules: readonly TestModule[]): Ru
   return runMeta(root, suites)
 }
 
-/** Write the sidecar beside the report (atomically); returns its name relative to the report. */
-export function writeSamplesFile(reportPath: string, outcomes: readonly SampleOutcome[]): string {
+/**
+ * Write the sidecar beside the report (atomically). Returns the report's fields that name it and bind it to the
+ * report: `samplesFile` (its name, relative to the report), `runId` (also in the file's header) and `samplesHash`.
+ */
+export function writeSamplesFile(reportPath: string, outcomes: readonly SampleOutcome[], runId: string = randomUUID()): { samplesFile: string; runId: string; samplesHash: string } {
   const path = samplesFileFor(reportPath)
   mkdirSync(dirname(path), { recursive: true })
   const tmp = `${path}.${process.pid}.tmp`
-  writeOutcomes(tmp, outcomes)
+  const stamp = writeOutcomes(tmp, outcomes, runId)
   renameSync(tmp, path)
-  return basename(path)
+  return { samplesFile: basename(path), ...stamp }
 }
 
 export type BaselineResult =
   | { kind: 'none' }
   | { kind: 'missing'; file: string }
   | { kind: 'error'; file: string; message: string }
-  | { kind: 'compared'; comparison: Comparison }
+  | { kind: 'compared'; file: string; comparison: Comparison }
 
-/** Compare the run with the baseline, if one is set and there. */
+/**
+ * Compare the run with the baseline, if one is set and there. A baseline that cannot be used (see load.ts) is
+ * `error`; one that loads but cannot be compared is `compared` with `comparison.incomparable` reasons (pass false).
+ */
 export function compareWithBaseline(
   options: GateOptions,
   root: string,
@@ -81,7 +88,7 @@ export function compareWithBaseline(
   try {
     const base = loadReport(file)
     const comparison = compareRuns({ ...base, file: setting }, head(), options.regression, options.mustPass)
-    return { kind: 'compared', comparison }
+    return { kind: 'compared', file, comparison }
   } catch (err) {
     return { kind: 'error', file, message: (err as Error).message }
   }

@@ -8,14 +8,12 @@
  * `no_call_accuracy` for those that expect none, and each scorer's metrics as its own accumulator gives them for the
  * one record (so any scorer, built-in or user-defined, has per-sample values without knowing its value's shape).
  */
-import { readFileSync, writeFileSync } from 'node:fs'
 import type { EvalMeta } from '../../eval/meta.js'
 import { callLine } from '../../calls/format.js'
 import type { ScorerLookup } from '../../score/scorer.js'
 import { reportScorer } from '../../score/run.js'
 import { NEMO_METRICS, type SampleRecord } from '../../score/types.js'
-
-export const SAMPLES_FORMAT = 'tool-evals-samples'
+import { byKey } from './samples-file.js'
 
 /** One sample's outcome, as kept in the sidecar. */
 export interface SampleOutcome {
@@ -121,106 +119,11 @@ export function isRight(o: SampleOutcome): boolean {
   return true
 }
 
-// ---- the sidecar ----
+// ---- the sidecar (samples-file.ts; re-exported here, where callers have always found it) ----
 
-interface Header {
-  format: typeof SAMPLES_FORMAT
-  v: 1
-  metrics: string[]
-}
-
-/** The sidecar's text: a header with the metric names, then one line per sample, in suite then id order. */
-export function serialiseOutcomes(outcomes: readonly SampleOutcome[]): string {
-  const metricIndex = new Map<string, number>()
-  for (const o of outcomes) for (const m of Object.keys(o.values)) if (!metricIndex.has(m)) metricIndex.set(m, metricIndex.size)
-  const metrics = [...metricIndex.keys()]
-  const header: Header = { format: SAMPLES_FORMAT, v: 1, metrics }
-  const lines = [JSON.stringify(header)]
-  const sorted = [...outcomes].sort(byKey)
-  for (const o of sorted) {
-    const values = new Array<number | null>(metrics.length).fill(null)
-    for (const [m, v] of Object.entries(o.values)) values[metricIndex.get(m) as number] = v
-    while (values.length > 0 && values[values.length - 1] === null) values.pop()
-    const line: Record<string, unknown> = { s: o.suite, id: o.id, v: values }
-    if (o.failures.length > 0) line['f'] = o.failures
-    if (o.errored) line['e'] = 1
-    if (o.skipped) line['k'] = 1
-    if (o.trial !== undefined) line['t'] = o.trial
-    if (o.callsHash !== undefined) line['h'] = o.callsHash
-    if (o.usage) line['u'] = o.usage
-    if (o.cacheHit) line['c'] = 1
-    if (o.mustPass) line['mp'] = 1
-    if (o.expected !== undefined) line['x'] = o.expected
-    if (o.calls !== undefined) line['p'] = o.calls
-    lines.push(JSON.stringify(line))
-  }
-  return lines.join('\n') + '\n'
-}
+export { byKey, parseOutcomes, parseSamplesFile, readOutcomes, SAMPLES_FORMAT, serialiseOutcomes, writeOutcomes } from './samples-file.js'
 
 /** Outcomes in sidecar order (suite, id, trial): the order a comparison sums in, so reporter and CLI agree bit for bit. */
 export function sortOutcomes<T extends SampleOutcome>(outcomes: T[]): T[] {
   return outcomes.sort(byKey)
-}
-
-function byKey(a: SampleOutcome, b: SampleOutcome): number {
-  if (a.suite !== b.suite) return a.suite < b.suite ? -1 : 1
-  if (a.id !== b.id) return a.id < b.id ? -1 : 1
-  return (a.trial ?? 0) - (b.trial ?? 0)
-}
-
-export function writeOutcomes(path: string, outcomes: readonly SampleOutcome[]): void {
-  writeFileSync(path, serialiseOutcomes(outcomes))
-}
-
-/** Parse a sidecar's text; a malformed line is an error naming the file and line. */
-export function parseOutcomes(text: string, file = 'samples file'): SampleOutcome[] {
-  const lines = text.split('\n')
-  let header: Header | undefined
-  const out: SampleOutcome[] = []
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] as string
-    if (line.trim() === '') continue
-    let value: unknown
-    try {
-      value = JSON.parse(line)
-    } catch (err) {
-      throw new Error(`${file}:${i + 1}: not JSON (${(err as Error).message})`)
-    }
-    if (!header) {
-      const h = value as Partial<Header>
-      if (h?.format !== SAMPLES_FORMAT || h.v !== 1 || !Array.isArray(h.metrics)) {
-        throw new Error(`${file}:${i + 1}: not a tool-evals samples file (expected a header {"format":"${SAMPLES_FORMAT}","v":1,...})`)
-      }
-      header = h as Header
-      continue
-    }
-    out.push(lineOutcome(value, header.metrics, file, i + 1))
-  }
-  if (!header) throw new Error(`${file}: empty (no header line)`)
-  return out
-}
-
-function lineOutcome(value: unknown, metrics: readonly string[], file: string, line: number): SampleOutcome {
-  const l = value as Record<string, unknown>
-  if (typeof l !== 'object' || l === null || typeof l['s'] !== 'string' || typeof l['id'] !== 'string' || !Array.isArray(l['v'])) {
-    throw new Error(`${file}:${line}: a sample line needs "s" (suite), "id" and "v" (values)`)
-  }
-  const values: Record<string, number> = {}
-  const v = l['v'] as unknown[]
-  for (let j = 0; j < v.length && j < metrics.length; j++) if (typeof v[j] === 'number') values[metrics[j] as string] = v[j] as number
-  const o: SampleOutcome = { suite: l['s'], id: l['id'], values, failures: Array.isArray(l['f']) ? (l['f'] as string[]) : [] }
-  if (l['e']) o.errored = true
-  if (l['k']) o.skipped = true
-  if (typeof l['t'] === 'number') o.trial = l['t']
-  if (typeof l['h'] === 'string') o.callsHash = l['h']
-  if (typeof l['u'] === 'object' && l['u'] !== null) o.usage = l['u'] as Record<string, number>
-  if (l['c']) o.cacheHit = true
-  if (l['mp']) o.mustPass = true
-  if (typeof l['x'] === 'string') o.expected = l['x']
-  if (typeof l['p'] === 'string') o.calls = l['p']
-  return o
-}
-
-export function readOutcomes(path: string): SampleOutcome[] {
-  return parseOutcomes(readFileSync(path, 'utf8'), path)
 }

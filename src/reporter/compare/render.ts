@@ -44,6 +44,8 @@ const ICON: Record<MetricComparison['verdict'], string> = { regressed: '❌', in
 
 /** `regressed` / `inconclusive` / ... over every gated metric and suite: the worst one. */
 export function overallVerdict(c: Comparison): string {
+  // Incomparable first: the metrics table of such a comparison shows nothing to trust, so no other verdict is given.
+  if (c.incomparable.length > 0) return 'not comparable'
   if (!c.pass) return regressions(c).length > 0 ? 'regressed' : 'mustPass samples failed'
   const all = [c.metrics, ...Object.values(c.suites).map((s) => s.metrics)].flatMap((ms) => Object.values(ms)).filter((m) => m.gated)
   if (all.some((m) => m.verdict === 'inconclusive')) return 'inconclusive drop (not significant)'
@@ -70,6 +72,7 @@ export function renderComparisonMarkdown(c: Comparison, options: RenderOptions =
   const lines: string[] = []
   const verdict = overallVerdict(c)
   lines.push(`## Tool evals vs baseline: ${c.pass ? '✅' : '❌'} ${verdict}`, '')
+  if (c.incomparable.length > 0) lines.push('**Not comparable**, so this run cannot pass the gate:', '', ...c.incomparable.map((r) => `- ${cell(r)}`), '')
   const failing = regressions(c)
   if (failing.length > 0) lines.push(`**Regressed** (significant at α=${c.options.alpha} after Holm, drop ≥ ${pts(c.options.minDrop).slice(1)}): ${failing.map(cell).join(', ')}`, '')
   if (c.mustPassFailed.length > 0) lines.push(`**mustPass samples now wrong** (${c.mustPassFailed.length}): ${c.mustPassFailed.slice(0, max).map(cell).join(', ')}${c.mustPassFailed.length > max ? `, … and ${c.mustPassFailed.length - max} more` : ''}`, '')
@@ -149,6 +152,7 @@ function code(text: string): string {
 /** A few terminal lines: the verdict, the metrics that moved, warnings. */
 export function renderComparisonText(c: Comparison): string {
   const lines = [`tool-evals baseline comparison: ${c.pass ? 'pass' : 'FAIL'} (${overallVerdict(c)})`]
+  for (const r of c.incomparable) lines.push(`  not comparable: ${r}`)
   for (const [name, m] of Object.entries(c.metrics)) {
     lines.push(`  ${m.verdict.padEnd(12)} ${name}: ${pct(m.base)} → ${pct(m.head)} (${pts(m.delta)} ${interval(m.ci)}, p=${shownP(m)}, MDE ${m.mde === null ? '–' : pts(m.mde).slice(1)}, n=${m.n})`)
   }
