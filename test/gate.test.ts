@@ -52,6 +52,7 @@ describe('the gate', () => {
 
   it('lists every reason, each with its kind', () => {
     const comparison = {
+      base: { file: 'base.json' },
       metrics: { name_correct: { gated: true, verdict: 'regressed' } },
       suites: {},
       mustPassFailed: ['s > a'],
@@ -93,6 +94,6 @@ describe('the gate', () => {
 
   it('a baseline that cannot be read fails the run, naming it', () => {
     const report = buildRunReport([meta('a', true)], { testsPass: true, baseline: { error: { file: 'base.json', message: 'base.json: not a JSON report' } } }, options)
-    expect(report.gate.reasons).toEqual([{ kind: 'baseline', message: 'the baseline comparison could not be made: base.json: not a JSON report' }])
+    expect(report.gate.reasons).toEqual([{ kind: 'baseline', message: 'baseline base.json cannot be used: base.json: not a JSON report' }])
   })
 })

@@ -70,7 +70,7 @@ describe('the verdict follows what Vitest knows', () => {
     expect(read('summary.md')).toContain('## Tool evals ❌')
     expect(read('summary.md')).toContain('crash/dying.eval.mjs did not finish')
     expect(read('report.html')).toContain('crash/dying.eval.mjs did not finish')
-    expect(r.stdout).toMatch(/FAIL .*tool-evals gate/)
+    expect(r.stdout + r.stderr).toMatch(/FAIL .*tool-evals gate/)
     // A run with holes is no baseline: its per-sample file is written, but the report marks it failed.
     expect(json.samples).toBe(2)
   })

@@ -262,7 +262,7 @@ describe('eval projects run by vitest', () => {
     expect(r.code).toBe(0)
     expect(r.stdout).toContain('args_exact_match: 0.000 < required 0.500')
     expect(r.stdout).toContain('name_correct: 1.000 >= required 0.500')
-    expect(r.stdout).toContain('filtered run (-t w2): thresholds and regression verdicts are shown, not gated')
+    expect(r.stdout).toContain('filtered run (-t /w2/): thresholds and regression verdicts are shown, not gated')
     const statuses = Object.fromEntries(tests('filtered-vitest.json').map((t) => [t.title, t.status]))
     expect(statuses).toEqual({ w1: 'skipped', w2: 'passed', w3: 'skipped' })
     // A filtered run is partial: its report goes beside the whole run's (filtered.json), never over it.

@@ -60,10 +60,10 @@ export function gateReasons(report: UndecidedReport): { reasons: GateReason[]; n
     for (const t of report.thresholds) if (!t.pass) add('threshold', describeThreshold(t))
     for (const b of report.maxThresholds ?? []) if (!b.pass) add('usage_bound', describeMaxThreshold(b))
   }
-  if (report.baselineError) add('baseline', `the baseline comparison could not be made: ${report.baselineError.message}`)
+  if (report.baselineError) add('baseline', `baseline ${report.baselineError.file} cannot be used: ${report.baselineError.message}`)
   const c = report.comparison
   if (c) {
-    for (const why of c.incomparable ?? []) add('baseline', `the baseline comparison could not be made: ${why}`)
+    if (c.incomparable?.length) add('baseline', `baseline ${c.base.file ?? ''} cannot be compared: ${c.incomparable.join('; ')}`)
     const regressed = regressions(c)
     if (regressed.length > 0 && !filtered) add('regression', `regressed against the baseline: ${regressed.join(', ')}`)
     if (c.mustPassFailed.length > 0) add('must_pass', `mustPass samples now wrong: ${c.mustPassFailed.join(', ')}`)
