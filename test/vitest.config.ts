@@ -3,14 +3,31 @@ import { fileURLToPath } from 'node:url'
 
 const src = fileURLToPath(new URL('../src/', import.meta.url))
 
-// Unit and integration tests of the library itself (`npm test`). The example evals have their own config at the
-// repository root (`npm run evals`).
+/**
+ * Tests that run real subprocesses (`vitest run` projects, the built CLI, `npm pack`) or a browser: they need
+ * `dist/` (built by `pretest`) and take most of the time. Everything else is a unit test (`npm run test:unit`).
+ */
+const INTEGRATION = [
+  'test/integration*.test.ts',
+  'test/packaging.test.ts',
+  'test/html-report.test.ts',
+  'test/artifact.test.ts',
+  'test/cli.test.ts',
+  'test/bfcl-cli.test.ts',
+]
+
+// Unit and integration tests of the library itself (`npm test` runs both projects). The example evals have their
+// own config at the repository root (`npm run evals`).
 export default defineConfig({
   resolve: { alias: [{ find: /^vitest-tool-evals$/, replacement: `${src}index.ts` }] },
   test: {
     root: fileURLToPath(new URL('..', import.meta.url)),
-    include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: INTEGRATION } },
+      // Subprocess tests wait on other processes: generous limits hold on a loaded 2-core machine.
+      { extends: true, test: { name: 'integration', include: INTEGRATION, testTimeout: 180_000, hookTimeout: 300_000 } },
+    ],
   },
 })
