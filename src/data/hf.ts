@@ -11,7 +11,7 @@
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
-import { capSamples, checkUniqueIds, pushJsonlEntries, pushObjectEntries } from './load.js'
+import { capSamples, checkUniqueIds, pushJsonlEntries, pushObjectEntries } from './entries.js'
 import { chooseSplitFiles, dataFormatOf, type RepoFile } from './hf-splits.js'
 import { readParquetRows } from './parquet.js'
 import type { DataEntry, DataOptions } from './types.js'
