@@ -79,12 +79,12 @@ export function formatSampleError(e: SampleError): string {
 
 /**
  * Entries of any data source, Hub datasets (`hf://datasets/<owner>/<name>`) included. The Hub options (`split`,
- * `revision`, `config`) on a local source are an error: they would be silently ignored otherwise.
+ * `revision`, `config`, `hub`) on a local source are an error: they would be silently ignored otherwise.
  */
 export async function loadDataAsync(source: DataSource, options: DataOptions = {}, hub?: HubConfig): Promise<DataEntry[]> {
   checkDataOptions(options)
   if (isHfSource(source)) return loadHfDataset(String(source), options, hub)
-  const hfOnly = (['split', 'revision', 'config'] as const).filter((k) => options[k] !== undefined)
+  const hfOnly = (['split', 'revision', 'config', 'hub'] as const).filter((k) => options[k] !== undefined)
   if (hfOnly.length > 0) {
     const message = `\`${hfOnly.join('`, `')}\` apply to Hub datasets (\`data: 'hf://datasets/<owner>/<name>'\`) only`
     return [{ error: { where: sourceName(source), field: hfOnly[0] as string, message } }]

@@ -16,11 +16,13 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 import { parseJson } from '../calls/json.js'
 import { isPlainObject } from '../calls/call-object.js'
 import type { ToolCall } from '../calls/types.js'
+import { formatBytes } from '../data/hub-limits.js'
 import { clip, scrub, scrubbedError } from '../data/secrets.js'
 import type { ChatMessage, Sample } from '../data/types.js'
 
 // The scrubber lives with the data layer (HF_TOKEN needs it too); re-exported where it was first published.
 export { scrub, scrubCutTail, secretForms } from '../data/secrets.js'
+export { formatBytes } from '../data/hub-limits.js'
 import { Limiter, shared, sleep } from './concurrency.js'
 import { callsFromOpenAI } from './replay.js'
 import { roundMs } from '../score/usage.js'
@@ -326,12 +328,6 @@ class TooLargeError extends Error {}
 
 const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024
 
-/** `32 MB` for whole mebibytes, `256 KB` for whole kibibytes, otherwise bytes. */
-export function formatBytes(n: number): string {
-  if (n >= 1 << 20 && n % (1 << 20) === 0) return `${n / (1 << 20)} MB`
-  if (n >= 1 << 10 && n % (1 << 10) === 0) return `${n / (1 << 10)} KB`
-  return `${n} bytes`
-}
 
 interface HttpReply {
   status: number
