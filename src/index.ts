@@ -23,6 +23,7 @@ export { bfclMultiTurn, type BfclMultiTurnOptions } from './eval/bfcl-multi-turn
 
 // Data: samples from JSONL files, arrays, Hub datasets and BFCL's files.
 export type { ChatMessage, DataEntry, DataOptions, DataSource, Sample, SampleError } from './data/types.js'
+export type { HubLimits } from './data/hub-limits.js'
 export { formatSampleError, loadData, loadDataAsync, loadSamples } from './data/load.js'
 export { loadHfDataset } from './data/hf.js'
 export { bfclTools, loadBfclCategory, type BfclLoadOptions, type BfclLoadResult, type BfclSampleLine } from './data/bfcl.js'

@@ -111,7 +111,7 @@ describe('hf:// datasets', () => {
     const wrong = `${TOKEN}-revoked`
     const [denied] = await loadHfDataset(URI, { split: 'validation' }, hub({ token: wrong }))
     expect(denied?.error?.message).toContain('HTTP 401')
-    expect(denied?.error?.message).toContain('Bearer ***') // the echo, scrubbed
+    expect(denied?.error?.message).toContain('Authorization header (***)') // the echo, scrubbed
     expect(JSON.stringify(denied)).not.toContain(TOKEN.slice(3))
 
     const [anonymous] = await loadHfDataset(URI, { split: 'validation' }, hub({ token: undefined }))

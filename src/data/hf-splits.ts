@@ -151,3 +151,19 @@ export function chooseSplitFiles(all: readonly RepoFile[], split: string | undef
   const what = split === undefined ? 'missing: give the split to read' : `split "${split}" not found${where}`
   return { ok: false, field: 'split', message: `${what}; splits available: ${names.join(', ')}` }
 }
+
+/** A file entry of the tree API (or of the cached list), or undefined for folders and unsafe paths. */
+export function repoFileOf(item: unknown): RepoFile | undefined {
+  if (item === null || typeof item !== 'object') return undefined
+  const o = item as Record<string, unknown>
+  if (o['type'] !== 'file' || typeof o['path'] !== 'string' || !isSafeRepoPath(o['path'])) return undefined
+  const lfs = o['lfs'] as Record<string, unknown> | undefined
+  const oid = typeof lfs?.['oid'] === 'string' ? lfs['oid'] : typeof o['oid'] === 'string' ? o['oid'] : ''
+  return { path: o['path'], size: typeof o['size'] === 'number' ? o['size'] : 0, oid }
+}
+
+/** A path that stays inside the cache folder when joined to it. */
+function isSafeRepoPath(path: string): boolean {
+  if (path.length === 0 || path.length > 1000 || path.includes('\\') || path.includes('\0')) return false
+  return path.split('/').every((seg) => seg !== '' && seg !== '.' && seg !== '..')
+}

@@ -7,28 +7,25 @@
  * content changed; `HF_HUB_OFFLINE=1` reads the cache alone. `HF_TOKEN` is sent as a bearer token to the endpoint
  * (fetch drops it on a redirect to another origin, such as the Hub's CDN) and never appears in a message.
  *
+ * What a load may cost is bounded (`hub` limits, hub-limits.ts): bytes per response, pages of the file list, and per
+ * Parquet file its row groups, rows and decompressed bytes, checked on the footer before anything is decoded. With
+ * `limit`, a Parquet file that is not cached is read by ranges, only the row groups that `limit` needs (and is not
+ * cached, being read in part).
+ *
  * Every problem is an entry error (the run goes on and shows it as a failing test), never a throw.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
-import { dirname, join, resolve } from 'node:path'
-import { capSamples, checkUniqueIds, pushJsonlEntries, pushObjectEntries } from './load.js'
+import { join, resolve } from 'node:path'
+import type { AsyncBuffer } from 'hyparquet'
+import { capSamples, checkUniqueIds, pushJsonlEntries, pushObjectEntries } from './entries.js'
 import { chooseSplitFiles, dataFormatOf, type RepoFile } from './hf-splits.js'
+import { RepoCache } from './hub-cache.js'
+import { downloadFile, fetchTree, HubError, openRanged, resolveUrl, type HubConfig } from './hub-http.js'
+import { HubLimitError, resolveHubLimits, type ResolvedHubLimits } from './hub-limits.js'
 import { readParquetRows } from './parquet.js'
+import { scrub } from './secrets.js'
 import type { DataEntry, DataOptions } from './types.js'
 
-/** Where the Hub is and how to reach it; `hubConfigFromEnv` reads the usual variables. */
-export interface HubConfig {
-  /** The Hub's base URL (`HF_ENDPOINT`, default https://huggingface.co). */
-  endpoint: string
-  /** `HF_TOKEN`: sent as `Authorization: Bearer`, never shown. */
-  token?: string
-  /** `HF_HUB_OFFLINE`: read the cache only. */
-  offline: boolean
-  /** The cache folder (`TOOL_EVALS_HF_CACHE`, default `.tool-evals-cache/hf` in the working directory). */
-  cacheDir: string
-  /** Per-request timeout in ms (default 60 s). */
-  timeoutMs?: number
-}
+export type { HubConfig } from './hub-http.js'
 
 export interface HfDataset {
   /** `owner/name` */
@@ -37,7 +34,6 @@ export interface HfDataset {
 
 const HF_PREFIX = 'hf://datasets/'
 const REPO_PART = /^[A-Za-z0-9][A-Za-z0-9._-]*$/
-const DEFAULT_TIMEOUT_MS = 60_000
 
 export function hubConfigFromEnv(env: NodeJS.ProcessEnv = process.env): HubConfig {
   const config: HubConfig = {
@@ -65,12 +61,26 @@ export function parseHfUri(uri: string): { ok: true; value: HfDataset } | { ok: 
   return { ok: true, value: { repo: parts.join('/') } }
 }
 
-/** A failure to reach or read the Hub, its message already free of the token. */
-class HubError extends Error {}
+/** One load's fixed context: where files come from and what they may cost. */
+interface LoadContext {
+  hub: HubConfig
+  cache: RepoCache
+  repo: string
+  revision: string
+  limits: ResolvedHubLimits
+  /** Whether `limit` was given: Parquet files are then read by ranges. */
+  limited: boolean
+}
 
 /** The entries of a Hub dataset's split. */
 export async function loadHfDataset(uri: string, options: DataOptions = {}, hub: HubConfig = hubConfigFromEnv()): Promise<DataEntry[]> {
   const fail = (field: string, message: string): DataEntry[] => [{ error: { where: uri, field, message: scrub(message, hub.token) } }]
+  let limits: ResolvedHubLimits
+  try {
+    limits = resolveHubLimits(options.hub)
+  } catch (err) {
+    return fail('hub', (err as Error).message)
+  }
   const parsed = parseHfUri(uri)
   if (!parsed.ok) return fail('data', parsed.message)
   const { repo } = parsed.value
@@ -80,7 +90,7 @@ export async function loadHfDataset(uri: string, options: DataOptions = {}, hub:
   const cache = new RepoCache(hub.cacheDir, repo, revision)
   let tree: RepoFile[]
   try {
-    tree = hub.offline ? cache.readTree(uri) : await fetchTree(hub, repo, revision)
+    tree = hub.offline ? cache.readTree(uri) : await fetchTree(hub, repo, revision, limits)
     if (!hub.offline) cache.writeTree(tree)
   } catch (err) {
     return fail('', (err as Error).message)
@@ -88,6 +98,7 @@ export async function loadHfDataset(uri: string, options: DataOptions = {}, hub:
   const choice = chooseSplitFiles(tree, options.split, options.config)
   if (!choice.ok) return fail(choice.field, choice.message)
 
+  const context: LoadContext = { hub, cache, repo, revision, limits, limited: options.limit !== undefined }
   const base = revision === 'main' ? `hf://datasets/${repo}` : `hf://datasets/${repo}@${revision}`
   const entries: DataEntry[] = []
   const wheres: string[] = []
@@ -95,37 +106,28 @@ export async function loadHfDataset(uri: string, options: DataOptions = {}, hub:
   for (const file of choice.value.files) {
     if (budget <= 0) break
     const name = `${base}/${file.path}`
-    let bytes: Uint8Array
     try {
-      bytes = hub.offline ? cache.readFile(file, uri) : await cachedDownload(hub, cache, repo, revision, file)
+      budget -= await pushFileEntries(entries, wheres, context, file, name, budget)
     } catch (err) {
-      entries.push({ error: { where: name, field: '', message: scrub((err as Error).message, hub.token) } })
+      // The file is one errored entry naming it (and, for a limit, the limit and how to raise it); the others load.
+      const decoding = !(err instanceof HubLimitError || err instanceof HubError) && dataFormatOf(file.path) === 'parquet'
+      const prefix = decoding ? 'cannot read the Parquet file: ' : ''
+      entries.push({ error: { where: name, field: '', message: scrub(`${prefix}${(err as Error).message}`, hub.token) } })
       wheres.push(name)
-      continue
+      budget -= 1
     }
-    budget -= await pushFileEntries(entries, wheres, bytes, name, dataFormatOf(file.path) ?? 'jsonl', budget)
   }
   return capSamples(checkUniqueIds(entries, wheres), options.maxSamples)
 }
 
-/** Appends one file's entries (at most `budget` rows or lines); returns how many it read. */
-async function pushFileEntries(
-  entries: DataEntry[],
-  wheres: string[],
-  bytes: Uint8Array,
-  name: string,
-  format: 'jsonl' | 'parquet',
-  budget: number,
-): Promise<number> {
-  if (format === 'jsonl') return pushJsonlEntries(entries, wheres, new TextDecoder().decode(bytes), name, budget)
-  let rows
-  try {
-    rows = await readParquetRows(bytes, budget)
-  } catch (err) {
-    entries.push({ error: { where: name, field: '', message: `cannot read the Parquet file: ${(err as Error).message}` } })
-    wheres.push(name)
-    return 1
+/** Appends one file's entries (at most `budget` rows or lines); returns how many it read. Throws on a failed read. */
+async function pushFileEntries(entries: DataEntry[], wheres: string[], context: LoadContext, file: RepoFile, name: string, budget: number): Promise<number> {
+  if (dataFormatOf(file.path) !== 'parquet') {
+    const bytes = await fileBytes(context, file)
+    return pushJsonlEntries(entries, wheres, new TextDecoder().decode(bytes), name, budget)
   }
+  const source = await parquetSource(context, file)
+  const rows = await readParquetRows(source, budget, context.limits)
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i] as (typeof rows)[number]
     // Rows count from 0, as `datasets` indexes them (`ds[3]`).
@@ -139,161 +141,25 @@ async function pushFileEntries(
   return rows.length
 }
 
-/** The repository's files at `revision`, following the tree API's pages. */
-async function fetchTree(hub: HubConfig, repo: string, revision: string): Promise<RepoFile[]> {
-  const files: RepoFile[] = []
-  let url: string | undefined = `${hub.endpoint}/api/datasets/${repo}/tree/${encodeURIComponent(revision)}?recursive=true&expand=false`
-  const origin = new URL(hub.endpoint).origin
-  for (let page = 0; url !== undefined; page++) {
-    if (page > 10_000) throw new HubError('the tree API kept paging: giving up')
-    const res = await hubGet(hub, url, `the file list of ${repo}@${revision}`)
-    let body: unknown
-    try {
-      body = await res.json()
-    } catch {
-      throw new HubError(`the file list of ${repo}@${revision} is not JSON`)
-    }
-    if (!Array.isArray(body)) throw new HubError(`the file list of ${repo}@${revision} is not a JSON array`)
-    for (const item of body) {
-      const file = repoFileOf(item)
-      if (file) files.push(file)
-    }
-    const next = nextPage(res.headers.get('link'))
-    // The token goes to the endpoint only: a next page elsewhere is not followed.
-    url = next !== undefined && new URL(next, url).origin === origin ? new URL(next, url).href : undefined
-  }
-  return files
-}
-
-function repoFileOf(item: unknown): RepoFile | undefined {
-  if (item === null || typeof item !== 'object') return undefined
-  const o = item as Record<string, unknown>
-  if (o['type'] !== 'file' || typeof o['path'] !== 'string' || !isSafeRepoPath(o['path'])) return undefined
-  const lfs = o['lfs'] as Record<string, unknown> | undefined
-  const oid = typeof lfs?.['oid'] === 'string' ? lfs['oid'] : typeof o['oid'] === 'string' ? o['oid'] : ''
-  return { path: o['path'], size: typeof o['size'] === 'number' ? o['size'] : 0, oid }
-}
-
-/** A path that stays inside the cache folder when joined to it. */
-function isSafeRepoPath(path: string): boolean {
-  if (path.length === 0 || path.length > 1000 || path.includes('\\') || path.includes('\0')) return false
-  return path.split('/').every((seg) => seg !== '' && seg !== '.' && seg !== '..')
-}
-
-/** The `rel="next"` URL of a `Link` header. */
-function nextPage(link: string | null): string | undefined {
-  if (!link) return undefined
-  for (const part of link.split(',')) {
-    const m = /<([^>]*)>\s*;\s*rel="?next"?/.exec(part)
-    if (m) return m[1]
-  }
-  return undefined
-}
-
-async function cachedDownload(hub: HubConfig, cache: RepoCache, repo: string, revision: string, file: RepoFile): Promise<Uint8Array> {
+/** A file's bytes: from the cache (offline, or unchanged since it was cached), else downloaded whole and cached. */
+async function fileBytes(context: LoadContext, file: RepoFile): Promise<Uint8Array> {
+  const { hub, cache } = context
+  if (hub.offline) return cache.readFile(file, `hf://datasets/${context.repo}`)
   const cached = cache.readFileIfCurrent(file)
   if (cached) return cached
-  const path = file.path.split('/').map(encodeURIComponent).join('/')
-  const url = `${hub.endpoint}/datasets/${repo}/resolve/${encodeURIComponent(revision)}/${path}`
-  const res = await hubGet(hub, url, file.path)
-  let bytes: Uint8Array
-  try {
-    bytes = new Uint8Array(await res.arrayBuffer())
-  } catch (err) {
-    throw new HubError(`downloading ${file.path} failed: ${(err as Error).message}`)
-  }
+  const bytes = await downloadFile(hub, resolveUrl(hub, context.repo, context.revision, file.path), file.path, context.limits.maxBytes)
   cache.writeFile(file, bytes)
   return bytes
 }
 
-async function hubGet(hub: HubConfig, url: string, what: string): Promise<Response> {
-  const headers: Record<string, string> = { 'user-agent': 'vitest-tool-evals' }
-  if (hub.token) headers['authorization'] = `Bearer ${hub.token}`
-  let res: Response
-  try {
-    res = await fetch(url, { headers, redirect: 'follow', signal: AbortSignal.timeout(hub.timeoutMs ?? DEFAULT_TIMEOUT_MS) })
-  } catch (err) {
-    const cause = (err as Error & { cause?: Error }).cause?.message ?? (err as Error).message
-    throw new HubError(`cannot reach the Hub at ${hub.endpoint} for ${what} (${cause}); with the dataset cached, HF_HUB_OFFLINE=1 reads the cache`)
-  }
-  if (res.ok) return res
-  const said = res.headers.get('x-error-message')
-  const detail = said ? `: ${said.slice(0, 300)}` : ''
-  await res.body?.cancel().catch(() => undefined)
-  if (res.status === 401 || res.status === 403) {
-    const hint = hub.token ? 'HF_TOKEN does not grant access to it' : 'the dataset is private or gated: set HF_TOKEN'
-    throw new HubError(`${what}: HTTP ${res.status}${detail} (${hint})`)
-  }
-  if (res.status === 404) throw new HubError(`${what}: HTTP 404${detail} (check the dataset name and revision; a private dataset answers 404 without HF_TOKEN)`)
-  throw new HubError(`${what}: HTTP ${res.status}${detail}`)
-}
-
-/** The token, wherever it may have been echoed (a server's message, an error's text), replaced. */
-export function scrub(text: string, token: string | undefined): string {
-  return token ? text.split(token).join('***') : text
-}
-
-/**
- * The disk cache of one repository at one revision: `tree.json` (the file list as last fetched), `files/<path>` and
- * `oids/<path>` (the content id the cached file has, so a changed file is fetched again).
- */
-class RepoCache {
-  readonly dir: string
-
-  constructor(root: string, repo: string, revision: string) {
-    this.dir = join(root, 'datasets', ...repo.split('/'), encodeURIComponent(revision))
-  }
-
-  readTree(uri: string): RepoFile[] {
-    let text: string
-    try {
-      text = readFileSync(join(this.dir, 'tree.json'), 'utf8')
-    } catch {
-      throw new HubError(`HF_HUB_OFFLINE is set and ${uri} at this revision is not in the cache (${this.dir}): run once online first`)
-    }
-    try {
-      return (JSON.parse(text) as unknown[]).map(repoFileOf).filter((f): f is RepoFile => f !== undefined)
-    } catch {
-      throw new HubError(`the cached file list ${join(this.dir, 'tree.json')} is corrupt: run once online to refresh it`)
-    }
-  }
-
-  writeTree(files: RepoFile[]): void {
-    writeAtomic(join(this.dir, 'tree.json'), JSON.stringify(files.map((f) => ({ type: 'file', ...f }))))
-  }
-
-  readFile(file: RepoFile, uri: string): Uint8Array {
-    try {
-      return readFileSync(join(this.dir, 'files', file.path))
-    } catch {
-      throw new HubError(`HF_HUB_OFFLINE is set and ${file.path} of ${uri} is not in the cache (${this.dir}): run once online first`)
-    }
-  }
-
-  readFileIfCurrent(file: RepoFile): Uint8Array | undefined {
-    try {
-      if (!file.oid || readFileSync(join(this.dir, 'oids', file.path), 'utf8') !== file.oid) return undefined
-      return readFileSync(join(this.dir, 'files', file.path))
-    } catch {
-      return undefined
-    }
-  }
-
-  writeFile(file: RepoFile, bytes: Uint8Array): void {
-    // A cache that cannot be written costs a download next time, nothing more.
-    try {
-      writeAtomic(join(this.dir, 'files', file.path), bytes)
-      writeAtomic(join(this.dir, 'oids', file.path), file.oid)
-    } catch {
-      /* keep going */
-    }
-  }
-}
-
-/** Write then rename: eval files in parallel workers may fill the same cache at once. */
-function writeAtomic(path: string, data: string | Uint8Array): void {
-  mkdirSync(dirname(path), { recursive: true })
-  const tmp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`
-  writeFileSync(tmp, data)
-  renameSync(tmp, path)
+/** A Parquet file to read: its bytes, or (with `limit`, not cached) a reader of its ranges. */
+async function parquetSource(context: LoadContext, file: RepoFile): Promise<Uint8Array | AsyncBuffer> {
+  const { hub, cache } = context
+  if (hub.offline || !context.limited) return fileBytes(context, file)
+  const cached = cache.readFileIfCurrent(file)
+  if (cached) return cached
+  const opened = await openRanged(hub, resolveUrl(hub, context.repo, context.revision, file.path), file.path, context.limits.maxBytes)
+  if ('ranged' in opened) return opened.ranged
+  cache.writeFile(file, opened.whole)
+  return opened.whole
 }

@@ -1,5 +1,6 @@
 import type { ExpectedCall } from '../calls/types.js'
 import type { Sample } from '../score/types.js'
+import type { HubLimits } from './hub-limits.js'
 
 // The conversation shapes live below data/ (scorers read them too); data/ is where they are made.
 export type { ChatMessage } from '../calls/types.js'
@@ -49,4 +50,9 @@ export interface DataOptions {
   revision?: string
   /** The config (subset) of an `hf://` dataset that has several. */
   config?: string
+  /**
+   * Bounds on loading an `hf://` dataset (bytes per response, file-list pages, and per Parquet file its rows, row
+   * groups and decompressed bytes), each with a generous default; passing one is an error naming the file and limit.
+   */
+  hub?: HubLimits
 }

@@ -16,7 +16,13 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 import { parseJson } from '../calls/json.js'
 import { isPlainObject } from '../calls/call-object.js'
 import type { ToolCall } from '../calls/types.js'
+import { formatBytes } from '../data/hub-limits.js'
+import { clip, scrub, scrubbedError } from '../data/secrets.js'
 import type { ChatMessage, Sample } from '../data/types.js'
+
+// The scrubber lives with the data layer (HF_TOKEN needs it too); re-exported where it was first published.
+export { scrub, scrubCutTail, secretForms } from '../data/secrets.js'
+export { formatBytes } from '../data/hub-limits.js'
 import { Limiter, shared, sleep } from './concurrency.js'
 import { callsFromOpenAI } from './replay.js'
 import { roundMs } from '../score/usage.js'
@@ -108,8 +114,8 @@ export function openaiCompatible(options: OpenAICompatibleOptions): ModelProvide
     const headers: Record<string, string> = { 'content-type': 'application/json', ...options.headers }
     if (key !== undefined) headers['authorization'] = `Bearer ${key}`
     // Every server text is scrubbed whole before it is cut to a snippet: a cut could split the key.
-    const clean = (text: string) => (key === undefined ? text : scrub(text, key))
-    const cut = (text: string) => snippet(clean(text), SNIPPET_CHARS, key)
+    const clean = (text: string) => scrub(text, key)
+    const cut = (text: string) => clip(text, SNIPPET_CHARS, key)
     try {
       const res = await post(endpoint, headers, body, agent, { timeoutMs, maxResponseBytes }, signal)
       if (res.status >= 200 && res.status < 300) {
@@ -291,7 +297,7 @@ export function retryAfter(headers: IncomingHttpHeaders): number | undefined {
  * or a snippet. The decoded message is scrubbed again: JSON escapes may have hidden a spelling of the key.
  */
 function errorMessage(text: string, key: string | undefined): string {
-  const cut = (t: string) => snippet(key === undefined ? t : scrub(t, key), SNIPPET_CHARS, key)
+  const cut = (t: string) => clip(t, SNIPPET_CHARS, key)
   const decoded = parseJson(text)
   if (decoded.ok && isPlainObject(decoded.value)) {
     const v = decoded.value
@@ -312,70 +318,6 @@ function networkReason(err: unknown): string {
 
 /** Characters of a server's text kept in an error message. */
 const SNIPPET_CHARS = 300
-/** A tail this long that begins a spelling of the key is scrubbed at a cut (shorter ones reveal too little). */
-const MIN_SECRET_PREFIX = 8
-
-/**
- * `text` cut to `max` characters. Scrub before cutting; the cut itself then scrubs a tail that is the start of a
- * spelling of `secret` (8 characters or more), since the server may have cut the key itself.
- */
-function snippet(text: string, max = SNIPPET_CHARS, secret?: string): string {
-  const t = text.trim()
-  if (t.length <= max) return secret === undefined ? t : scrubCutTail(t, secret)
-  const head = t.slice(0, max)
-  return `${secret === undefined ? head : scrubCutTail(head, secret)}…`
-}
-
-/** `text` with a tail that is a prefix (8+ characters) of any spelling of `secret` replaced by `***`. */
-export function scrubCutTail(text: string, secret: string): string {
-  let end = text.length
-  for (const form of secretForms(secret)) {
-    for (let n = Math.min(form.length - 1, text.length); n >= MIN_SECRET_PREFIX; n--) {
-      if (text.endsWith(form.slice(0, n))) {
-        end = Math.min(end, text.length - n)
-        break
-      }
-    }
-  }
-  return end === text.length ? text : `${text.slice(0, end)}***`
-}
-
-/** An Error whose message (and stack) no longer contains the key. */
-function scrubbedError(err: unknown, key: string | undefined): Error {
-  const message = err instanceof Error ? err.message : String(err)
-  if (key === undefined) return err instanceof Error ? err : new Error(message)
-  const clean = new Error(scrub(message, key))
-  if (err instanceof Error && err.name === 'AbortError') clean.name = 'AbortError'
-  return clean
-}
-
-/**
- * Every spelling of `secret` a server might echo: raw, JSON-escaped, URL-encoded (`%20` and `+` for spaces), and
- * base64 (standard and URL-safe, padded or not); each for the key alone and for the whole `Bearer <key>` header.
- */
-export function secretForms(secret: string): string[] {
-  const forms = new Set<string>()
-  for (const value of [`Bearer ${secret}`, secret]) {
-    forms.add(value)
-    forms.add(JSON.stringify(value).slice(1, -1))
-    forms.add(encodeURIComponent(value))
-    forms.add(encodeURIComponent(value).replace(/%20/g, '+'))
-    const b64 = Buffer.from(value, 'utf8').toString('base64')
-    forms.add(b64)
-    forms.add(b64.replace(/=+$/, ''))
-    forms.add(Buffer.from(value, 'utf8').toString('base64url'))
-  }
-  forms.delete('')
-  // Longest first, so `Bearer <key>` goes before the key inside it.
-  return [...forms].sort((a, b) => b.length - a.length)
-}
-
-/** `text` with every spelling of `secret` (see secretForms) replaced by `***`. */
-export function scrub(text: string, secret: string): string {
-  let out = text
-  for (const form of secretForms(secret)) out = out.split(form).join('***')
-  return out
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Transport
@@ -386,12 +328,6 @@ class TooLargeError extends Error {}
 
 const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024
 
-/** `32 MB` for whole mebibytes, `256 KB` for whole kibibytes, otherwise bytes. */
-export function formatBytes(n: number): string {
-  if (n >= 1 << 20 && n % (1 << 20) === 0) return `${n / (1 << 20)} MB`
-  if (n >= 1 << 10 && n % (1 << 10) === 0) return `${n / (1 << 10)} KB`
-  return `${n} bytes`
-}
 
 interface HttpReply {
   status: number

@@ -5,18 +5,21 @@
  * `Authorization: Bearer <token>` get 401, and the 401's `X-Error-Message` echoes the header received (as a careless
  * server might), so the client's scrubbing is tested against a real echo.
  */
-import { createServer } from 'node:http'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import { parquetWriteBuffer } from 'hyparquet-writer'
 
 export interface HubRequest {
   path: string
   authorization: string | undefined
+  range?: string | undefined
 }
 
 export interface HubServer {
   url: string
   requests: HubRequest[]
+  /** Bytes of file content sent from resolve URLs (whole files and ranges). */
+  fileBytesServed(): number
   close(): Promise<void>
 }
 
@@ -29,11 +32,16 @@ export interface HubServerOptions {
   pageSize?: number
   /** Answer resolve URLs with a redirect to `<cdn>/cdn/<path>` (as the Hub sends LFS files to its CDN). */
   cdn?: string
+  /** Answer `Range: bytes=a-b` and `bytes=-n` on resolve URLs with 206, as the Hub does (default true). */
+  ranges?: boolean
+  /** A hostile server's own answer to a request: return true when it answered. */
+  intercept?: (req: IncomingMessage, res: ServerResponse) => boolean
 }
 
 export async function startHubServer(options: HubServerOptions): Promise<HubServer> {
   const revision = options.revision ?? 'main'
   const requests: HubRequest[] = []
+  let served = 0
   const sockets = new Set<Socket>()
   const paths = Object.keys(options.files).sort()
   const treePrefix = `/api/datasets/${options.repo}/tree/${encodeURIComponent(revision)}`
@@ -41,7 +49,8 @@ export async function startHubServer(options: HubServerOptions): Promise<HubServ
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1')
     const authorization = req.headers.authorization
-    requests.push({ path: url.pathname, authorization })
+    requests.push({ path: url.pathname, authorization, range: req.headers.range })
+    if (options.intercept?.(req, res)) return
     // The CDN side: files by path, no authentication (a second server plays it, on another origin).
     if (url.pathname.startsWith('/cdn/')) {
       const content = options.files[decodeURIComponent(url.pathname.slice('/cdn/'.length))]
@@ -76,8 +85,14 @@ export async function startHubServer(options: HubServerOptions): Promise<HubServ
         return
       }
       if (content !== undefined) {
-        res.writeHead(200, { 'content-type': 'application/octet-stream' })
-        res.end(content)
+        const bytes = typeof content === 'string' ? Buffer.from(content) : Buffer.from(content.buffer, content.byteOffset, content.byteLength)
+        const range = options.ranges === false ? undefined : byteRange(req.headers.range, bytes.length)
+        const body = range ? bytes.subarray(range[0], range[1] + 1) : bytes
+        const headers: Record<string, string> = { 'content-type': 'application/octet-stream', 'accept-ranges': 'bytes' }
+        if (range) headers['content-range'] = `bytes ${range[0]}-${range[1]}/${bytes.length}`
+        res.writeHead(range ? 206 : 200, headers)
+        served += body.length
+        res.end(body)
         return
       }
     }
@@ -93,12 +108,21 @@ export async function startHubServer(options: HubServerOptions): Promise<HubServ
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    fileBytesServed: () => served,
     close: () =>
       new Promise<void>((r) => {
         for (const s of sockets) s.destroy()
         server.close(() => r())
       }),
   }
+}
+
+/** The inclusive range `bytes=a-b`, `bytes=a-` or `bytes=-n` asks of a body of `size` bytes. */
+function byteRange(header: string | undefined, size: number): [number, number] | undefined {
+  const m = header ? /^bytes=(\d*)-(\d*)$/.exec(header) : null
+  if (!m || (m[1] === '' && m[2] === '')) return undefined
+  if (m[1] === '') return [Math.max(0, size - Number(m[2])), size - 1]
+  return [Number(m[1]), Math.min(size - 1, m[2] === '' ? size - 1 : Number(m[2]))]
 }
 
 function byteLength(content: string | Uint8Array): number {
