@@ -4,8 +4,9 @@
  *   reporters: ['default', new ToolEvalsReporter({ thresholds: { name_correct: 0.9 }, outputFile: 'tool-evals-report.json' })]
  *
  * It reads each sample's record from its test case's task meta only, so a run merged from sharded blob reports
- * (`vitest --merge-reports`) gives exactly the numbers of one unsharded run. A threshold under its minimum fails the
- * run (non-zero exit) naming the metric, its value and the minimum.
+ * (`vitest --merge-reports`) gives exactly the numbers of one unsharded run. This class is the edge with Vitest: it
+ * gathers the run's facts, `buildRunReport` makes the one report, the gate (gate.ts) decides it, and the writers
+ * render it; a failed gate exits non-zero with every reason named.
  */
 import { resolve } from 'node:path'
 import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason, TestSpecification, Vitest } from 'vitest/node'
@@ -329,6 +330,7 @@ export { describePartial } from './writers.js'
 export { ToolEvalsReporter }
 export type { Thresholds, MetricThresholds, ToolThresholds, ThresholdResult } from './thresholds.js'
 export type { ToolEvalsReport, SuiteReport, ScorerDetails } from './report.js'
+export type { Gate, GateReason, GateReasonKind } from './gate.js'
 export type { WorstSample, ErroredSample } from './collect.js'
 export type { PartialRun, PartialReason } from './run-scope.js'
 export type { Pricing, Price, UsageReport, UsagePartReport } from './usage.js'
