@@ -59,7 +59,7 @@ describe('the HTML tool filter with tool names like prototype members', () => {
   const ids = () => page.$$eval('#sample-list tr.sample td:nth-child(2)', (tds) => tds.map((td) => td.textContent))
 
   it('lists every tool name once, `__proto__` included', async () => {
-    const options = await page.$$eval('#filter-tool option', (os) => os.map((o) => (o as HTMLOptionElement).value))
+    const options = await page.$$eval('#filter-tool option', (os) => os.map((o) => (o as unknown as { value: string }).value))
     expect(options).toEqual(['', '__proto__', 'constructor', 'get_weather', 'toString'])
   })
 
