@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url'
 import { chromium as playwright, type Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { shownP } from '../src/reporter/compare/render.js'
+import { mdText } from '../src/reporter/markdown-text.js'
 import { createEvalProject, ensureBuilt, type EvalProject, type RunResult } from './helpers/eval-project.js'
 
 const gw = (city: string) => ({ name: 'get_weather', arguments: { city } })
@@ -120,7 +121,6 @@ async function readPage() {
   return view
 }
 
-const mdCell = (text: string) => text.replace(/[|\\`<>]/g, (ch) => `\\${ch}`)
 
 describe('every view renders the one report', () => {
   it('the run has every feature on, and fails for reasons the report lists', () => {
@@ -145,7 +145,7 @@ describe('every view renders the one report', () => {
     expect(head.stdout).toContain(`The run fails (${messages.length} reasons):`)
     for (const m of messages) {
       expect(head.stdout).toContain(`✗ ${m}`)
-      expect(md).toContain(`- ${mdCell(m)}`)
+      expect(md).toContain(`- ${mdText(m)}`)
     }
     const view = await pageView()
     expect(view.verdict).toBe('FAIL')

@@ -319,8 +319,8 @@ describe('reporter', () => {
     expect(text).toContain('judge: 1 judgement(s) without a label')
     expect(text).toContain('bfcl_accuracy: 0.500 < required 0.600')
     const md = renderMarkdown(report)
-    expect(md).toContain('| schema_execution_success | 0.250 |')
-    expect(md).toContain('BFCL checker: 2/4 pass (live_parallel 1/2, simple_python 1/2)')
+    expect(md).toContain('| schema\\_execution\\_success | 0.250 |')
+    expect(md).toContain('BFCL checker: 2/4 pass (live\\_parallel 1/2, simple\\_python 1/2)')
   })
 
   it('a run without scorers reports exactly as before', () => {

@@ -11,6 +11,7 @@ import { loadCategoryData, loadCategoryResults, resultCategories } from '../scor
 import { scoreCategory, scoreFileText, type BfclCategoryScore, type BfclScoreOptions } from '../score/bfcl/score.js'
 import { ApiSession } from '../score/bfcl/multi-turn/api.js'
 import { isMultiTurnCategory, multiTurnScoreFileText, scoreMultiTurnCategory } from '../score/bfcl/multi-turn/category.js'
+import { printable } from '../calls/printable.js'
 import { EXIT_BAD_INPUT, EXIT_OK, UsageError, writeLine, type Command, type OptionValues } from './command.js'
 
 const FORMATS = ['auto', 'function-calling', 'prompting'] as const
@@ -115,7 +116,7 @@ export const bfclCommand: Command = {
       const found = new Set(await resultCategories(resultsDir))
       categories = [...BFCL_CATEGORIES.filter((c) => found.has(c)), ...[...found].filter((c) => !isBfclCategory(c)).sort()]
       if (categories.length === 0) {
-        io.stderr.write(`tool-evals bfcl: ${resultsDir}: no BFCL_v4_<category>_result.json files found\n`)
+        io.stderr.write(`tool-evals bfcl: ${printable(resultsDir)}: no BFCL_v4_<category>_result.json files found\n`)
         return EXIT_BAD_INPUT
       }
     }
@@ -123,7 +124,7 @@ export const bfclCommand: Command = {
     let failed = false
     const warn = (message: string): void => {
       failed = true
-      io.stderr.write(`tool-evals bfcl: ${message}\n`)
+      io.stderr.write(`tool-evals bfcl: ${printable(message)}\n`)
     }
     if (scoreDir !== undefined) await mkdir(scoreDir, { recursive: true })
     const scores: Record<string, CategoryCount> = {}
@@ -149,7 +150,7 @@ export const bfclCommand: Command = {
       if (unsupported !== undefined) {
         // Requested by name it is an error; found among the results it is only skipped.
         if (explicit) warn(unsupported)
-        else io.stderr.write(`tool-evals bfcl: skipping ${unsupported}\n`)
+        else io.stderr.write(`tool-evals bfcl: skipping ${printable(unsupported)}\n`)
         await writeLine(io.stdout, JSON.stringify({ category, skipped: unsupported }))
         continue
       }

@@ -6,6 +6,7 @@
  * 2 usage error (unknown command or option, bad option value).
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util'
+import { printable } from '../calls/printable.js'
 
 export interface CliIO {
   stdin: NodeJS.ReadableStream
@@ -60,7 +61,7 @@ export async function runCli(commands: readonly Command[], argv: string[], io: C
   }
   const command = commands.find((c) => c.name === name)
   if (!command) {
-    io.stderr.write((name === undefined ? 'tool-evals: no command given\n' : `tool-evals: unknown command '${name}'\n`) + usage(commands))
+    io.stderr.write((name === undefined ? 'tool-evals: no command given\n' : `tool-evals: unknown command '${printable(name)}'\n`) + usage(commands))
     return EXIT_USAGE
   }
   try {
@@ -79,7 +80,7 @@ export async function runCli(commands: readonly Command[], argv: string[], io: C
     // parseArgs reports unknown options and missing values with ERR_PARSE_ARGS_* codes.
     const code = (err as { code?: unknown }).code
     if (err instanceof UsageError || (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'))) {
-      io.stderr.write(`tool-evals ${command.name}: ${(err as Error).message}\n${commandUsage(command)}`)
+      io.stderr.write(`tool-evals ${command.name}: ${printable((err as Error).message)}\n${commandUsage(command)}`)
       return EXIT_USAGE
     }
     throw err

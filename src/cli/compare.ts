@@ -3,6 +3,7 @@
  * runs' JSON reports and their samples sidecars, outside Vitest. Exit 1 when the head regressed (or a `mustPass`
  * sample went wrong), so a CI step can gate on it; `--format md` prints the pull-request comment.
  */
+import { printable } from '../calls/printable.js'
 import { compareRuns, type RegressionOptions } from '../reporter/compare/compare.js'
 import { loadReport } from '../reporter/compare/load.js'
 import { renderComparisonMarkdown, renderComparisonText } from '../reporter/compare/render.js'
@@ -59,12 +60,12 @@ export const compareCommand: Command = {
       const head = loadReport(positionals[1] as string, 'head')
       comparison = compareRuns(base, head, options, mustPass)
     } catch (err) {
-      io.stderr.write(`tool-evals compare: ${(err as Error).message}\n`)
+      io.stderr.write(`tool-evals compare: ${printable((err as Error).message)}\n`)
       return EXIT_BAD_INPUT
     }
     const text = format === 'json' ? JSON.stringify(comparison, null, 2) : format === 'md' ? renderComparisonMarkdown(comparison) : renderComparisonText(comparison)
     io.stdout.write(`${text}\n`)
-    for (const reason of comparison.incomparable) io.stderr.write(`tool-evals compare: not comparable: ${reason}\n`)
+    for (const reason of comparison.incomparable) io.stderr.write(`tool-evals compare: not comparable: ${printable(reason)}\n`)
     return comparison.pass ? EXIT_OK : EXIT_BAD_INPUT
   },
 }

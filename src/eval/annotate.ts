@@ -4,6 +4,7 @@
  * workflow annotations. A recorded miss (the test passes) is a 'warning', a failed test an 'error'; the message is
  * one line: the failure categories and a compact call diff, or the error's reason.
  */
+import { printable } from '../calls/printable.js'
 import type { ExpectedCall } from '../score/types.js'
 import type { EvalMeta, StoredCall } from './meta.js'
 
@@ -45,8 +46,9 @@ function cut(text: string): string {
   return text.length > MAX_ARG ? `${text.slice(0, MAX_ARG)}…` : text
 }
 
+/** One printable line (Vitest's github-actions reporter turns it into a workflow command). */
 function oneLine(text: string): string {
-  const flat = text.replace(/\s*\n\s*/g, ' ')
+  const flat = printable(text.replace(/\s*\n\s*/g, ' '))
   return flat.length > MAX_MESSAGE ? `${flat.slice(0, MAX_MESSAGE)}…` : flat
 }
 

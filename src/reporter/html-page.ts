@@ -233,8 +233,9 @@ export const PAGE_SCRIPT = String.raw`
   var haystacks = [];
 
   // A fully right sample keeps no call lists, only its positions' names (and a line of its calls): read both.
+  // Names are model output: a map without a prototype, so 'constructor' or '__proto__' is a tool like any other.
   function toolsOf(s) {
-    var out = {};
+    var out = Object.create(null);
     (s.x || []).forEach(function (c) { out[c.name] = 1; });
     (s.c || []).forEach(function (c) { out[c.name] = 1; });
     (s.pos || []).forEach(function (p) { out[p[0]] = 1; if (p[1] !== null) out[p[1]] = 1; });
@@ -256,7 +257,7 @@ export const PAGE_SCRIPT = String.raw`
   function matches(i) {
     var s = DATA.samples[i];
     if (state.suite !== '' && DATA.suites[s.s].name !== state.suite) return false;
-    if (state.tool !== '' && !toolsOf(s)[state.tool]) return false;
+    if (state.tool !== '' && toolsOf(s)[state.tool] !== 1) return false;
     if (!categoryOf(s, state.category)) return false;
     if (state.q !== '' && hay(i).indexOf(state.q) < 0) return false;
     return true;
@@ -267,7 +268,7 @@ export const PAGE_SCRIPT = String.raw`
   }
 
   function browser() {
-    var toolNames = {};
+    var toolNames = Object.create(null);
     DATA.samples.forEach(function (s) { for (var k in toolsOf(s)) toolNames[k] = 1; });
     controls.suite = h('select', { id: 'filter-suite', 'aria-label': 'suite', onchange: function () { setFilter('suite', this.value); } },
       options(DATA.suites.map(function (s) { return [s.name, s.name]; }), 'all suites'));
@@ -352,11 +353,12 @@ export const PAGE_SCRIPT = String.raw`
       if (p) lines.push(h('div', { class: 'add', text: '+ ' + json(pa) }));
       return lines;
     }
-    var keys = {};
-    if (e) for (var k in ea) keys[k] = 1;
-    if (p) for (var k2 in pa) keys[k2] = 1;
+    // Argument names are model output too: own properties only, in a map without a prototype.
+    var keys = Object.create(null), own = Object.prototype.hasOwnProperty;
+    if (e) Object.keys(ea).forEach(function (k) { keys[k] = 1; });
+    if (p) Object.keys(pa).forEach(function (k) { keys[k] = 1; });
     Object.keys(keys).sort().forEach(function (key) {
-      var inE = e && key in ea, inP = p && key in pa, ej = inE ? json(ea[key]) : '', pj = inP ? json(pa[key]) : '';
+      var inE = e && own.call(ea, key), inP = p && own.call(pa, key), ej = inE ? json(ea[key]) : '', pj = inP ? json(pa[key]) : '';
       if (inE && inP && ej === pj) lines.push(h('div', { text: '  ' + key + ': ' + ej }));
       else {
         if (inE) lines.push(h('div', { class: 'del', text: '- ' + key + ': ' + ej }));

@@ -5,7 +5,9 @@
  */
 import type { ChalkInstance } from 'chalk'
 import type { EvalMeta } from '../eval/meta.js'
+import { printable } from '../calls/printable.js'
 import { NO_SUITE } from './collect.js'
+import { mdText } from './markdown-text.js'
 
 export interface SnapshotReport {
   changed: string[]
@@ -70,33 +72,33 @@ export function snapshotSection(report: { snapshots?: SnapshotReport }, c: Chalk
   const written = s.files.filter((f) => f.written).map((f) => f.file)
   const head = `  ${c.dim('snapshots')}  ${s.changed.length} changed · ${s.added.length} new · ${s.obsolete.length} obsolete · ${s.unchanged} unchanged`
   const rows = ['', s.changed.length > 0 ? c.yellow(head) : head]
-  for (const d of s.diffs.slice(0, SHOWN)) rows.push(`  ${c.yellow('Δ')} ${d.id}`, `      ${c.red(`- ${d.before}`)}`, `      ${c.green(`+ ${d.after}`)}`)
+  for (const d of s.diffs.slice(0, SHOWN)) rows.push(`  ${c.yellow('Δ')} ${printable(d.id)}`, `      ${c.red(`- ${printable(d.before)}`)}`, `      ${c.green(`+ ${printable(d.after)}`)}`)
   if (s.changed.length > SHOWN) rows.push(c.dim(`  … ${s.changed.length - SHOWN} more changed (in the JSON report)`))
   const list = (label: string, ids: string[]) => {
     if (ids.length === 0) return
     const more = ids.length > SHOWN ? ` … ${ids.length - SHOWN} more` : ''
-    rows.push(`  ${c.dim(label)} ${ids.slice(0, SHOWN).join(', ')}${more}`)
+    rows.push(`  ${c.dim(label)} ${ids.slice(0, SHOWN).map(printable).join(', ')}${more}`)
   }
   list('new:', s.added)
   list('obsolete:', s.obsolete)
-  if (written.length > 0) rows.push(c.dim(`  snapshot file(s) written: ${written.join(', ')}`))
+  if (written.length > 0) rows.push(c.dim(`  snapshot file(s) written: ${written.map(printable).join(', ')}`))
   return rows
 }
 
-/** The Markdown summary's snapshot section (`cell` escapes model text for a table or list). */
-export function snapshotMarkdown(report: { snapshots?: SnapshotReport }, cell: (text: string) => string): string[] {
+/** The Markdown summary's snapshot section. */
+export function snapshotMarkdown(report: { snapshots?: SnapshotReport }): string[] {
   const s = report.snapshots
   if (!s) return []
   const lines = ['', `**Tool-call snapshots:** ${s.changed.length} changed · ${s.added.length} new · ${s.obsolete.length} obsolete · ${s.unchanged} unchanged`]
   if (s.diffs.length > 0) {
     lines.push('', `<details><summary>Changed samples (${s.changed.length})</summary>`, '')
     for (const d of s.diffs.slice(0, SHOWN)) {
-      // A fenced diff block shows the lines as they are: each starts with `- ` or `+ ` and is one JSON line, so no model text can close the fence.
-      lines.push(`**${cell(d.id)}**`, '', '````diff', `- ${d.before}`, `+ ${d.after}`, '````', '')
+      // A fenced diff block shows the lines as they are: each starts with `- ` or `+ ` and is one printable line, so no model text can close the fence.
+      lines.push(`**${mdText(d.id)}**`, '', '````diff', `- ${printable(d.before)}`, `+ ${printable(d.after)}`, '````', '')
     }
     if (s.changed.length > SHOWN) lines.push(`… ${s.changed.length - SHOWN} more in the JSON report`, '')
     lines.push('</details>')
   }
-  if (s.obsolete.length > 0) lines.push('', `Obsolete: ${s.obsolete.slice(0, SHOWN).map(cell).join(', ')}${s.obsolete.length > SHOWN ? ` … ${s.obsolete.length - SHOWN} more` : ''}`)
+  if (s.obsolete.length > 0) lines.push('', `Obsolete: ${s.obsolete.slice(0, SHOWN).map(mdText).join(', ')}${s.obsolete.length > SHOWN ? ` … ${s.obsolete.length - SHOWN} more` : ''}`)
   return lines
 }

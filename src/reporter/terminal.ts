@@ -5,6 +5,7 @@
  */
 import { Chalk, type ChalkInstance } from 'chalk'
 import { callLine } from '../calls/format.js'
+import { printable } from '../calls/printable.js'
 import { reportedMetrics, type ToolEvalsReport } from './report.js'
 import type { Interval } from '../score/intervals.js'
 import { snapshotSection } from './snapshots.js'
@@ -40,7 +41,7 @@ export function renderSummary(report: ToolEvalsReport, options: SummaryOptions):
   } else {
     out.push(...metricsTable(report, c))
     const failures = Object.entries(report.failures).filter(([, n]) => n > 0)
-    if (failures.length > 0) out.push('', `  ${c.dim('failures')}  ${failures.map(([k, n]) => `${k} ${n}`).join(c.dim(' · '))}`)
+    if (failures.length > 0) out.push('', `  ${c.dim('failures')}  ${failures.map(([k, n]) => `${printable(k)} ${n}`).join(c.dim(' · '))}`)
     out.push(...usageLines(report.usage, c))
     out.push(...toolsTable(report, c))
     out.push(...trialsLine(report, c))
@@ -89,14 +90,14 @@ function resultFor(report: ToolEvalsReport, metric: string, scope: { suite?: str
 function metricsTable(report: ToolEvalsReport, c: ChalkInstance): string[] {
   const suites = Object.keys(report.suites)
   const showSuites = suites.length > 1 && suites.length <= MAX_SUITE_COLUMNS ? suites : []
-  const header = ['  ' + pad('metric', NAME_COLUMN), pad('all (95% CI)', RATE_COLUMN, true), ...showSuites.map((s) => pad(s, RATE_COLUMN, true))]
+  const header = ['  ' + pad('metric', NAME_COLUMN), pad('all (95% CI)', RATE_COLUMN, true), ...showSuites.map((s) => pad(printable(s), RATE_COLUMN, true))]
   const metrics = reportedMetrics(report)
   const hasMins = metrics.some((m) => resultFor(report, m) !== undefined)
   if (hasMins) header.push(pad('min', COLUMN + 4, true))
   const rows = [c.dim(header.join(' '))]
   for (const metric of metrics) {
     const overall = resultFor(report, metric)
-    const cells = ['  ' + pad(metric, NAME_COLUMN), rateCell(report.metrics[metric] ?? null, overall, c, report.metricIntervals?.[metric])]
+    const cells = ['  ' + pad(printable(metric), NAME_COLUMN), rateCell(report.metrics[metric] ?? null, overall, c, report.metricIntervals?.[metric])]
     for (const s of showSuites) {
       const suite = report.suites[s]
       cells.push(rateCell(suite?.metrics[metric] ?? null, resultFor(report, metric, { suite: s }), c, suite?.metricIntervals?.[metric]))
@@ -117,7 +118,7 @@ function scorerLines(report: ToolEvalsReport, c: ChalkInstance): string[] {
   const rows: string[] = []
   if (report.bfcl) {
     const cats = Object.entries(report.bfcl.categories)
-    const shown = cats.length > 1 && cats.length <= 8 ? ` (${cats.map(([k, v]) => `${k} ${v.correct}/${v.total}`).join(', ')})` : ''
+    const shown = cats.length > 1 && cats.length <= 8 ? ` (${cats.map(([k, v]) => `${printable(k)} ${v.correct}/${v.total}`).join(', ')})` : ''
     rows.push(`  ${c.dim(`bfcl: ${report.bfcl.correct}/${report.bfcl.total} pass the BFCL checker${shown}`)}`)
   }
   if (report.trajectory) {
@@ -141,14 +142,14 @@ function toolsTable(report: ToolEvalsReport, c: ChalkInstance): string[] {
   for (const [name, t] of tools.slice(0, MAX_TOOLS)) {
     const iv = report.toolIntervals?.[name]
     const cell = (metric: 'name_correct' | 'args_exact_match') => rateCell(t[metric], resultFor(report, metric, { tool: name }), c, iv?.[metric])
-    rows.push(`  ${pad(name, NAME_COLUMN)} ${pad(String(t.positions), COLUMN, true)} ${cell('name_correct')} ${cell('args_exact_match')}`)
+    rows.push(`  ${pad(printable(name), NAME_COLUMN)} ${pad(String(t.positions), COLUMN, true)} ${cell('name_correct')} ${cell('args_exact_match')}`)
   }
   if (tools.length > MAX_TOOLS) rows.push(c.dim(`  … ${tools.length - MAX_TOOLS} more tools in the JSON report`))
   return rows
 }
 
 function sampleName(s: { suite?: string; id: string }): string {
-  return s.suite === undefined ? s.id : `${s.suite} > ${s.id}`
+  return printable(s.suite === undefined ? s.id : `${s.suite} > ${s.id}`)
 }
 
 /** An invalid line without an id is named by its location, which its detail starts with too: say it once. */
@@ -159,7 +160,7 @@ function withoutId(text: string, id: string): string {
 function erroredSection(report: ToolEvalsReport, c: ChalkInstance): string[] {
   if (report.errored.count === 0) return []
   const rows = ['', c.red(`  Errored samples (${report.errored.count})`)]
-  for (const e of report.errored.samples.slice(0, 10)) rows.push(`  ${c.red('!')} ${sampleName(e)}: ${withoutId(e.detail ?? e.reason, e.id)}`)
+  for (const e of report.errored.samples.slice(0, 10)) rows.push(`  ${c.red('!')} ${sampleName(e)}: ${printable(withoutId(e.detail ?? e.reason, e.id))}`)
   const more = report.errored.count - Math.min(10, report.errored.samples.length)
   if (more > 0) rows.push(c.dim(`  … ${more} more (by reason in the JSON report)`))
   return rows
@@ -169,9 +170,9 @@ function worstSection(report: ToolEvalsReport, c: ChalkInstance): string[] {
   if (report.worst.length === 0) return []
   const rows = ['', c.bold('  Worst samples')]
   for (const w of report.worst) {
-    rows.push(`  ${c.red('✗')} ${sampleName(w)}  ${c.dim(w.failures.join(', '))}`)
-    const expected = w.expected.length === 0 ? ['(no call)'] : w.expected.map((e) => callLine(e, 160))
-    const actual = w.calls.length === 0 ? ['(no call)'] : w.calls.map((k) => callLine(k, 160))
+    rows.push(`  ${c.red('✗')} ${sampleName(w)}  ${c.dim(printable(w.failures.join(', ')))}`)
+    const expected = w.expected.length === 0 ? ['(no call)'] : w.expected.map((e) => printable(callLine(e, 160)))
+    const actual = w.calls.length === 0 ? ['(no call)'] : w.calls.map((k) => printable(callLine(k, 160)))
     expected.forEach((line, i) => rows.push(`      ${c.dim(i === 0 ? 'expected' : '        ')}  ${c.green(line)}`))
     actual.forEach((line, i) => rows.push(`      ${c.dim(i === 0 ? 'actual  ' : '        ')}  ${c.red(line)}`))
   }
@@ -185,19 +186,19 @@ function thresholdSection(report: ToolEvalsReport, c: ChalkInstance): string[] {
   ]
   if (all.length === 0) return []
   const rows = ['']
-  for (const t of all) rows.push(`  ${t.notRun ? c.dim('○') : t.pass ? c.green('✓') : c.red('✗')} ${t.text}`)
+  for (const t of all) rows.push(`  ${t.notRun ? c.dim('○') : t.pass ? c.green('✓') : c.red('✗')} ${printable(t.text)}`)
   return rows
 }
 
 /** The gate's verdict and every reason for it, as the report states them. */
 function verdictSection(report: ToolEvalsReport, c: ChalkInstance): string[] {
   const rows = ['']
-  if (report.gate.notGated) rows.push(c.yellow(`  ${report.gate.notGated}`))
+  if (report.gate.notGated) rows.push(c.yellow(`  ${printable(report.gate.notGated)}`))
   if (report.pass) {
     rows.push(c.green(report.thresholds.length + (report.maxThresholds?.length ?? 0) > 0 ? '  All thresholds pass: the run passes' : '  The run passes'))
     return rows
   }
   rows.push(c.red.bold(`  The run fails (${report.gate.reasons.length} reason${report.gate.reasons.length === 1 ? '' : 's'}):`))
-  for (const r of report.gate.reasons) rows.push(c.red(`  ✗ ${r.message}`))
+  for (const r of report.gate.reasons) rows.push(c.red(`  ✗ ${printable(r.message)}`))
   return rows
 }

@@ -6,6 +6,7 @@
  */
 import type { ChalkInstance } from 'chalk'
 import type { EvalMeta } from '../eval/meta.js'
+import { printable } from '../calls/printable.js'
 import { NO_SUITE } from './collect.js'
 
 export interface TrialsReport {
@@ -71,6 +72,6 @@ export function trialsLine(report: { trials?: TrialsReport }, c: ChalkInstance):
   const worst = Object.entries(t.flipRates)
     .sort((a, b) => b[1] - a[1])
     .slice(0, 5)
-    .map(([id, r]) => `    ${c.yellow('~')} ${id}  flip rate ${r.toFixed(2)}`)
+    .map(([id, r]) => `    ${c.yellow('~')} ${printable(id)}  flip rate ${r.toFixed(2)}`)
   return ['', head, ...worst]
 }

@@ -3,6 +3,7 @@
  * the metrics table, one column per suite like the rates).
  */
 import type { ChalkInstance } from 'chalk'
+import { printable } from '../calls/printable.js'
 import type { UsagePartReport, UsageReport } from './usage.js'
 
 /** `$0.0123`: four significant decimals below a cent, two above. */
@@ -27,7 +28,7 @@ export function describeUsagePart(part: UsagePartReport): string {
   if (part.latencyMs) bits.push(`latency p50 ${formatMs(part.latencyMs.p50)}, p95 ${formatMs(part.latencyMs.p95)}`)
   if (part.firstTokenMs) bits.push(`first token p50 ${formatMs(part.firstTokenMs.p50)}, p95 ${formatMs(part.firstTokenMs.p95)}`)
   if (part.costUsd !== undefined) {
-    const unpriced = part.unpriced ? `no price for ${part.unpriced.join(', ')}` : undefined
+    const unpriced = part.unpriced ? `no price for ${part.unpriced.map(printable).join(', ')}` : undefined
     // All unpriced: a cost of $0 would read as free.
     bits.push(unpriced === undefined ? formatUsd(part.costUsd) : part.costUsd === 0 ? unpriced : `${formatUsd(part.costUsd)} (${unpriced})`)
   }

@@ -5,6 +5,7 @@
  */
 import { relative } from 'node:path'
 import type { SerializedError, TestCase, TestModule, Vitest } from 'vitest/node'
+import { printable } from '../calls/printable.js'
 import type { ToolEvalsReport } from './report.js'
 
 /** One line for an error Vitest reported (its message and its causes' messages). */
@@ -101,7 +102,7 @@ export function addGateTestCase(modules: ReadonlyArray<TestModule>, report: Tool
   const first = [...modules].sort((a, b) => (a.moduleId < b.moduleId ? -1 : 1))[0] as TestModule
   const file = (first as unknown as { task?: { tasks?: unknown[]; id?: string; name?: string } }).task
   if (!file || !Array.isArray(file.tasks)) return false
-  const message = `the run fails its gate: ${report.gate.reasons.map((r) => r.message).join('; ')}`
+  const message = `the run fails its gate: ${report.gate.reasons.map((r) => printable(r.message)).join('; ')}`
   file.tasks.push({
     id: `${file.id ?? 'file'}_tool_evals_gate`,
     type: 'test',

@@ -5,6 +5,7 @@
  */
 import { appendFileSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
+import { printable } from '../calls/printable.js'
 import { renderComparisonMarkdown, renderComparisonText } from './compare/render.js'
 import { githubError, inGitHubActions } from './github.js'
 import { reasonTitle } from './gate.js'
@@ -69,7 +70,7 @@ export function markdownWriter(path: string, log: (line: string) => void): Repor
         const comparison = report.comparison ? `${renderComparisonMarkdown(report.comparison)}\n` : ''
         appendFileSync(path, comparison + renderMarkdown(report))
       } catch (err) {
-        log(`tool-evals: could not write the Markdown summary to ${path}: ${(err as Error).message}`)
+        log(`tool-evals: could not write the Markdown summary to ${printable(path)}: ${printable((err as Error).message)}`)
       }
     },
   }
@@ -86,8 +87,8 @@ export function terminalWriter(log: (text: string) => void, options: Omit<Summar
   return {
     write({ report }) {
       if (options.summary) log(renderSummary(report, options))
-      else if (!report.pass) log(`tool-evals: the run fails: ${report.gate.reasons.map((r) => r.message).join('; ')}`)
-      if (report.partial) log(`tool-evals: ${describePartial(report.partial)}`)
+      else if (!report.pass) log(`tool-evals: the run fails: ${report.gate.reasons.map((r) => printable(r.message)).join('; ')}`)
+      if (report.partial) log(`tool-evals: ${printable(describePartial(report.partial))}`)
       if (report.comparison) log(renderComparisonText(report.comparison))
     },
   }

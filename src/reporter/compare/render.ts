@@ -5,6 +5,8 @@
  * with what changed, then token and latency deltas, then the baseline's commit and age. Lists are capped so a
  * 10,000-sample run stays readable; the cap says how many more there are.
  */
+import { printable } from '../../calls/printable.js'
+import { mdCode, mdText } from '../markdown-text.js'
 import type { Comparison, MetricComparison } from './compare.js'
 import { regressions } from './compare.js'
 
@@ -13,10 +15,6 @@ export interface RenderOptions {
   maxSamples?: number
   /** Now, for the baseline's age. */
   now?: Date
-}
-
-function cell(text: string): string {
-  return text.replace(/[|\\`<>*_[\]]/g, (ch) => `\\${ch}`).replace(/\r?\n/g, ' ')
 }
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`
@@ -72,11 +70,11 @@ export function renderComparisonMarkdown(c: Comparison, options: RenderOptions =
   const lines: string[] = []
   const verdict = overallVerdict(c)
   lines.push(`## Tool evals vs baseline: ${c.pass ? '✅' : '❌'} ${verdict}`, '')
-  if (c.incomparable.length > 0) lines.push('**Not comparable**, so this run cannot pass the gate:', '', ...c.incomparable.map((r) => `- ${cell(r)}`), '')
+  if (c.incomparable.length > 0) lines.push('**Not comparable**, so this run cannot pass the gate:', '', ...c.incomparable.map((r) => `- ${mdText(r)}`), '')
   const failing = regressions(c)
-  if (failing.length > 0) lines.push(`**Regressed** (significant at α=${c.options.alpha} after Holm, drop ≥ ${pts(c.options.minDrop).slice(1)}): ${failing.map(cell).join(', ')}`, '')
-  if (c.mustPassFailed.length > 0) lines.push(`**mustPass samples now wrong** (${c.mustPassFailed.length}): ${c.mustPassFailed.slice(0, max).map(cell).join(', ')}${c.mustPassFailed.length > max ? `, … and ${c.mustPassFailed.length - max} more` : ''}`, '')
-  for (const w of c.warnings) lines.push(`> ⚠️ ${cell(w)}`)
+  if (failing.length > 0) lines.push(`**Regressed** (significant at α=${c.options.alpha} after Holm, drop ≥ ${pts(c.options.minDrop).slice(1)}): ${failing.map(mdText).join(', ')}`, '')
+  if (c.mustPassFailed.length > 0) lines.push(`**mustPass samples now wrong** (${c.mustPassFailed.length}): ${c.mustPassFailed.slice(0, max).map(mdText).join(', ')}${c.mustPassFailed.length > max ? `, … and ${c.mustPassFailed.length - max} more` : ''}`, '')
+  for (const w of c.warnings) lines.push(`> ⚠️ ${mdText(w)}`)
   if (c.warnings.length > 0) lines.push('')
 
   lines.push('| | metric | base → head | Δ (95% CI) | p | MDE | n |', '| --- | --- | --- | --- | ---: | ---: | ---: |')
@@ -109,19 +107,19 @@ export function renderComparisonMarkdown(c: Comparison, options: RenderOptions =
   for (const [label, ids] of [['Added', s.added], ['Removed', s.removed]] as const) {
     if (ids.length === 0) continue
     lines.push('', `<details><summary>${label} samples (${ids.length})</summary>`, '')
-    capped(lines, ids, max, (id) => `- ${cell(id)}`)
+    capped(lines, ids, max, (id) => `- ${mdText(id)}`)
     lines.push('', '</details>')
   }
 
   const usage = Object.entries(c.usage)
   if (usage.length > 0) {
     lines.push('', '| usage (mean per sample) | base | head | Δ |', '| --- | ---: | ---: | ---: |')
-    for (const [k, u] of usage) lines.push(`| ${cell(k)} | ${num(u.base)} | ${num(u.head)} | ${u.delta >= 0 ? '+' : ''}${num(u.delta)} (${u.base === 0 ? 'n/a' : `${u.delta >= 0 ? '+' : ''}${((u.delta / u.base) * 100).toFixed(1)}%`}) |`)
+    for (const [k, u] of usage) lines.push(`| ${mdText(k)} | ${num(u.base)} | ${num(u.head)} | ${u.delta >= 0 ? '+' : ''}${num(u.delta)} (${u.base === 0 ? 'n/a' : `${u.delta >= 0 ? '+' : ''}${((u.delta / u.base) * 100).toFixed(1)}%`}) |`)
   }
 
   const meta = c.base.meta
   const commit = meta?.git?.commit ? meta.git.commit.slice(0, 12) : 'unknown commit'
-  lines.push('', `Baseline: ${cell(c.base.file ?? 'report')} · ${commit}${meta?.git?.branch ? ` (${cell(meta.git.branch)})` : ''} · ${age(meta?.time, now)}`, '')
+  lines.push('', `Baseline: ${mdText(c.base.file ?? 'report')} · ${commit}${meta?.git?.branch ? ` (${mdText(meta.git.branch)})` : ''} · ${age(meta?.time, now)}`, '')
   return lines.join('\n')
 }
 
@@ -131,37 +129,32 @@ function num(x: number): string {
 
 function metricRow(name: string, m: MetricComparison): string {
   const p = shownP(m)
-  return `| ${ICON[m.verdict]} | ${cell(name)}${m.gated ? '' : ' (not gated)'} | ${pct(m.base)} → ${pct(m.head)} | ${pts(m.delta)} ${interval(m.ci)} | ${p} | ${m.mde === null ? '–' : pts(m.mde).slice(1)} | ${m.n} |`
+  return `| ${ICON[m.verdict]} | ${mdText(name)}${m.gated ? '' : ' (not gated)'} | ${pct(m.base)} → ${pct(m.head)} | ${pts(m.delta)} ${interval(m.ci)} | ${p} | ${m.mde === null ? '–' : pts(m.mde).slice(1)} | ${m.n} |`
 }
 
 function sampleLine(c: Comparison, id: string): string {
   const d = c.details[id]
-  if (!d) return `- ${cell(id)}`
-  const parts = [`- **${cell(id)}**${d.failures.length > 0 ? ` (${cell(d.failures.join(', '))})` : ''}`]
-  if (d.expected !== undefined) parts.push(`  - expected: \`${code(d.expected)}\``)
-  if (d.base !== undefined) parts.push(`  - base: \`${code(d.base)}\``)
-  if (d.head !== undefined) parts.push(`  - head: \`${code(d.head)}\``)
+  if (!d) return `- ${mdText(id)}`
+  const parts = [`- **${mdText(id)}**${d.failures.length > 0 ? ` (${mdText(d.failures.join(', '))})` : ''}`]
+  if (d.expected !== undefined) parts.push(`  - expected: ${mdCode(d.expected)}`)
+  if (d.base !== undefined) parts.push(`  - base: ${mdCode(d.base)}`)
+  if (d.head !== undefined) parts.push(`  - head: ${mdCode(d.head)}`)
   return parts.join('\n')
-}
-
-/** Inline code: backticks would end it, newlines break the list. */
-function code(text: string): string {
-  return text.replace(/`/g, "'").replace(/\r?\n/g, ' ')
 }
 
 /** A few terminal lines: the verdict, the metrics that moved, warnings. */
 export function renderComparisonText(c: Comparison): string {
   const lines = [`tool-evals baseline comparison: ${c.pass ? 'pass' : 'FAIL'} (${overallVerdict(c)})`]
-  for (const r of c.incomparable) lines.push(`  not comparable: ${r}`)
+  for (const r of c.incomparable) lines.push(`  not comparable: ${printable(r)}`)
   for (const [name, m] of Object.entries(c.metrics)) {
-    lines.push(`  ${m.verdict.padEnd(12)} ${name}: ${pct(m.base)} → ${pct(m.head)} (${pts(m.delta)} ${interval(m.ci)}, p=${shownP(m)}, MDE ${m.mde === null ? '–' : pts(m.mde).slice(1)}, n=${m.n})`)
+    lines.push(`  ${m.verdict.padEnd(12)} ${printable(name)}: ${pct(m.base)} → ${pct(m.head)} (${pts(m.delta)} ${interval(m.ci)}, p=${shownP(m)}, MDE ${m.mde === null ? '–' : pts(m.mde).slice(1)}, n=${m.n})`)
   }
   for (const [suite, s] of Object.entries(c.suites)) {
-    for (const [name, m] of Object.entries(s.metrics)) if (m.gated && (m.verdict === 'regressed' || m.verdict === 'inconclusive')) lines.push(`  ${m.verdict.padEnd(12)} ${suite}: ${name} (${pts(m.delta)}, p=${shownP(m)})`)
+    for (const [name, m] of Object.entries(s.metrics)) if (m.gated && (m.verdict === 'regressed' || m.verdict === 'inconclusive')) lines.push(`  ${m.verdict.padEnd(12)} ${printable(suite)}: ${printable(name)} (${pts(m.delta)}, p=${shownP(m)})`)
   }
   const s = c.samples
   lines.push(`  samples: ${s.regressed.length} regressed, ${s.improved.length} fixed, ${s.added.length} added, ${s.removed.length} removed, ${s.changedCalls} with changed calls`)
-  if (c.mustPassFailed.length > 0) lines.push(`  mustPass samples now wrong: ${c.mustPassFailed.slice(0, 20).join(', ')}${c.mustPassFailed.length > 20 ? ` … and ${c.mustPassFailed.length - 20} more` : ''}`)
-  for (const w of c.warnings) lines.push(`  warning: ${w}`)
+  if (c.mustPassFailed.length > 0) lines.push(`  mustPass samples now wrong: ${c.mustPassFailed.slice(0, 20).map(printable).join(', ')}${c.mustPassFailed.length > 20 ? ` … and ${c.mustPassFailed.length - 20} more` : ''}`)
+  for (const w of c.warnings) lines.push(`  warning: ${printable(w)}`)
   return lines.join('\n')
 }
