@@ -14,7 +14,7 @@ import { readEvalMeta } from '../eval/meta.js'
 import { RunCollector } from './collect.js'
 import { htmlSampleFromMeta, writeHtmlReport, type HtmlReportInput, type HtmlSample } from './html.js'
 
-import { githubError, inGitHubActions } from './github.js'
+import { annotationCounts, annotationOverflowNotice, githubError, inGitHubActions } from './github.js'
 import { renderMarkdown } from './markdown.js'
 import { Progress } from './progress.js'
 import { buildReport, type ToolEvalsReport } from './report.js'
@@ -208,6 +208,8 @@ export default class ToolEvalsReporter implements Reporter {
       if (failed.length > 0 && !(this.options.summary ?? true)) this.log(`tool-evals: threshold(s) failed: ${failed.join('; ')}`)
       if (inGitHubActions()) for (const text of failed) this.log(githubError('tool-evals threshold failed', text))
     }
+    const overflow = inGitHubActions() && annotationOverflowNotice(annotationCounts(tests))
+    if (overflow) this.log(overflow)
   }
 
   /**
