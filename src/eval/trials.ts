@@ -116,10 +116,13 @@ export function reduceTrials(outcomes: readonly TrialOutcome[], plan: TrialsPlan
   return out
 }
 
-/** Every trial made its requests: the record's usage is their sum, not the shown trial's (see sumTrialUsage). */
+/** Every trial made its requests: the record's usage and retries are their sums, not the shown trial's (see sumTrialUsage). */
 function withTrialUsage(out: SampleRecord, records: readonly SampleRecord[]): SampleRecord {
   delete out.usage
   delete out.judgeUsage
+  delete out.retries
+  const retries = records.reduce((n, r) => n + (r.retries ?? 0), 0)
+  if (retries > 0) out.retries = retries
   const usage = sumTrialUsage(records.map((r) => r.usage))
   if (usage) out.usage = usage
   const judgeUsage = sumTrialUsage(records.map((r) => r.judgeUsage))

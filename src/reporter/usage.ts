@@ -44,6 +44,11 @@ export interface UsagePartReport {
   unpriced?: string[]
   /** Tokens by provider id. */
   providers: Record<string, ProviderTokens & { costUsd?: number }>
+  /**
+   * The model's part only: failed requests its provider retried (a 503, a refused connection), over every sample,
+   * errored ones included. The judge's retries are not counted.
+   */
+  retries?: number
 }
 
 export interface UsageReport {
@@ -68,12 +73,13 @@ export class UsageCollector {
   readonly suites = new Map<string, Parts>()
 
   add(record: SampleRecord, suite: string): void {
-    if (record.usage === undefined && record.judgeUsage === undefined) return
+    if (record.usage === undefined && record.judgeUsage === undefined && record.retries === undefined) return
     let parts = this.suites.get(suite)
     if (!parts) this.suites.set(suite, (parts = createParts()))
     for (const p of [this.overall, parts]) {
       addUsage(p.model, record.usage)
       addUsage(p.judge, record.judgeUsage)
+      p.model.retries += record.retries ?? 0
     }
   }
 }
@@ -143,12 +149,12 @@ function partReport(acc: UsageAccumulator, pricing: Pricing | undefined): UsageP
   return out
 }
 
-const used = (acc: UsageAccumulator) => acc.samples + acc.cached > 0
+const used = (acc: UsageAccumulator) => acc.samples + acc.cached + acc.retries > 0
 
 /** The usage section of a run or suite; undefined when no sample reported any usage. */
 export function usageReport(parts: Parts, pricing: Pricing | undefined): UsageReport | undefined {
   if (!used(parts.model) && !used(parts.judge)) return undefined
-  const report: UsageReport = { model: partReport(parts.model, pricing) }
+  const report: UsageReport = { model: { ...partReport(parts.model, pricing), retries: parts.model.retries } }
   if (used(parts.judge)) report.judge = partReport(parts.judge, pricing)
   if (pricing) report.costUsd = (report.model.costUsd ?? 0) + (report.judge?.costUsd ?? 0)
   const unpriced = [...new Set([...(report.model.unpriced ?? []), ...(report.judge?.unpriced ?? [])])]

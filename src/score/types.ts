@@ -116,6 +116,11 @@ export interface SampleRecord {
   usage?: UsageRecord
   /** The judge's usage for this sample, apart from the model's (both judge kinds summed). */
   judgeUsage?: UsageRecord
+  /**
+   * Failed requests the model's provider retried for this sample (every trial), whether it then answered or not;
+   * absent: none. Kept apart from `usage`: an errored sample has no usage, but its retries happened.
+   */
+  retries?: number
   /** Repeated trials (describeEval's `trials`): how the sample's trials went (its scores are their reduction). */
   trials?: TrialSummary
   /** The sample must stay right: a baseline comparison fails the run when it flips from right to wrong. */

@@ -21,6 +21,8 @@ export interface UsageAccumulator {
   cached: number
   /** Fresh generations (requests) behind those samples: more than `samples` with trials. */
   requests: number
+  /** Failed requests retried (SampleRecord.retries), errored samples' included. */
+  retries: number
   byProvider: Map<string, ProviderTokens>
   /** Fresh latencies in tenths of a ms. */
   latencies: number[]
@@ -28,7 +30,7 @@ export interface UsageAccumulator {
 }
 
 export function createUsageAccumulator(): UsageAccumulator {
-  return { samples: 0, cached: 0, requests: 0, byProvider: new Map(), latencies: [], firstTokens: [] }
+  return { samples: 0, cached: 0, requests: 0, retries: 0, byProvider: new Map(), latencies: [], firstTokens: [] }
 }
 
 export function addUsage(acc: UsageAccumulator, usage: UsageRecord | undefined): void {
