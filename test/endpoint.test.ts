@@ -323,7 +323,7 @@ describe('retries within a deadline', () => {
     const server = await serve(() => ({ status: 503, json: { error: { message: 'overloaded' } } }))
     const p = provider(server, { retryDelayMs: 200, maxRetries: 10 })
     const started = Date.now()
-    const error = await p.generate(sample('a'), { deadline: started + 500 }).catch((e: unknown) => e as Error & { retries?: number })
+    const error = (await p.generate(sample('a'), { deadline: started + 500 }).catch((e: unknown) => e)) as Error & { retries?: number }
     expect(Date.now() - started).toBeLessThan(500)
     expect(error).toBeInstanceOf(Error)
     expect(error.message).toMatch(/HTTP 503: overloaded \(gave up after \d attempts?: no time for another before the sample's timeout\)/)
