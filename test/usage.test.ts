@@ -126,12 +126,13 @@ describe('trials', () => {
       provider: 'm', requests: 2, promptTokens: 30, completionTokens: 2, latencyMs: 4, latenciesMs: [1.5, 2.5],
     })
     expect(sumTrialUsage([t(10, 1, true), t(20, 2, true)])).toEqual(t(10, 1, true))
+    expect(sumTrialUsage([{ ...t(1, 1), firstTokenMs: 0.5 }, { ...t(1, 2), firstTokenMs: 0.7 }])?.firstTokensMs).toEqual([0.5, 0.7])
     expect(sumTrialUsage([undefined, undefined])).toBeUndefined()
     // Percentiles over requests: three requests of one sample are three latencies.
     const collector = new UsageCollector()
-    collector.add({ id: 'a', usage: sumTrialUsage([t(1, 1), t(1, 2), t(1, 30)]) as never }, 's')
+    collector.add({ id: 'a', usage: sumTrialUsage([t(1, 1), t(1, 2), { ...t(1, 30), firstTokenMs: 4 }]) as never }, 's')
     const report = usageReport(collector.overall, undefined)
-    expect(report?.model).toMatchObject({ samples: 1, requests: 3, promptTokens: 3, latencyMs: { samples: 3, p50: 2, max: 30 } })
+    expect(report?.model).toMatchObject({ samples: 1, requests: 3, promptTokens: 3, latencyMs: { samples: 3, p50: 2, max: 30 }, firstTokenMs: { samples: 1, max: 4 } })
   })
 })
 

@@ -49,7 +49,8 @@ export function addUsage(acc: UsageAccumulator, usage: UsageRecord | undefined):
   // Every request's latency where the record keeps them (trials), so percentiles are over requests.
   if (usage.latenciesMs) for (const ms of usage.latenciesMs) acc.latencies.push(Math.round(ms * 10))
   else if (usage.latencyMs !== undefined) acc.latencies.push(Math.round(usage.latencyMs * 10))
-  if (usage.firstTokenMs !== undefined) acc.firstTokens.push(Math.round(usage.firstTokenMs * 10))
+  if (usage.firstTokensMs) for (const ms of usage.firstTokensMs) acc.firstTokens.push(Math.round(ms * 10))
+  else if (usage.firstTokenMs !== undefined) acc.firstTokens.push(Math.round(usage.firstTokenMs * 10))
 }
 
 export interface LatencyStats {

@@ -19,6 +19,8 @@ export interface UsageRecord {
    */
   requests?: number
   latenciesMs?: number[]
+  /** Each fresh trial's first-token time, where the provider gave one (`firstTokenMs` is absent then). */
+  firstTokensMs?: number[]
 }
 
 /** Milliseconds to 0.1 ms: compact in meta, and exact as integer tenths when summed (see score/usage-sums.ts). */
@@ -80,12 +82,16 @@ export function sumTrialUsage(parts: readonly (UsageRecord | undefined)[]): Usag
   if (fresh.length === 1) return { ...first }
   const out: UsageRecord = { provider: first.provider, requests: 0 }
   const latencies: number[] = []
+  const firstTokens: number[] = []
   for (const p of fresh) {
     out.requests = (out.requests as number) + (p.requests ?? 1)
     for (const k of ['promptTokens', 'completionTokens'] as const) if (p[k] !== undefined) out[k] = (out[k] ?? 0) + (p[k] as number)
     if (p.latenciesMs) latencies.push(...p.latenciesMs)
     else if (p.latencyMs !== undefined) latencies.push(p.latencyMs)
+    if (p.firstTokensMs) firstTokens.push(...p.firstTokensMs)
+    else if (p.firstTokenMs !== undefined) firstTokens.push(p.firstTokenMs)
   }
+  if (firstTokens.length > 0) out.firstTokensMs = firstTokens
   if (latencies.length > 0) {
     out.latencyMs = roundMs(latencies.reduce((a, b) => a + b, 0))
     out.latenciesMs = latencies
