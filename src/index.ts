@@ -29,7 +29,7 @@ export { loadHfDataset } from './data/hf.js'
 export { bfclTools, loadBfclCategory, type BfclLoadOptions, type BfclLoadResult, type BfclSampleLine } from './data/bfcl.js'
 
 // Models: the provider interface, recorded outputs, the local runtime, endpoints, the cache and recording.
-export type { ModelOutput, ModelProvider } from './models/types.js'
+export type { GenerateOptions, ModelOutput, ModelProvider } from './models/types.js'
 export type { UsageRecord } from './score/usage.js'
 export { callsFromOpenAI, replay, type ReplayOptions } from './models/replay.js'
 export { local, localModelStats, unloadLocalModels, type LocalOptions, type LocalProvider } from './models/local.js'

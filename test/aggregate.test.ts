@@ -51,7 +51,8 @@ describe('aggregate', () => {
     expect(agg.metrics.args_exact_match).toBe((1 + 0 + 0.5) / 3)
     expect(agg.metrics.no_call_accuracy).toBe(0.5)
     expect(agg.failures).toEqual({
-      no_call: 1,
+      no_call: 0,
+      missing_call: 1, // c made 1 of its 2 calls
       malformed_call: 0,
       wrong_name: 0,
       wrong_arguments: 1,

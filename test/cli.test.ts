@@ -165,7 +165,7 @@ describe('tool-evals score', () => {
         args_field_precision: 0.5,
         args_field_recall: 0.5,
         args_exact_match: 0.5,
-        failures: ['no_call'],
+        failures: ['missing_call'],
       },
       { ...zeros, no_call_correct: true, failures: [] },
       { ...zeros, no_call_correct: false, failures: ['unexpected_call'] },

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { Sample } from '../src/data/types.js'
 import { Limiter } from '../src/models/concurrency.js'
 import { openaiCompatible, scrub, type OpenAICompatibleOptions } from '../src/models/openai-compatible.js'
+import { retryBudget } from '../src/eval/generations.js'
 import { completion, startOpenAIServer, type OpenAIServer, type Responder } from './helpers/openai-server.js'
 
 const weatherTool = {
@@ -305,5 +306,38 @@ describe('Limiter and scrub', () => {
     const forms = [encodeURIComponent(bearer), encodeURIComponent(bearer).replace('%20', '+'), b64(bearer), b64(secret), Buffer.from(bearer).toString('base64url')]
     // base64 keeps at most its last character (it holds the neighbour's bits too) and its padding.
     for (const part of scrub(forms.join(' | '), secret).split(' | ')) expect(part).toMatch(/^\*\*\*[A-Za-z0-9+/_-]?=*$/)
+  })
+})
+
+describe('retries within a deadline', () => {
+  it("the budget is the test timeout less a tenth (100 ms to 1 s); none without a timeout", () => {
+    expect(retryBudget(5000)).toBe(4500)
+    expect(retryBudget(60_000)).toBe(59_000)
+    expect(retryBudget(500)).toBe(400)
+    expect(retryBudget(50)).toBe(0)
+    expect(retryBudget(0)).toBeUndefined()
+    expect(retryBudget(Infinity)).toBeUndefined()
+    expect(retryBudget(undefined)).toBeUndefined()
+  })
+
+  it('stops retrying before the deadline, with the last real error and how many attempts it made', async () => {
+    const server = await serve(() => ({ status: 503, json: { error: { message: 'overloaded' } } }))
+    const p = provider(server, { retryDelayMs: 200, maxRetries: 10 })
+    const started = Date.now()
+    const error = (await p.generate(sample('a'), { deadline: started + 500 }).catch((e: unknown) => e)) as Error & { retries?: number }
+    expect(Date.now() - started).toBeLessThan(500)
+    expect(error).toBeInstanceOf(Error)
+    expect(error.message).toMatch(/HTTP 503: overloaded \(gave up after \d attempts?: no time for another before the sample's timeout\)/)
+    const attempts = Number(/gave up after (\d+)/.exec(error.message)?.[1])
+    expect(server.hits).toBe(attempts)
+    expect(error.retries).toBe(attempts - 1 || undefined)
+  })
+
+  it('counts the retries before an answer on its usage', async () => {
+    const server = await serve((r) => (r.hit <= 2 ? { status: 503 } : { content: 'ok' }))
+    const out = await provider(server).generate(sample('a'), { deadline: Date.now() + 5000 })
+    expect(out.usage?.retries).toBe(2)
+    const first = await provider(server).generate(sample('b'))
+    expect(first.usage?.retries).toBeUndefined()
   })
 })

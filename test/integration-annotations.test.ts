@@ -23,7 +23,9 @@ const model = {
 }
 const sample = (id, city) => ({ id, messages: [{ role: 'user', content: 'Weather in ' + city }], expected: [{ name: 'get_weather', arguments: { city } }] })
 
-describeEval('recorded', { data: [sample('right', 'Paris'), sample('miss', 'Rome')], model })
+// Eleven more recorded misses (one id with GitHub's escape character): 12 warnings, over the 10 GitHub shows.
+const more = Array.from({ length: 11 }, (_, i) => sample(i === 0 ? 'm%0' : 'm' + i, 'Rome'))
+describeEval('recorded', { data: [sample('right', 'Paris'), sample('miss', 'Rome'), ...more], model })
 describeEval('strict', { data: [sample('strictMiss', 'Rome'), sample('broken', 'Oslo')], model, strict: true })
 `
 
@@ -63,25 +65,36 @@ describe('annotations of samples that are not fully right', () => {
     }
     expect(testcase('right')).not.toContain('<property')
     expect(testcase('miss')).toContain(
-      '<property name="warning" value="wrong_arguments: expected get_weather(city=&quot;Rome&quot;) · got get_weather(city=&quot;rome&quot;)">',
+      '<property name="warning" value="recorded &gt; miss: wrong_arguments: expected get_weather(city=&quot;Rome&quot;) · got get_weather(city=&quot;rome&quot;)">',
     )
-    expect(testcase('strictMiss')).toContain('<property name="error" value="wrong_arguments: expected get_weather(city=&quot;Rome&quot;)')
-    expect(testcase('broken')).toContain('<property name="error" value="errored: backend down">')
+    expect(testcase('strictMiss')).toContain('<property name="error" value="strict &gt; strictMiss: wrong_arguments: expected get_weather(city=&quot;Rome&quot;)')
+    expect(testcase('broken')).toContain('<property name="error" value="strict &gt; broken: errored: backend down">')
   })
 
   it('github-actions: workflow annotations located at the describeEval call, and the failed threshold as an error', () => {
     expect(github.code).toBe(1)
     const file = join(project.dir, 'evals/weather.eval.mjs')
-    // Located at the describeEval call of the sample's suite (line 13 for 'recorded', 14 for 'strict').
+    // Located at the describeEval call of the sample's suite (line 15 for 'recorded', 16 for 'strict'), each naming
+    // its sample (they all sit on one line); `%` in an id is escaped once, by Vitest.
     expect(github.stdout).toMatch(
-      new RegExp(`::warning file=${escape(file)},line=13,column=\\d+::wrong_arguments: expected get_weather\\(city="Rome"\\) · got get_weather\\(city="rome"\\)`),
+      new RegExp(`::warning file=${escape(file)},line=15,column=\\d+::recorded > miss: wrong_arguments: expected get_weather\\(city="Rome"\\) · got get_weather\\(city="rome"\\)`),
     )
-    expect(github.stdout).toMatch(new RegExp(`::error file=${escape(file)},line=14,column=\\d+::errored: backend down`))
+    expect(github.stdout).toMatch(new RegExp(`::warning file=${escape(file)},line=15,column=\\d+::recorded > m%250: wrong_arguments: `))
+    expect(github.stdout).toMatch(new RegExp(`::error file=${escape(file)},line=16,column=\\d+::strict > broken: errored: backend down`))
     expect(github.stdout).toMatch(/^::error title=tool-evals threshold failed::name_correct: 0\.\d+ < required 0\.990$/m)
   })
 
-  it('no GitHub threshold annotation outside GitHub Actions', () => {
+  it('github-actions: one notice says how many warnings GitHub cut and where they all are', () => {
+    expect(github.stdout.match(/^::warning /gm)).toHaveLength(12)
+    const notices = github.stdout.match(/^::notice title=tool-evals annotations::.*$/gm)
+    expect(notices).toEqual([
+      "::notice title=tool-evals annotations::12 warning annotations; GitHub shows the first 10 of each kind per step. Every one is in this step's log; the job summary has the failure counts and the worst samples.",
+    ])
+  })
+
+  it('no GitHub threshold annotation or notice outside GitHub Actions', () => {
     expect(junit.stdout).not.toContain('::error')
+    expect(junit.stdout).not.toContain('::notice')
   })
 })
 

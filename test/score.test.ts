@@ -102,11 +102,19 @@ describe('scoreSample: NeMo parity (positional)', () => {
       ],
     )
     for (const v of Object.values(s.metrics)) expect(v).toBe(0.5)
-    expect(s.failures).toEqual(['no_call'])
+    expect(s.failures).toEqual(['missing_call'])
     expect(s.positions).toEqual([
       { expected: 'a', predicted: 'a', metrics: expect.objectContaining({ args_exact_match: 1 }) },
       { expected: 'b', metrics: expect.objectContaining({ has_call: 0, args_field_precision: 0 }) },
     ])
+  })
+
+  it('no_call is no call at all; missing_call is fewer calls than expected (a parallel turn cut short)', () => {
+    const two = [{ name: 'a' }, { name: 'b' }]
+    expect(scoreSample([], two).failures).toEqual(['no_call'])
+    expect(scoreSample([call('a')], two).failures).toEqual(['missing_call'])
+    expect(scoreSample([call('b')], two, { match: 'unordered' }).failures).toEqual(['missing_call'])
+    expect(scoreSample([call('a'), call('b')], two).failures).toEqual([])
   })
 
   it('extra predictions are ignored by the metrics but named as a failure', () => {
@@ -182,7 +190,7 @@ describe('failures', () => {
         { name: 'f' },
       ],
     )
-    expect(s.failures).toEqual(['no_call', 'malformed_call', 'wrong_name', 'wrong_arguments'])
+    expect(s.failures).toEqual(['missing_call', 'malformed_call', 'wrong_name', 'wrong_arguments'])
     const t = scoreSample([call('a'), call('b', {}, false)], [{ name: 'a' }])
     expect(t.failures).toEqual(['malformed_call', 'extra_call'])
   })
@@ -267,7 +275,7 @@ describe("match: 'unordered'", () => {
     const s = scoreSample([call('c')], expected, { match: 'unordered' })
     expect(s.positions.map((p) => p.predicted)).toEqual([undefined, undefined, 'c'])
     expect(s.metrics.has_call).toBe(1 / 3)
-    expect(s.failures).toEqual(['no_call'])
+    expect(s.failures).toEqual(['missing_call'])
     const t = scoreSample([call('z'), call('b'), call('a')], [{ name: 'a' }, { name: 'b' }], { match: 'unordered' })
     expect(t.metrics.name_correct).toBe(1)
     expect(t.failures).toEqual(['extra_call'])

@@ -72,6 +72,15 @@ describe('reducing trials', () => {
     expect(failed.trials).toEqual({ count: 2, right: 1, flipRate: 0.5 })
   })
 
+  it("the sample's usage and retries are every trial's, errored or not", () => {
+    const u = (promptTokens: number, latencyMs: number) => ({ provider: 'p', promptTokens, completionTokens: 2, latencyMs })
+    const right = reduceTrials([trial(true, { usage: u(10, 5), retries: 1 }), trial(true, { usage: u(20, 7) }), trial(false, { usage: u(30, 9), retries: 2 })], trialsPlan(3, 'e')!)
+    expect(right.usage).toEqual({ provider: 'p', requests: 3, promptTokens: 60, completionTokens: 6, latencyMs: 21, latenciesMs: [5, 7, 9] })
+    expect(right.retries).toBe(3)
+    const failed = reduceTrials([trial(true, { usage: u(10, 5) }), trial(false, { error: 'refused', retries: 4 })], trialsPlan(2, 'e')!)
+    expect(failed).toMatchObject({ error: 'refused', retries: 4, usage: u(10, 5) })
+  })
+
   it('flip rate and modal trial', () => {
     expect(trialSummary([trial(true).record, trial(true).record]).flipRate).toBe(0)
     expect(modalTrial([trial(false), trial(true), trial(true)])).toEqual({ index: 1, frequency: 2 })

@@ -15,7 +15,7 @@ import ToolEvalsReporter from '../src/reporter/index.js'
 import { priceFor, usageReport, UsageCollector, validatePricing } from '../src/reporter/usage.js'
 import { checkMaxThresholds, validateMaxThresholds } from '../src/reporter/usage-thresholds.js'
 import { latencyStats, nearestRank } from '../src/score/usage-sums.js'
-import { sumUsage, usageRecord } from '../src/score/usage.js'
+import { sumTrialUsage, sumUsage, usageRecord } from '../src/score/usage.js'
 import { recordUsage } from '../src/eval/usage.js'
 import { completion, startOpenAIServer, type OpenAIServer } from './helpers/openai-server.js'
 
@@ -116,6 +116,23 @@ describe('per-sample record', () => {
       { provider: 'j', promptTokens: 2, latencyMs: 0.2 },
     ])).toEqual({ provider: 'j', promptTokens: 3, latencyMs: 0.3 })
     expect(usageRecord('m', { usage: { promptTokens: -1, latencyMs: Number.NaN } })).toBeUndefined()
+  })
+})
+
+describe('trials', () => {
+  it("sums the fresh trials' tokens and keeps each latency; cached trials are left out; all cached stays cached", () => {
+    const t = (promptTokens: number, latencyMs: number, cached?: true) => ({ provider: 'm', promptTokens, completionTokens: 1, latencyMs, ...(cached ? { cached } : {}) })
+    expect(sumTrialUsage([t(10, 1.5), t(20, 2.5), t(30, 9, true), undefined])).toEqual({
+      provider: 'm', requests: 2, promptTokens: 30, completionTokens: 2, latencyMs: 4, latenciesMs: [1.5, 2.5],
+    })
+    expect(sumTrialUsage([t(10, 1, true), t(20, 2, true)])).toEqual(t(10, 1, true))
+    expect(sumTrialUsage([{ ...t(1, 1), firstTokenMs: 0.5 }, { ...t(1, 2), firstTokenMs: 0.7 }])?.firstTokensMs).toEqual([0.5, 0.7])
+    expect(sumTrialUsage([undefined, undefined])).toBeUndefined()
+    // Percentiles over requests: three requests of one sample are three latencies.
+    const collector = new UsageCollector()
+    collector.add({ id: 'a', usage: sumTrialUsage([t(1, 1), t(1, 2), { ...t(1, 30), firstTokenMs: 4 }]) as never }, 's')
+    const report = usageReport(collector.overall, undefined)
+    expect(report?.model).toMatchObject({ samples: 1, requests: 3, promptTokens: 3, latencyMs: { samples: 3, p50: 2, max: 30 }, firstTokenMs: { samples: 1, max: 4 } })
   })
 })
 

@@ -95,5 +95,7 @@ export function scrubbedError(err: unknown, secrets: Secrets): Error {
   if (secretList(secrets).length === 0) return err instanceof Error ? err : new Error(message)
   const clean = new Error(scrub(message, secrets))
   if (err instanceof Error && err.name === 'AbortError') clean.name = 'AbortError'
-  return clean
+  // A provider's error may say how many requests it retried (the report counts them): keep that, it is no secret.
+  const retries = (err as { retries?: unknown } | null)?.retries
+  return typeof retries === 'number' ? Object.assign(clean, { retries }) : clean
 }

@@ -10,7 +10,7 @@
  */
 import type { ToolCall, ToolDefinition } from '../calls/types.js'
 import type { ChatMessage, Sample } from '../data/types.js'
-import type { ModelOutput, ModelProvider } from '../models/types.js'
+import { retriesOf, type GenerateOptions, type ModelOutput, type ModelProvider } from '../models/types.js'
 import { outputCalls } from './scorers.js'
 import { trajectoryCalls, type ToolOutcome, type Trajectory, type TrajectoryStep } from '../score/trajectory.js'
 
@@ -140,7 +140,7 @@ function turnsOf(sample: Sample): ChatMessage[][] {
 
 export interface AgentRun {
   trajectory: Trajectory
-  usage?: { promptTokens?: number; completionTokens?: number }
+  usage?: { promptTokens?: number; completionTokens?: number; retries?: number }
 }
 
 /** Run one sample through the agent loop. A provider error ends the run with an error naming the step. */
@@ -148,13 +148,13 @@ export async function runAgent(
   model: ModelProvider,
   sample: Sample,
   env: AgentEnvironment,
-  options: { maxSteps: number; format?: string | undefined; signal?: AbortSignal | undefined },
+  options: { maxSteps: number; format?: string | undefined; signal?: AbortSignal | undefined; deadline?: number | undefined },
 ): Promise<AgentRun> {
   let tools = env.tools ?? sample.tools
   const messages: ChatMessage[] = []
   const steps: TrajectoryStep[] = []
   const trajectory: Trajectory = { steps, turns: 0, stepLimitHit: false, toolErrors: 0, messages }
-  const usage = { promptTokens: 0, completionTokens: 0 }
+  const usage: { promptTokens: number; completionTokens: number; retries?: number } = { promptTokens: 0, completionTokens: 0 }
   let counted = false
   turns: for (const [turn, turnMessages] of turnsOf(sample).entries()) {
     messages.push(...turnMessages)
@@ -166,7 +166,8 @@ export async function runAgent(
       const request = stepSample(sample, messages, tools)
       let output: ModelOutput
       try {
-        output = await model.generate(request, options.signal ? { signal: options.signal } : undefined)
+        // Every step shares the sample's deadline: the whole run must end within its test timeout.
+        output = await model.generate(request, stepOptions(options))
       } catch (err) {
         throw stepError(err, n, turn)
       }
@@ -175,6 +176,7 @@ export async function runAgent(
         counted = true
         usage.promptTokens += output.usage.promptTokens ?? 0
         usage.completionTokens += output.usage.completionTokens ?? 0
+        if (output.usage.retries) usage.retries = (usage.retries ?? 0) + output.usage.retries
       }
       const calls = outputCalls(output, request, options.format)
       const step: TrajectoryStep = { turn, calls, results: [] }
@@ -205,12 +207,20 @@ export async function runAgent(
   return run
 }
 
+function stepOptions(options: { signal?: AbortSignal | undefined; deadline?: number | undefined }): GenerateOptions {
+  const out: GenerateOptions = {}
+  if (options.signal) out.signal = options.signal
+  if (options.deadline !== undefined) out.deadline = options.deadline
+  return out
+}
+
 function stepError(err: unknown, step: number, turn: number): Error {
   const out = new Error(`agent step ${step} (turn ${turn + 1}): ${errorMessage(err)}`)
   // The provider's short reason (for grouping errors in the report) stays the reason.
   const reason = err instanceof Error ? (err as Error & { reason?: unknown }).reason : undefined
   ;(out as Error & { reason?: unknown }).reason = typeof reason === 'string' ? reason : errorMessage(err)
-  return out
+  const retries = retriesOf(err)
+  return retries === undefined ? out : Object.assign(out, { retries })
 }
 
 /**
@@ -223,7 +233,7 @@ export function agentProvider(model: ModelProvider, options: AgentOptions & { ma
     id: model.id,
     async generate(sample, opts): Promise<ModelOutput> {
       const env = await environment(sample)
-      const run = await runAgent(model, sample, env, { maxSteps: options.maxSteps, format, signal: opts?.signal })
+      const run = await runAgent(model, sample, env, { maxSteps: options.maxSteps, format, signal: opts?.signal, deadline: opts?.deadline })
       const output: ModelOutput = { calls: trajectoryCalls(run.trajectory), trajectory: run.trajectory }
       if (run.trajectory.answer !== undefined) output.text = run.trajectory.answer
       if (run.usage) output.usage = run.usage

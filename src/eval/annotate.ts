@@ -2,7 +2,9 @@
  * Vitest test annotations for samples that are not fully right, so Vitest's own tools show misses: `vitest --ui`,
  * the html reporter, JUnit `<property>`s, TAP comments, and (with a location) the github-actions reporter's
  * workflow annotations. A recorded miss (the test passes) is a 'warning', a failed test an 'error'; the message is
- * one line: the failure categories and a compact call diff, or the error's reason.
+ * one line naming the sample (`weather > w12: `, since every annotation of a suite sits on its describeEval line),
+ * then the failure categories and a compact call diff, or the error's reason. Reporters escape the text for their
+ * format (Vitest's github-actions reporter escapes `%`, `\r`, `\n`), so it is kept raw here.
  */
 import { printable } from '../calls/printable.js'
 import type { ExpectedCall } from '../score/types.js'
@@ -21,11 +23,17 @@ export function sampleAnnotation(meta: EvalMeta, failed: boolean): SampleAnnotat
   const { record } = meta
   if (record.skipped !== undefined) return undefined
   const type = failed ? 'error' : 'warning'
-  if (record.error !== undefined) return { type, message: oneLine(`errored: ${record.error}`) }
+  const who = sampleName(record.suite, record.id)
+  if (record.error !== undefined) return { type, message: oneLine(`${who}: errored: ${record.error}`) }
   const failures = record.score?.failures ?? []
   if (failures.length === 0 && !failed) return undefined
   const head = failures.length > 0 ? failures.join(', ') : 'assertion failed'
-  return { type, message: oneLine(`${head}: ${callDiff(meta.expected ?? [], meta.calls ?? [])}`) }
+  return { type, message: oneLine(`${who}: ${head}: ${callDiff(meta.expected ?? [], meta.calls ?? [])}`) }
+}
+
+/** `weather > w12`, as the reports name a sample. */
+function sampleName(suite: string | undefined, id: string): string {
+  return suite ? `${suite} > ${id}` : id
 }
 
 /** `expected get_weather(city="Rome") · got get_weather(city="rome")`; calls that agree are not repeated. */

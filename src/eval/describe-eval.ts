@@ -157,7 +157,7 @@ export function describeEval(name: string, options: EvalOptions): void {
           planned = true
           const runnable = runnableSamples(ctx.task.suite.tasks, samplesByName)
           lastPlanned = runnable[runnable.length - 1]?.id
-          generations.plan(expandTrials(runnable, trials))
+          generations.plan(expandTrials(runnable, trials), ctx.task.timeout)
         }
         writeInputs(ctx.task.meta, inputs)
         // Provisional record: if the test times out (or anything below throws) the sample still counts, as errored.
@@ -169,7 +169,7 @@ export function describeEval(name: string, options: EvalOptions): void {
           (s) => generations.get(s),
           async (g) => {
             const evaluated = await evaluateWith(sample, g.output, g.error, name, scorers, options, scoreOptions)
-            recordUsage(evaluated.stored.record, model.id, g.output)
+            recordUsage(evaluated.stored.record, model.id, g.output, g.error)
             return evaluated
           },
           // Timed out (or cancelled) meanwhile: the provisional record stands, not the abort that ended the generation.

@@ -6,7 +6,7 @@
  * order, under `sequence.concurrent`) jumps the queue, still within the concurrency limit.
  */
 import type { Sample } from '../data/types.js'
-import type { ModelOutput, ModelProvider } from '../models/types.js'
+import type { GenerateOptions, ModelOutput, ModelProvider } from '../models/types.js'
 
 /** A generation's key: the sample id, and its trial when describeEval repeats samples (`trials`). */
 function keyOf(sample: Sample): string {
@@ -27,6 +27,7 @@ export class Generations {
   private inFlight = 0
   private startedCount = 0
   private consumedCount = 0
+  private budgetMs: number | undefined
 
   constructor(
     private readonly model: ModelProvider,
@@ -35,8 +36,12 @@ export class Generations {
     private readonly signal?: AbortSignal,
   ) {}
 
-  /** The samples that will run, in test order: generation starts now. */
-  plan(samples: readonly Sample[]): void {
+  /**
+   * The samples that will run, in test order: generation starts now. `timeoutMs`, the tests' timeout, bounds each
+   * generation's retries (see retryBudget).
+   */
+  plan(samples: readonly Sample[], timeoutMs?: number): void {
+    this.budgetMs = retryBudget(timeoutMs)
     this.planned = samples
     this.nextPlanned = 0
     this.pump()
@@ -105,10 +110,25 @@ export class Generations {
 
   private async generate(sample: Sample): Promise<Generation> {
     try {
-      const options = this.signal ? { signal: this.signal } : undefined
+      const options: GenerateOptions = {}
+      if (this.signal) options.signal = this.signal
+      // From the generation's start, so within its test's timeout: a generation starts before its test asks for it,
+      // or when it does, unless it then waits for a free slot (a trial queued behind the others may still time out).
+      if (this.budgetMs !== undefined) options.deadline = Date.now() + this.budgetMs
       return { output: await this.model.generate(sample, options) }
     } catch (error) {
       return { error }
     }
   }
+}
+
+/**
+ * How long a generation may take, retries included, under a test timeout of `timeoutMs`: the timeout less a margin
+ * for scoring (a tenth, from 100 ms to 1 s), so a provider that keeps failing ends with its own error, not a timeout.
+ * Undefined when there is no timeout (0 or Infinity).
+ */
+export function retryBudget(timeoutMs: number | undefined): number | undefined {
+  if (timeoutMs === undefined || !Number.isFinite(timeoutMs) || timeoutMs <= 0) return undefined
+  const margin = Math.min(1000, Math.max(100, timeoutMs / 10))
+  return Math.max(0, timeoutMs - margin)
 }

@@ -15,10 +15,12 @@
  * under `any`, the most frequent outcome's under `mean` (their accumulators count verdicts, which a mean over
  * trials is not); their reducer is the one named for the scorer (`bfcl: 'all'`) or for its first metric. Failure
  * categories, the per-tool breakdown and what the reports show come from the sample's most frequent calls. A trial
- * that errored makes the sample errored (its generation failed; it counts as no prediction, as always).
+ * that errored makes the sample errored (its generation failed; it counts as no prediction, as always). Usage is
+ * every trial's: tokens and cost summed, each request's latency kept.
  */
 import { builtinScorer } from '../score/scorers/index.js'
 import { reportScorer } from '../score/run.js'
+import { sumTrialUsage } from '../score/usage.js'
 import { NEMO_METRICS, type SampleRecord, type SampleScore, type TrialSummary } from '../score/types.js'
 
 export type TrialReducer = 'mean' | 'all' | 'any'
@@ -105,12 +107,26 @@ export function reduceTrials(outcomes: readonly TrialOutcome[], plan: TrialsPlan
   const records = outcomes.map((o) => o.record)
   const summary = trialSummary(records)
   const failed = records.find((r) => r.error !== undefined) ?? records.find((r) => r.skipped !== undefined)
-  if (failed) return { ...failed, trials: summary }
+  if (failed) return withTrialUsage({ ...failed, trials: summary }, records)
   const modal = records[modalTrial(outcomes).index] as SampleRecord
-  const out: SampleRecord = { ...modal, trials: summary }
+  const out: SampleRecord = withTrialUsage({ ...modal, trials: summary }, records)
   if (modal.score) out.score = reduceScore(records.map((r) => r.score as SampleScore), modal.score, plan)
   const scores = reduceScores(records, modal, plan)
   if (scores) out.scores = scores
+  return out
+}
+
+/** Every trial made its requests: the record's usage and retries are their sums, not the shown trial's (see sumTrialUsage). */
+function withTrialUsage(out: SampleRecord, records: readonly SampleRecord[]): SampleRecord {
+  delete out.usage
+  delete out.judgeUsage
+  delete out.retries
+  const retries = records.reduce((n, r) => n + (r.retries ?? 0), 0)
+  if (retries > 0) out.retries = retries
+  const usage = sumTrialUsage(records.map((r) => r.usage))
+  if (usage) out.usage = usage
+  const judgeUsage = sumTrialUsage(records.map((r) => r.judgeUsage))
+  if (judgeUsage) out.judgeUsage = judgeUsage
   return out
 }
 

@@ -3,12 +3,17 @@
  * its judgements made in the generation pipeline (see eval/scorers.ts, `withPreparation`), so it is kept even when
  * scoring failed afterwards.
  */
-import type { ModelOutput } from '../models/types.js'
+import { retriesOf, type ModelOutput } from '../models/types.js'
 import type { SampleRecord } from '../score/types.js'
 import { sumUsage, usageRecord, type UsageRecord } from '../score/usage.js'
 
-/** Record `output`'s usage (and its judge's) on `record`; a skipped sample used nothing and records none. */
-export function recordUsage(record: SampleRecord, providerId: string, output: ModelOutput | undefined): void {
+/**
+ * Record `output`'s usage (and its judge's) on `record`; a skipped sample used nothing and records none. Retries are
+ * recorded from the output or, when generation failed, from the provider's error (a cache hit retried nothing now).
+ */
+export function recordUsage(record: SampleRecord, providerId: string, output: ModelOutput | undefined, error?: unknown): void {
+  const retries = output === undefined ? retriesOf(error) : output.cached ? undefined : output.usage?.retries
+  if (retries !== undefined && retries > 0) record.retries = retries
   if (output === undefined || output.skipped !== undefined) return
   const usage = usageRecord(providerId, output)
   if (usage) record.usage = usage

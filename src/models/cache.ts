@@ -18,7 +18,7 @@ import { createHash } from 'node:crypto'
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import type { Sample } from '../data/types.js'
-import type { ModelOutput, ModelProvider } from './types.js'
+import type { GenerateOptions, ModelOutput, ModelProvider } from './types.js'
 
 export interface CacheOptions {
   /** Folder of the cache; default `.tool-evals-cache` in the working directory. */
@@ -59,7 +59,7 @@ export function cached(provider: ModelProvider, options: CacheOptions = {}): Cac
     return join(dir, key.slice(0, 2), `${key}.json`)
   }
 
-  async function lookupOrGenerate(sample: Sample, key: string, signal?: AbortSignal): Promise<ModelOutput> {
+  async function lookupOrGenerate(sample: Sample, key: string, opts?: GenerateOptions): Promise<ModelOutput> {
     const path = join(dir, key.slice(0, 2), `${key}.json`)
     const found = await readEntry(path, key)
     if (found.output) {
@@ -68,7 +68,7 @@ export function cached(provider: ModelProvider, options: CacheOptions = {}): Cac
     }
     if (found.corrupt !== undefined) stats.corrupt++
     stats.misses++
-    const output = await provider.generate(sample, signal ? { signal } : undefined)
+    const output = await provider.generate(sample, opts)
     const written = await writeEntry(path, key, output)
     if (written !== undefined) stats.unwritable++
     if (found.corrupt === undefined) return output
@@ -85,7 +85,7 @@ export function cached(provider: ModelProvider, options: CacheOptions = {}): Cac
       const key = generationKey(provider, sample)
       const running = pending.get(key)
       if (running) return running
-      const p = lookupOrGenerate(sample, key, opts?.signal).finally(() => pending.delete(key))
+      const p = lookupOrGenerate(sample, key, opts).finally(() => pending.delete(key))
       pending.set(key, p)
       return p
     },

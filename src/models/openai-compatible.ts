@@ -26,7 +26,7 @@ export { formatBytes } from '../data/hub-limits.js'
 import { Limiter, shared, sleep } from './concurrency.js'
 import { callsFromOpenAI } from './replay.js'
 import { roundMs } from '../score/usage.js'
-import type { ModelOutput, ModelProvider } from './types.js'
+import { retriesOf, type GenerateOptions, type ModelOutput, type ModelProvider } from './types.js'
 
 export interface OpenAICompatibleOptions {
   /** The API root, e.g. `http://127.0.0.1:8000/v1` (vLLM), `http://localhost:11434/v1` (Ollama). */
@@ -138,8 +138,9 @@ export function openaiCompatible(options: OpenAICompatibleOptions): ModelProvide
     }
   }
 
-  async function generate(sample: Sample, opts?: { signal?: AbortSignal }): Promise<ModelOutput> {
+  async function generate(sample: Sample, opts?: GenerateOptions): Promise<ModelOutput> {
     const signal = opts?.signal
+    const deadline = opts?.deadline
     const key = readKey()
     const body = JSON.stringify(requestBody(sample, options, mode))
     try {
@@ -153,14 +154,16 @@ export function openaiCompatible(options: OpenAICompatibleOptions): ModelProvide
         } finally {
           release()
         }
-        if (result.ok) return withLatency(outputFromResponse(result.json, mode, options.format), performance.now() - started)
+        if (result.ok) return withLatency(outputFromResponse(result.json, mode, options.format), performance.now() - started, n)
         const { failure } = result
-        if (!failure.retryable || n >= maxRetries) {
-          const tries = n + 1
-          throw new Error(`${id}: ${failure.reason}${tries > 1 ? ` (gave up after ${tries} attempts)` : ''}`)
+        if (!failure.retryable || n >= maxRetries) throw gaveUp(`${id}: ${failure.reason}`, n, '')
+        const delay = retryDelay(n, failure.retryAfterMs, options)
+        // A retry that would end past the deadline (the sample's test timeout) only hides this error behind a timeout.
+        if (deadline !== undefined && Date.now() + delay + MIN_ATTEMPT_MS >= deadline) {
+          throw gaveUp(`${id}: ${failure.reason}`, n, ": no time for another before the sample's timeout")
         }
         // Back off without holding a slot, so samples that are not being throttled keep going.
-        await sleep(retryDelay(n, failure.retryAfterMs, options), signal)
+        await sleep(delay, signal)
       }
     } catch (err) {
       throw scrubbedError(err, key)
@@ -233,9 +236,10 @@ function outputFromResponse(json: unknown, mode: 'tools' | 'text', format: strin
   return output
 }
 
-/** The request's latency on the output's usage (non-streaming: no first-token time). */
-function withLatency(output: ModelOutput, ms: number): ModelOutput {
+/** The request's latency (non-streaming: no first-token time) and the retries before it on the output's usage. */
+function withLatency(output: ModelOutput, ms: number, retries: number): ModelOutput {
   output.usage = { ...output.usage, latencyMs: roundMs(ms) }
+  if (retries > 0) output.usage.retries = retries
   return output
 }
 
@@ -260,6 +264,16 @@ function contentText(content: unknown): string {
 
 // ---------------------------------------------------------------------------------------------------------------
 // Failures and retries
+
+/** Time a retry needs at the least to be worth making before a deadline (connect, send, a quick answer). */
+const MIN_ATTEMPT_MS = 50
+
+/** The error a sample fails with after `retries` retries: the last attempt's reason, the attempts, and why it stopped. */
+function gaveUp(reason: string, retries: number, why: string): Error & { retries: number } {
+  const tries = retries + 1
+  const error = new Error(`${reason}${tries > 1 || why ? ` (gave up after ${tries} attempt${tries > 1 ? 's' : ''}${why})` : ''}`)
+  return Object.assign(error, { retries })
+}
 
 function fail(reason: string, retryable: boolean, retryAfterMs?: number): Attempt {
   const failure: Failure = { reason, retryable }

@@ -15,14 +15,32 @@ export interface ModelOutput {
   /**
    * What the generation used, as the transport reports it: tokens, and wall time in ms (`latencyMs`: the request or
    * generation as a whole; `firstTokenMs`: until the first token, where the transport streams). Recorded per sample.
+   * `retries`: failed attempts retried before the answer (a provider that retries: `openaiCompatible`).
    */
-  usage?: { promptTokens?: number; completionTokens?: number; latencyMs?: number; firstTokenMs?: number }
+  usage?: { promptTokens?: number; completionTokens?: number; latencyMs?: number; firstTokenMs?: number; retries?: number }
   /** Set by `cached()` when the output came from the cache (no model ran: left out of latency and cost). */
   cached?: true
   /** Set by `cached()` when the sample's cache entry existed but was unusable and was generated again: why. */
   cacheRegenerated?: string
   /** The agent loop's run of the sample (describeEval with `tools` or `environment`): every step, call and result. */
   trajectory?: Trajectory
+}
+
+/** What a caller tells `generate`: when to stop (`signal`), and by when a retrying provider must have given up. */
+export interface GenerateOptions {
+  signal?: AbortSignal
+  /**
+   * `Date.now()` time by which the generation must end (describeEval: within the sample's test timeout). A provider
+   * that retries makes no retry that would end after it, and fails with its last real error instead of running into
+   * the test's timeout. Absent: no limit but the provider's own.
+   */
+  deadline?: number
+}
+
+/** A provider error may say how many times it retried before giving up (counted in the report). */
+export function retriesOf(error: unknown): number | undefined {
+  const n = (error as { retries?: unknown } | null)?.retries
+  return typeof n === 'number' && Number.isInteger(n) && n > 0 ? n : undefined
 }
 
 /**
@@ -42,7 +60,7 @@ export interface ModelProvider {
    * local model's batch size). A hint for callers; providers bound their own concurrency regardless.
    */
   readonly concurrency?: number
-  generate(sample: Sample, options?: { signal?: AbortSignal }): Promise<ModelOutput>
+  generate(sample: Sample, options?: GenerateOptions): Promise<ModelOutput>
   /** Local files the provider reads its outputs from (a replay recording): watch mode reruns the eval on an edit. */
   readonly inputFiles?: readonly string[]
   /** Release resources (sessions, sockets) at the end of a run. */

@@ -13,6 +13,7 @@ import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason,
 import { readEvalMeta, type EvalMeta } from '../eval/meta.js'
 import { buildRunReport, type RunFacts } from './build.js'
 import { htmlSampleFromMeta, writeHtmlReport, type HtmlSample } from './html.js'
+import { annotationCounts, annotationOverflowNotice } from './github.js'
 import { Progress } from './progress.js'
 import type { ToolEvalsReport } from './report.js'
 import { describeSelection, hasRun, isPlanned, partialReportPath, type PartialReason } from './run-scope.js'
@@ -236,13 +237,13 @@ export default class ToolEvalsReporter implements Reporter {
     this.report = report
     let samples: HtmlSample[] | undefined
     const decided: DecidedRun = { report, htmlSamples: () => (samples ??= metasOf(tests).map(htmlSampleFromMeta)) }
-    for (const writer of this.writers(run.paths)) writer.write(decided)
+    for (const writer of this.writers(run.paths, tests)) writer.write(decided)
     // Vitest sets the exit code from test results before reporters run; a failed gate must fail the run too.
     if (!report.pass) process.exitCode ||= 1
   }
 
   /** The views, in the order a person reads them. */
-  private writers(paths: RunPaths): ReportWriter[] {
+  private writers(paths: RunPaths, tests: readonly TestCase[]): ReportWriter[] {
     const log = (line: string) => this.log(line)
     // A merged run (`--merge-reports`) only reads blobs: its own time says nothing about the tests' run, so none is shown.
     const elapsedMs = this.vitest?.config.mergeReports ? undefined : this.progress.elapsedMs()
@@ -251,7 +252,7 @@ export default class ToolEvalsReporter implements Reporter {
     if (paths.html) out.push(htmlWriter(paths.html, log))
     const markdownFile = this.options.markdownFile ?? process.env['GITHUB_STEP_SUMMARY']
     if (markdownFile) out.push(markdownWriter(this.resolvePath(markdownFile), log))
-    out.push(githubWriter(log))
+    out.push(githubWriter(log, () => annotationOverflowNotice(annotationCounts(tests))))
     return out
   }
 

@@ -33,6 +33,7 @@ export function describeUsagePart(part: UsagePartReport): string {
     bits.push(unpriced === undefined ? formatUsd(part.costUsd) : part.costUsd === 0 ? unpriced : `${formatUsd(part.costUsd)} (${unpriced})`)
   }
   if (part.cached > 0) bits.push(`${part.cached} cached (not counted)`)
+  if (part.retries) bits.push(`${part.retries} ${part.retries === 1 ? 'retry' : 'retries'}`)
   return bits.join(' · ')
 }
 

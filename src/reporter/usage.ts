@@ -2,7 +2,8 @@
  * The report's usage: per suite and overall, the model's and the judge's apart: tokens (totals and means per fresh
  * sample), latency (mean, p50, p95, max; first-token time where a provider gives it) and, with the `pricing` option,
  * cost in USD. Samples answered from the generation cache (`cached()`) are counted as `cached` and left out of
- * tokens, latency and cost: no model ran for them.
+ * tokens, latency and cost: no model ran for them. With describeEval's `trials`, every trial's request counts:
+ * tokens and cost are summed over trials, and latency percentiles are over requests (`requests` says how many).
  *
  *   pricing: { 'openai:gpt-4o': { prompt: 2.5, completion: 10 } }   // USD per million tokens, by provider id
  *
@@ -26,12 +27,14 @@ export interface UsagePartReport {
   samples: number
   /** Samples answered from the cache: in none of the numbers below. */
   cached: number
+  /** Fresh generations behind `samples` (samples × trials with describeEval's `trials`): what the server answered. */
+  requests: number
   promptTokens: number
   completionTokens: number
-  /** Per fresh sample; null when there is none. */
+  /** Per fresh sample (all its trials); null when there is none. */
   meanPromptTokens: number | null
   meanCompletionTokens: number | null
-  /** Over fresh samples that measured it; null when none did. p50 / p95 by nearest rank (exact, over all values). */
+  /** Over fresh requests that measured it (every trial's); null when none did. p50 / p95 by nearest rank (exact). */
   latencyMs: LatencyStats | null
   /** Time to first token, where the provider streams (absent otherwise). */
   firstTokenMs?: LatencyStats
@@ -41,6 +44,11 @@ export interface UsagePartReport {
   unpriced?: string[]
   /** Tokens by provider id. */
   providers: Record<string, ProviderTokens & { costUsd?: number }>
+  /**
+   * The model's part only: failed requests its provider retried (a 503, a refused connection), over every sample,
+   * errored ones included. The judge's retries are not counted.
+   */
+  retries?: number
 }
 
 export interface UsageReport {
@@ -65,12 +73,13 @@ export class UsageCollector {
   readonly suites = new Map<string, Parts>()
 
   add(record: SampleRecord, suite: string): void {
-    if (record.usage === undefined && record.judgeUsage === undefined) return
+    if (record.usage === undefined && record.judgeUsage === undefined && record.retries === undefined) return
     let parts = this.suites.get(suite)
     if (!parts) this.suites.set(suite, (parts = createParts()))
     for (const p of [this.overall, parts]) {
       addUsage(p.model, record.usage)
       addUsage(p.judge, record.judgeUsage)
+      p.model.retries += record.retries ?? 0
     }
   }
 }
@@ -125,6 +134,7 @@ function partReport(acc: UsageAccumulator, pricing: Pricing | undefined): UsageP
   const out: UsagePartReport = {
     samples: acc.samples,
     cached: acc.cached,
+    requests: acc.requests,
     promptTokens,
     completionTokens,
     meanPromptTokens: acc.samples === 0 ? null : promptTokens / acc.samples,
@@ -139,12 +149,12 @@ function partReport(acc: UsageAccumulator, pricing: Pricing | undefined): UsageP
   return out
 }
 
-const used = (acc: UsageAccumulator) => acc.samples + acc.cached > 0
+const used = (acc: UsageAccumulator) => acc.samples + acc.cached + acc.retries > 0
 
 /** The usage section of a run or suite; undefined when no sample reported any usage. */
 export function usageReport(parts: Parts, pricing: Pricing | undefined): UsageReport | undefined {
   if (!used(parts.model) && !used(parts.judge)) return undefined
-  const report: UsageReport = { model: partReport(parts.model, pricing) }
+  const report: UsageReport = { model: { ...partReport(parts.model, pricing), retries: parts.model.retries } }
   if (used(parts.judge)) report.judge = partReport(parts.judge, pricing)
   if (pricing) report.costUsd = (report.model.costUsd ?? 0) + (report.judge?.costUsd ?? 0)
   const unpriced = [...new Set([...(report.model.unpriced ?? []), ...(report.judge?.unpriced ?? [])])]

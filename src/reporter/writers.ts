@@ -94,12 +94,17 @@ export function terminalWriter(log: (text: string) => void, options: Omit<Summar
   }
 }
 
-/** GitHub Actions: one error annotation per reason the run fails. */
-export function githubWriter(log: (line: string) => void, env: NodeJS.ProcessEnv = process.env): ReportWriter {
+/**
+ * GitHub Actions: one error annotation per reason the run fails, then (when annotations of a kind pass the 10 GitHub
+ * shows per step) a notice saying where the rest are.
+ */
+export function githubWriter(log: (line: string) => void, overflowNotice: () => string | false | undefined = () => undefined, env: NodeJS.ProcessEnv = process.env): ReportWriter {
   return {
     write({ report }) {
       if (!inGitHubActions(env)) return
       for (const r of report.gate.reasons) log(githubError(reasonTitle(r.kind), r.message))
+      const notice = overflowNotice()
+      if (notice) log(notice)
     },
   }
 }

@@ -169,8 +169,9 @@ export function alignCalls(calls: readonly ToolCall[], expected: readonly Expect
   return maxWeightAssignment(weights)
 }
 
-function failureOf(call: ToolCall | undefined, m: Record<NemoMetric, number>, expected: ExpectedCall): FailureCategory | undefined {
-  if (call === undefined) return 'no_call'
+function failureOf(call: ToolCall | undefined, m: Record<NemoMetric, number>, expected: ExpectedCall, calls: number): FailureCategory | undefined {
+  // A position left without a prediction: no call at all, or fewer calls than expected (a parallel turn cut short).
+  if (call === undefined) return calls === 0 ? 'no_call' : 'missing_call'
   if (!call.argumentsValid) return 'malformed_call'
   if (call.name !== expected.name) return 'wrong_name'
   if (m.args_exact_match !== 1) return 'wrong_arguments'
@@ -200,7 +201,7 @@ export function scoreSample(calls: readonly ToolCall[], expected: readonly Expec
     const pos: PositionScore = { expected: e.name, metrics: m }
     if (call !== undefined) pos.predicted = call.name
     positions.push(pos)
-    const f = failureOf(call, m, e)
+    const f = failureOf(call, m, e, calls.length)
     if (f !== undefined) found.add(f)
   })
 

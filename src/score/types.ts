@@ -44,7 +44,8 @@ export interface Sample {
 
 /** Why a sample is not fully right; a sample may have several. */
 export type FailureCategory =
-  | 'no_call' // a call was expected and none was made (at a position: missing prediction)
+  | 'no_call' // calls were expected and the model made none at all
+  | 'missing_call' // some expected calls were made, but fewer than expected (e.g. 1 of 2 parallel calls)
   | 'malformed_call' // a prediction whose arguments were not a well-formed object
   | 'wrong_name' // a prediction with another tool's name
   | 'wrong_arguments' // right name, arguments not exactly the expected ones
@@ -115,6 +116,11 @@ export interface SampleRecord {
   usage?: UsageRecord
   /** The judge's usage for this sample, apart from the model's (both judge kinds summed). */
   judgeUsage?: UsageRecord
+  /**
+   * Failed requests the model's provider retried for this sample (every trial), whether it then answered or not;
+   * absent: none. Kept apart from `usage`: an errored sample has no usage, but its retries happened.
+   */
+  retries?: number
   /** Repeated trials (describeEval's `trials`): how the sample's trials went (its scores are their reduction). */
   trials?: TrialSummary
   /** The sample must stay right: a baseline comparison fails the run when it flips from right to wrong. */
@@ -149,6 +155,7 @@ export type RunMetrics = Record<ReportMetric, number | null> & Partial<Record<st
 /** The failure categories in their stable order (the order `SampleScore.failures` lists them in). */
 export const FAILURE_CATEGORIES = [
   'no_call',
+  'missing_call',
   'malformed_call',
   'wrong_name',
   'wrong_arguments',

@@ -19,6 +19,10 @@ export interface UsageAccumulator {
   samples: number
   /** Samples answered from the cache (left out of tokens, latency and cost). */
   cached: number
+  /** Fresh generations (requests) behind those samples: more than `samples` with trials. */
+  requests: number
+  /** Failed requests retried (SampleRecord.retries), errored samples' included. */
+  retries: number
   byProvider: Map<string, ProviderTokens>
   /** Fresh latencies in tenths of a ms. */
   latencies: number[]
@@ -26,7 +30,7 @@ export interface UsageAccumulator {
 }
 
 export function createUsageAccumulator(): UsageAccumulator {
-  return { samples: 0, cached: 0, byProvider: new Map(), latencies: [], firstTokens: [] }
+  return { samples: 0, cached: 0, requests: 0, retries: 0, byProvider: new Map(), latencies: [], firstTokens: [] }
 }
 
 export function addUsage(acc: UsageAccumulator, usage: UsageRecord | undefined): void {
@@ -36,17 +40,21 @@ export function addUsage(acc: UsageAccumulator, usage: UsageRecord | undefined):
     return
   }
   acc.samples++
+  acc.requests += usage.requests ?? 1
   let p = acc.byProvider.get(usage.provider)
   if (!p) acc.byProvider.set(usage.provider, (p = { samples: 0, promptTokens: 0, completionTokens: 0 }))
   p.samples++
   p.promptTokens += usage.promptTokens ?? 0
   p.completionTokens += usage.completionTokens ?? 0
-  if (usage.latencyMs !== undefined) acc.latencies.push(Math.round(usage.latencyMs * 10))
-  if (usage.firstTokenMs !== undefined) acc.firstTokens.push(Math.round(usage.firstTokenMs * 10))
+  // Every request's latency where the record keeps them (trials), so percentiles are over requests.
+  if (usage.latenciesMs) for (const ms of usage.latenciesMs) acc.latencies.push(Math.round(ms * 10))
+  else if (usage.latencyMs !== undefined) acc.latencies.push(Math.round(usage.latencyMs * 10))
+  if (usage.firstTokensMs) for (const ms of usage.firstTokensMs) acc.firstTokens.push(Math.round(ms * 10))
+  else if (usage.firstTokenMs !== undefined) acc.firstTokens.push(Math.round(usage.firstTokenMs * 10))
 }
 
 export interface LatencyStats {
-  /** Fresh samples measured. */
+  /** Fresh requests measured (one per sample, or one per trial with `trials`). */
   samples: number
   mean: number
   p50: number

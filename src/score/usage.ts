@@ -13,6 +13,14 @@ export interface UsageRecord {
   firstTokenMs?: number
   /** The answer came from the generation cache: no model ran, so it counts in neither latency nor cost. */
   cached?: true
+  /**
+   * Fresh generations summed into this record (describeEval's `trials`: one per uncached trial); absent: 1. The
+   * tokens are their sum, `latencyMs` the sum of their times, `latenciesMs` each one's (for percentiles per request).
+   */
+  requests?: number
+  latenciesMs?: number[]
+  /** Each fresh trial's first-token time, where the provider gave one (`firstTokenMs` is absent then). */
+  firstTokensMs?: number[]
 }
 
 /** Milliseconds to 0.1 ms: compact in meta, and exact as integer tenths when summed (see score/usage-sums.ts). */
@@ -59,5 +67,34 @@ export function sumUsage(parts: readonly UsageRecord[]): UsageRecord | undefined
     if (sum !== undefined) out[k] = k === 'latencyMs' ? roundMs(sum) : sum
   }
   if (parts.every((p) => p.cached)) out.cached = true
+  return out
+}
+
+/**
+ * A sample's trials as one record: the fresh trials' tokens and latencies summed, each latency kept for percentiles
+ * over every request. Cached trials ran no model: left out, as cached samples are; cached when every trial was.
+ */
+export function sumTrialUsage(parts: readonly (UsageRecord | undefined)[]): UsageRecord | undefined {
+  const present = parts.filter((p): p is UsageRecord => p !== undefined)
+  const fresh = present.filter((p) => !p.cached)
+  if (fresh.length === 0) return present[0] === undefined ? undefined : { ...present[0] }
+  const first = fresh[0] as UsageRecord
+  if (fresh.length === 1) return { ...first }
+  const out: UsageRecord = { provider: first.provider, requests: 0 }
+  const latencies: number[] = []
+  const firstTokens: number[] = []
+  for (const p of fresh) {
+    out.requests = (out.requests as number) + (p.requests ?? 1)
+    for (const k of ['promptTokens', 'completionTokens'] as const) if (p[k] !== undefined) out[k] = (out[k] ?? 0) + (p[k] as number)
+    if (p.latenciesMs) latencies.push(...p.latenciesMs)
+    else if (p.latencyMs !== undefined) latencies.push(p.latencyMs)
+    if (p.firstTokensMs) firstTokens.push(...p.firstTokensMs)
+    else if (p.firstTokenMs !== undefined) firstTokens.push(p.firstTokenMs)
+  }
+  if (firstTokens.length > 0) out.firstTokensMs = firstTokens
+  if (latencies.length > 0) {
+    out.latencyMs = roundMs(latencies.reduce((a, b) => a + b, 0))
+    out.latenciesMs = latencies
+  }
   return out
 }
