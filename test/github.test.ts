@@ -11,8 +11,8 @@ const test = (annotations: { type: string; location?: unknown }[], state = 'pass
 })
 
 describe('workflow commands', () => {
-  it('escapes % \\r \\n in the message, and : , as well in properties', () => {
-    expect(githubError('a: b, c', '50% done\r\nnext')).toBe('::error title=a%3A b%2C c::50%25 done%0D%0Anext')
+  it('escapes % in the message, and : , as well in properties; line breaks from data are made visible, never a new line', () => {
+    expect(githubError('a: b, c', '50% done\r\nnext')).toBe('::error title=a%3A b%2C c::50%25 done\\r\\nnext')
     expect(githubNotice('t%', 'x:y,z')).toBe('::notice title=t%25::x:y,z')
   })
 

@@ -167,8 +167,8 @@ describe('every view renders the one report', () => {
       expect(row, metric).toBeDefined()
       expect(row?.slice(27).trim().startsWith(`${value.toFixed(3)} (${lo.toFixed(2)}–${hi.toFixed(2)})`), `${metric}: ${row}`).toBe(true)
       // Markdown: `| metric | 0.667 | <suites> | 0.391–0.862 |`.
-      const mdRow = md.split('\n').find((l) => l.startsWith(`| ${metric} |`))
-      expect(mdRow?.startsWith(`| ${metric} | ${value.toFixed(3)} |`), `${metric}: ${mdRow}`).toBe(true)
+      const mdRow = md.split('\n').find((l) => l.startsWith(`| ${mdText(metric)} |`))
+      expect(mdRow?.startsWith(`| ${mdText(metric)} | ${value.toFixed(3)} |`), `${metric}: ${mdRow}`).toBe(true)
       expect(mdRow?.endsWith(` ${lo.toFixed(3)}–${hi.toFixed(3)} |`), `${metric}: ${mdRow}`).toBe(true)
       // The page: the card's value, interval and n are the report's.
       const card = cards.get(metric)
@@ -190,7 +190,7 @@ describe('every view renders the one report', () => {
       expect(line, metric).toBeDefined()
       expect(line).toContain(`p=${p},`)
       expect(line).toContain(`n=${m.n})`)
-      const mdRow = md.split('\n').find((l) => l.includes(`| ${metric.replace(/_/g, '\\_')} |`) || l.includes(`| ${metric} |`) && l.includes('→'))
+      const mdRow = md.split('\n').find((l) => l.includes(`| ${mdText(metric)} |`) && l.includes('→'))
       expect(mdRow, metric).toBeDefined()
       expect(mdRow).toContain(`| ${p} |`)
       expect(mdRow?.endsWith(`| ${m.n} |`)).toBe(true)
