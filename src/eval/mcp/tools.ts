@@ -14,6 +14,8 @@ import { liveWire, type McpAnswer, type McpWire } from './connection.js'
 import { recordingWire, replayWire, requestLabel } from './recording.js'
 import { describeServer, mcpPlan, type McpPlan, type McpServerSpec, type McpToolsOptions } from './server.js'
 
+export type { McpToolsOptions }
+
 /** A tool as the server lists it (`tools/list`), kept whole for the schema snapshot. */
 export interface McpTool {
   name: string
