@@ -140,6 +140,17 @@ describe('tools from an MCP server, end to end', () => {
     expect(existsSync(join(project.dir, 'server.mjs'))).toBe(false)
   })
 
+  it('CI refuses a missing schema snapshot (Vitest writes none there)', async () => {
+    const file = join(project.dir, 'evals/weather.eval.weather.tools.json')
+    const kept = readFileSync(file, 'utf8')
+    rmSync(file)
+    const run = await project.run(['run', '-t', 'schemas'])
+    expect(run.code).toBe(1)
+    expect(run.stdout + run.stderr).toContain('weather tool schemas [mcp]')
+    expect(existsSync(file)).toBe(false)
+    project.write('evals/weather.eval.weather.tools.json', kept)
+  })
+
   it('a tool that gains a required parameter fails the schema snapshot with the diff', async () => {
     project.write('server.mjs', SERVER_SOURCE)
     const run = await project.run(['run', '-t', 'schemas'], { TOOL_EVALS_MCP: 'live', MCP_VARIANT: 'v2' })
