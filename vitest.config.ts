@@ -29,6 +29,7 @@ export default defineConfig({
           calendar: { args_field_recall: 0.8 },
           travel: { has_call: 1, schema_overall: 0.6 },
           trip: { trajectory_match: 1, agent_completed: 1 },
+          'mcp-trip': { trajectory_match: 1, agent_completed: 1 },
         },
         tools: { cancel_event: { args_exact_match: 0.9 } },
       },

@@ -1,7 +1,7 @@
 // The public API of vitest-tool-evals: every name here is documented in the README and typed, and changes only
 // compatibly. Anything not listed is internal. Other entries: `vitest-tool-evals/plugin` (the gate as a Vitest
 // plugin), `vitest-tool-evals/reporter` (ToolEvalsReporter), `vitest-tool-evals/setup` (registers the matchers),
-// `vitest-tool-evals/matchers` (the matcher objects and their types).
+// `vitest-tool-evals/matchers` (the matcher objects and their types), `vitest-tool-evals/mcp` (MCP servers' types).
 
 // Evals: samples as Vitest test cases.
 export { describeEval, type EvalOptions, type EvalResult } from './eval/describe-eval.js'
@@ -20,6 +20,8 @@ export {
 export type { StoredTrajectory, ToolOutcome, Trajectory, TrajectoryStep } from './score/trajectory.js'
 export { BFCL_ENVIRONMENTS, bfclEnvironment, type BfclEnvironmentName, type BfclEnvironmentOptions } from './eval/bfcl-environment.js'
 export { bfclMultiTurn, type BfclMultiTurnOptions } from './eval/bfcl-multi-turn.js'
+// Tools from MCP servers (the rest, types and the mode variable, on `vitest-tool-evals/mcp`).
+export { mcpTools, type McpToolsOptions } from './eval/mcp/tools.js'
 
 // Data: samples from JSONL files, arrays, Hub datasets and BFCL's files.
 export type { ChatMessage, DataEntry, DataOptions, DataSource, Sample, SampleError } from './data/types.js'

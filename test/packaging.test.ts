@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ensureBuilt, REPO, runVitest } from './helpers/eval-project.js'
 
-const OPTIONAL = ['@huggingface/transformers', 'onnxruntime-node']
+const OPTIONAL = ['@huggingface/transformers', 'onnxruntime-node', '@modelcontextprotocol/sdk']
 
 /**
  * A temp project whose node_modules holds a *copy* of the package (dist/ and package.json), so bare imports from
@@ -70,12 +70,16 @@ describe('optional local runtime', () => {
 
   it('every entry point loads without them, and local() names exactly what to install', async () => {
     const script = `
-      for (const entry of ['vitest-tool-evals', 'vitest-tool-evals/reporter', 'vitest-tool-evals/matchers']) await import(entry)
+      for (const entry of ['vitest-tool-evals', 'vitest-tool-evals/reporter', 'vitest-tool-evals/matchers', 'vitest-tool-evals/mcp']) await import(entry)
       const { local, replay } = await import('vitest-tool-evals')
       console.log('loaded', typeof replay)
       try {
         await local('org/some-model').generate({ id: 'a', messages: [{ role: 'user', content: 'hi' }] })
-      } catch (e) { console.log('ERROR ' + e.message) }`
+      } catch (e) { console.log('ERROR ' + e.message) }
+      const { mcpTools } = await import('vitest-tool-evals')
+      try {
+        await mcpTools({ command: 'node', args: ['server.mjs'] }, { mode: 'live' }).list()
+      } catch (e) { console.log('MCP ' + e.message) }`
     writeFileSync(join(dir, 'check.mjs'), script)
     const { code, out } = await run(dir, ['check.mjs'])
     expect(out).toContain('loaded function')
@@ -84,6 +88,7 @@ describe('optional local runtime', () => {
     expect(out).toContain('missing: @huggingface/transformers')
     expect(out).toContain('`npm i -D @huggingface/transformers onnxruntime-node`')
     expect(out).toContain('ONNXRUNTIME_NODE_INSTALL=skip')
+    expect(out).toMatch(/MCP mcpTools needs @modelcontextprotocol\/sdk to talk to a server \(replaying a recording does not\): npm i -D @modelcontextprotocol\/sdk/)
   })
 })
 

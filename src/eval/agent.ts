@@ -6,12 +6,14 @@
  * runs them one after the other in the same conversation.
  *
  * A tool that throws (or an unknown tool, or malformed arguments) is a tool error: its message goes back to the
- * model as the call's result, `Error during execution: ...` as BFCL words it, and the run goes on.
+ * model as the call's result, `Error during execution: ...` as BFCL words it, and the run goes on. A
+ * `ToolRuntimeError` (the tools' runtime failed, not a tool) ends the run instead: the sample is errored.
  */
 import type { ToolCall, ToolDefinition } from '../calls/types.js'
 import type { ChatMessage, Sample } from '../data/types.js'
 import { retriesOf, type GenerateOptions, type ModelOutput, type ModelProvider } from '../models/types.js'
 import { outputCalls } from './scorers.js'
+import type { McpTools } from './mcp/tools.js'
 import { trajectoryCalls, type ToolOutcome, type Trajectory, type TrajectoryStep } from '../score/trajectory.js'
 
 /** A tool as a function: gets the call's decoded arguments, returns its result (any JSON value or a string). */
@@ -43,8 +45,11 @@ export type EnvironmentFactory = (sample: Sample) => AgentEnvironment | Promise<
 
 /** describeEval's agent options: giving `tools` or `environment` runs each sample through the agent loop. */
 export interface AgentOptions {
-  /** Tools as functions by name: `{ get_weather: async ({ city }) => ({ temp: 21 }) }`. */
-  tools?: Record<string, ToolFunction>
+  /**
+   * Tools as functions by name: `{ get_weather: async ({ city }) => ({ temp: 21 }) }`; or an MCP server's tools,
+   * `mcpTools({ command, args })` (they replace the samples' tools; see README, "Tools from MCP servers").
+   */
+  tools?: Record<string, ToolFunction> | McpTools
   /** A fresh environment per sample (e.g. `bfclEnvironment('GorillaFileSystem')`), instead of `tools`. */
   environment?: EnvironmentFactory
   /** Model generations per user turn, at most (default 10). A turn that reaches it ends the run: `stepLimitHit`. */
@@ -97,6 +102,21 @@ export function toolContent(value: unknown): string {
   }
 }
 
+/**
+ * A failure of what runs the tools rather than of a tool (an MCP server that died or hung, a call a recording lacks):
+ * it ends the sample's run as an errored sample, since feeding it to the model would score the harness, not the model.
+ * `reason` is the short form the report groups errored samples by.
+ */
+export class ToolRuntimeError extends Error {
+  constructor(
+    message: string,
+    readonly reason: string = message,
+  ) {
+    super(message)
+    this.name = 'ToolRuntimeError'
+  }
+}
+
 function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err)
 }
@@ -108,6 +128,7 @@ async function runCall(env: AgentEnvironment, call: ToolCall, id: string, contex
     const value = await env.call(call.name, call.arguments, context)
     return { id, name: call.name, content: toolContent(value), value }
   } catch (err) {
+    if (err instanceof ToolRuntimeError) throw err
     return failed(errorMessage(err))
   }
 }
@@ -191,7 +212,12 @@ export async function runAgent(
       messages.push(assistantMessage(calls, ids))
       // In call order, one at a time: a stateful environment sees the calls as the model listed them.
       for (const [i, call] of calls.entries()) {
-        const outcome = await runCall(env, call, ids[i] as string, { sample, call, step: n })
+        let outcome: ToolOutcome
+        try {
+          outcome = await runCall(env, call, ids[i] as string, { sample, call, step: n })
+        } catch (err) {
+          throw stepError(err, n, turn)
+        }
         if (outcome.error !== undefined) trajectory.toolErrors++
         step.results.push(outcome)
         messages.push({ role: 'tool', tool_call_id: outcome.id, name: outcome.name, content: outcome.content })
@@ -228,7 +254,8 @@ function stepError(err: unknown, step: number, turn: number): Error {
  * NeMo metrics against `expected`), the last answer as text, and the trajectory.
  */
 export function agentProvider(model: ModelProvider, options: AgentOptions & { maxSteps: number }, format: string | undefined): ModelProvider {
-  const environment: EnvironmentFactory = options.environment ?? (() => functionsEnvironment(options.tools ?? {}))
+  // MCP tools reach here as an environment (describeEval turns them into one); `tools` is then functions only.
+  const environment: EnvironmentFactory = options.environment ?? (() => functionsEnvironment((options.tools ?? {}) as Record<string, ToolFunction>))
   const wrapped: ModelProvider = {
     id: model.id,
     async generate(sample, opts): Promise<ModelOutput> {

@@ -31,6 +31,8 @@ import { RUN_INFO_KEY, suiteRunInfo } from './run-info.js'
 import * as vitestApi from 'vitest'
 import { lastUserPrompt, META_LIMITS, rightCallsLine, storedCalls, storedExpected, truncate, writeEvalMeta, type EvalMeta } from './meta.js'
 import { agentOptionsOf, agentProvider, type AgentOptions } from './agent.js'
+import { isMcpTools } from './mcp/tools.js'
+import { checkSchemaSnapshot, requireServerTools, schemaTestName, withServerTools } from './mcp/suite.js'
 import { storedTrajectory } from '../score/trajectory.js'
 import type { ScoredTrajectory } from '../score/scorers/trajectory.js'
 
@@ -96,7 +98,7 @@ const LOOKAHEAD_FACTOR = 4
 
 
 /** Suites per provider that have not finished yet: the provider is closed when the last one ends. */
-const openSuites = new WeakMap<ModelProvider, number>()
+const openSuites = new WeakMap<object, number>()
 
 /**
  * One describe block named `name`, one test per sample named after its id (an invalid data line is its own failing
@@ -109,15 +111,20 @@ export function describeEval(name: string, options: EvalOptions): void {
   const stack = definitionStack() // locates the per-sample annotations at this call in the eval file
   const { model } = options
   // `tools` or `environment`: each sample runs through the agent loop, its trajectory scored by default.
-  const agent = agentOptionsOf(options, `describeEval("${name}")`)
+  // MCP tools: the server's list replaces the samples' tools; executed, they are the agent's environment.
+  const mcp = isMcpTools(options.tools) ? options.tools : undefined
+  if (mcp && options.environment !== undefined) throw new Error(`describeEval("${name}"): give \`tools\` or \`environment\`, not both`)
+  const agent = agentOptionsOf(mcp ? { ...options, tools: undefined, environment: mcp.execute ? () => mcp.environment() : undefined } : options, `describeEval("${name}")`)
   const scorers = activeScorers(agent && options.trajectory === undefined ? { ...options, trajectory: true } : options)
   // The scorers' providers (a judge) are closed with the model, when the last suite using them ends.
   const providers = [...new Set([model, ...scorers.flatMap((s) => s.providers ?? [])])]
   for (const p of providers) openSuites.set(p, (openSuites.get(p) ?? 0) + 1)
+  if (mcp) openSuites.set(mcp, (openSuites.get(mcp) ?? 0) + 1)
   // Default: what the provider says it can use (an endpoint's concurrency, a local model's batch size).
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? model.concurrency ?? DEFAULT_CONCURRENCY))
   const abort = new AbortController()
-  const generator = withPreparation(agent ? agentProvider(model, agent, options.format) : model, scorers, options.format)
+  const generating = agent ? agentProvider(model, agent, options.format) : mcp ? requireServerTools(model, mcp) : model
+  const generator = withPreparation(generating, scorers, options.format)
   const generations = new Generations(generator, concurrency, concurrency * LOOKAHEAD_FACTOR, abort.signal)
   const trials = trialsPlan(options.trials, `describeEval("${name}")`)
   const snapshot = snapshotPlan(options.snapshot, `describeEval("${name}")`)
@@ -129,7 +136,8 @@ export function describeEval(name: string, options: EvalOptions): void {
   describe(name, async () => {
     // The describe block's own task meta (taken before any await: the current suite is only known synchronously).
     const suiteMeta = currentSuiteMeta()
-    const entries = await loadDataAsync(options.data, options)
+    const loaded = await loadDataAsync(options.data, options)
+    const entries = mcp ? await withServerTools(loaded, mcp) : loaded
     const inputs = inputFiles(options.data, providers)
     if (suiteMeta) suiteMeta[RUN_INFO_KEY] = suiteRunInfo(model, inputs, entries.flatMap((e) => (e.sample ? [e.sample] : [])))
     const samplesByName = new Map<string, Sample>()
@@ -138,6 +146,9 @@ export function describeEval(name: string, options: EvalOptions): void {
     // The tool-call snapshot of this collection (a watch rerun collects anew); the last planned sample writes it.
     const suiteSnapshot = snapshot ? new SuiteSnapshot(snapshot) : undefined
     let lastPlanned: string | undefined
+
+    // The server's tool list against its snapshot file: a changed tool fails this test with the diff.
+    if (mcp && mcp.schemaSnapshot !== false) test(schemaTestName(mcp), (ctx) => checkSchemaSnapshot(mcp, ctx.task.file.filepath, ctx.expect))
 
     for (const entry of entries) {
       if (entry.error) {
@@ -207,6 +218,11 @@ export function describeEval(name: string, options: EvalOptions): void {
         const left = (openSuites.get(p) ?? 1) - 1
         openSuites.set(p, left)
         if (left === 0) await p.close?.()
+      }
+      if (mcp) {
+        const left = (openSuites.get(mcp) ?? 1) - 1
+        openSuites.set(mcp, left)
+        if (left === 0) await mcp.close()
       }
     })
   })
