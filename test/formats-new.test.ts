@@ -47,14 +47,27 @@ describe('Hunyuan 3', () => {
 })
 
 describe('MiniMax M3', () => {
-  it('reads namespaced invoke and parameter tags, several invokes per block', () => {
+  const NS = ']<]minimax[>['
+  it('reads tags named after each key, NS-prefixed, nested objects and <item> arrays', () => {
     const out =
-      '<minimax:tool_call>\n<minimax:invoke name="get_weather">\n<minimax:parameter name="city">Paris</minimax:parameter>\n' +
-      '<minimax:parameter name="days">2</minimax:parameter>\n</minimax:invoke>\n<minimax:invoke name="ping">\n</minimax:invoke>\n</minimax:tool_call>'
+      `Checking.\n${NS}<tool_call>\n${NS}<invoke name="get_weather">${NS}<city>Paris${NS}</city>${NS}<days>2${NS}</days>` +
+      `${NS}<opts>${NS}<unit>C${NS}</unit>${NS}<hours>${NS}<item>9${NS}</item>${NS}<item>12${NS}</item>${NS}</hours>${NS}</opts>` +
+      `${NS}</invoke>\n${NS}<invoke name="ping">${NS}</invoke>\n${NS}</tool_call>`
     expect(shape(parseToolCalls(out, { tools }))).toEqual([
-      ['minimax_m3', 'get_weather', { city: 'Paris', days: 2 }, true],
+      ['minimax_m3', 'get_weather', { city: 'Paris', days: 2, opts: { unit: 'C', hours: [9, 12] } }, true],
       ['minimax_m3', 'ping', {}, true],
     ])
+  })
+  it("reads Xinference's form without NS, which M2 must not read as a call without arguments", () => {
+    const out = '<minimax:tool_call>\n<invoke name="search"><query>weather Paris</query><limit>6</limit></invoke>\n</minimax:tool_call>'
+    expect(shape(parseToolCalls(out))).toEqual([['minimax_m3', 'search', { query: 'weather Paris', limit: 6 }, true]])
+  })
+  it('accepts a plain closer inside an NS value; a stray word makes the call invalid', () => {
+    const ok = `${NS}<tool_call>${NS}<invoke name="search">${NS}<query>news</query>${NS}<sources>web</sources>${NS}</invoke>${NS}</tool_call>`
+    expect(shape(parseToolCalls(ok))).toEqual([['minimax_m3', 'search', { query: 'news', sources: 'web' }, true]])
+    const bad = `${NS}<tool_call>${NS}<invoke name="search">${NS}<query>news${NS}</query> oops ${NS}<n>1${NS}</n>${NS}</invoke>${NS}</tool_call>`
+    const [call] = parseToolCalls(bad)
+    expect([call!.argumentsValid, typeof call!.argumentsError]).toEqual([false, 'string'])
   })
   it('MiniMax M2 output still reads as M2', () => {
     const out = '<minimax:tool_call>\n<invoke name="f">\n<parameter name="a">x</parameter>\n</invoke>\n</minimax:tool_call>'
@@ -98,6 +111,10 @@ describe('MiniCPM 5', () => {
       ['minicpm5', 'get_weather', { city: 'Paris', days: 5 }, true],
       ['minicpm5', 'list_mailboxes', {}, true],
     ])
+  })
+  it('unwraps CDATA and trims values', () => {
+    const out = '<function name="get_weather"><param name="city"><![CDATA[北\n京]]></param><param name="days"> 3 </param></function>'
+    expect(shape(parseToolCalls(out, { tools }))).toEqual([['minicpm5', 'get_weather', { city: '北\n京', days: 3 }, true]])
   })
   it('does not claim Qwen3-Coder XML', () => {
     const out = '<tool_call>\n<function=f>\n<parameter=a>\n1\n</parameter>\n</function>\n</tool_call>'

@@ -42,8 +42,9 @@ const CONTESTED: Record<string, Calls> = {
   'llamacpp-seed_oss-7': [],
   'sglang-qwen3_coder-11': [],
   'vllm-step3-7': [],
-  // Unterminated `<arg_key>`: the arguments before it are kept.
-  'vllm-glm45-5': [{ name: 'get_weather', arguments: { city: 'Seattle' } }],
+  // Unterminated `<arg_key>`: it may have held an argument, so the call's arguments are invalid (`{}`), not a
+  // valid call missing one (issue 22's rule).
+  'vllm-glm45-5': [{ name: 'get_weather', arguments: {} }],
   // Engines disagree or xfail; the lenient reading is kept.
   'sglang-qwen3_coder-5': [{ name: 'get_current_weather', arguments: { location: 'Boston', unit: 'celsius' } }],
   'vllm-step3-2': [{ name: 'get_weather', arguments: { city: 'Tokyo' } }],

@@ -1,13 +1,18 @@
 /**
  * `OPEN NAME [SEP] <key>k</key><value>v</value>... CLOSE` blocks: a name, then key/value tag pairs. GLM's shape
- * (`formats/glm.ts`) with other tags, shared by LongCat's XML variant and Hunyuan 3. Values are raw text (one
- * leading and one trailing newline stripped) typed by the tool schema, or decoded as JSON when valid without one.
- * Only closed blocks are calls; a malformed pair ends the arguments and keeps those before it. Forward searches
- * only (scan.ts): linear.
+ * (`formats/glm.ts`, which reads its pairs with `readPairs` below) with other tags, shared by LongCat's XML variant,
+ * Hunyuan 3 and 4, K2 Horizon, Poolside and Solar Open 2. Values are raw text (one leading and one trailing newline
+ * stripped) typed by the tool schema, or decoded as JSON when valid without one. Only closed blocks are calls.
+ *
+ * Nothing in a block is skipped silently: after the name, the block must be pairs and whitespace. Anything else (a
+ * stray word, a key without its value, a value not closed inside the block because the block's closing token came
+ * first, a value that holds the next pair's opener because its own closer is missing) makes the call's arguments
+ * invalid, with the reason, rather than a valid call that lost an argument. Forward searches only (scan.ts): linear.
  */
-import { makeCall } from './call-object.js'
+import { invalidArguments, makeCall, type DecodedArguments } from './call-object.js'
 import { ArgumentsBuilder, renderRawValue, stripOneNewline } from './schema-values.js'
 import { ForwardSearch, forEachBlock } from './scan.js'
+import { skipSpace } from './json.js'
 import type { ParseOptions, ToolCall } from './types.js'
 
 export interface ArgPairTags {
@@ -17,25 +22,103 @@ export interface ArgPairTags {
   sep?: string
   key: string
   keyEnd: string
+  /** The value's opener; '' when the key's closer opens the value (Solar Open 2's `<|tool_arg:value|>`). */
   value: string
   valueEnd: string
+  /** Whitespace the template writes between the name and the first pair when there are none ('' by default). */
+  nameSeparator?: string
+  /** Trim values (Poolside, Hunyuan 4) instead of stripping one newline each side. */
+  trimValues?: boolean
+  /** GLM-4.6's double escaping: a literal `\n` (backslash, n) between pairs is layout too. */
+  literalNewlines?: boolean
+}
+
+/** Past whitespace and, with `literal`, backslash escapes of layout (`\n`, `\r`, `\t`). */
+function skipLayout(text: string, i: number, end: number, literal: boolean): number {
+  for (;;) {
+    i = skipSpace(text, i, end)
+    if (!literal || i + 1 >= end || text.charCodeAt(i) !== 92) return i
+    const c = text.charCodeAt(i + 1)
+    if (c !== 110 && c !== 114 && c !== 116) return i
+    i += 2
+  }
+}
+
+/** The forward searches one text's pairs need, made once per parse so the whole pass stays linear. */
+export class PairSearches {
+  readonly key: ForwardSearch
+  readonly keyEnd: ForwardSearch
+  readonly value: ForwardSearch | undefined
+  readonly valueEnd: ForwardSearch
+
+  constructor(text: string, readonly tags: ArgPairTags) {
+    this.key = new ForwardSearch(text, tags.key)
+    this.keyEnd = new ForwardSearch(text, tags.keyEnd)
+    this.value = tags.value === '' ? undefined : new ForwardSearch(text, tags.value)
+    this.valueEnd = new ForwardSearch(text, tags.valueEnd)
+  }
+}
+
+/**
+ * Read the pairs in `text[from, end)` into `args`. Returns undefined when the span is pairs and whitespace only, or
+ * why not. The pairs read before a problem stay in `args`; the caller makes the call invalid.
+ */
+export function readPairs(
+  text: string,
+  from: number,
+  end: number,
+  s: PairSearches,
+  args: ArgumentsBuilder,
+  clean: (raw: string) => string = stripOneNewline,
+): string | undefined {
+  const t = s.tags
+  let p = from
+  for (;;) {
+    const k = skipLayout(text, p, end, t.literalNewlines === true)
+    if (k >= end) return undefined
+    if (!text.startsWith(t.key, k)) return 'text between arguments that is not an argument'
+    const ke = s.keyEnd.next(k + t.key.length)
+    if (ke < 0 || ke >= end) return `${t.key} not closed`
+    // A key holding the next pair's opener lost its own closer.
+    const inKey = s.key.next(k + t.key.length)
+    if (inKey >= 0 && inKey < ke) return `${t.key} holds ${t.key}: its ${t.keyEnd} is missing`
+    if (s.value) {
+      const valueInKey = s.value.next(k + t.key.length)
+      if (valueInKey >= 0 && valueInKey < ke) return `${t.key} holds ${t.value}: its ${t.keyEnd} is missing`
+    }
+    let vs = ke + t.keyEnd.length
+    if (s.value) {
+      vs = skipLayout(text, vs, end, t.literalNewlines === true)
+      if (!text.startsWith(t.value, vs)) return `${t.key} without ${t.value}`
+      vs += t.value.length
+    }
+    const ve = s.valueEnd.next(vs)
+    if (ve < 0 || ve >= end) return `value not closed by ${t.valueEnd} inside the call`
+    // A value holding the next pair's opener lost its own closer: the pair after it would vanish into it.
+    const nextKey = s.key.next(vs)
+    if (nextKey >= 0 && nextKey < ve) return `value holds ${t.key}: its ${t.valueEnd} is missing`
+    // The token that opens values: the value opener, or the key's closer where it opens the value (Solar Open 2).
+    const opener = s.value ?? s.keyEnd
+    const nextValue = opener.next(vs)
+    if (nextValue >= 0 && nextValue < ve) return `value holds ${opener.token}: its ${t.valueEnd} is missing`
+    args.addText(text.slice(k + t.key.length, ke).trim(), clean(text.slice(vs, ve)))
+    p = ve + t.valueEnd.length
+  }
 }
 
 const NAME = /^[^\s<>{}[\]"'`,]+$/
 
 export function argPairCalls(text: string, options: ParseOptions, format: string, tags: ArgPairTags): ToolCall[] {
   const out: ToolCall[] = []
-  const key = new ForwardSearch(text, tags.key)
-  const keyEnd = new ForwardSearch(text, tags.keyEnd)
-  const value = new ForwardSearch(text, tags.value)
-  const valueEnd = new ForwardSearch(text, tags.valueEnd)
+  const searches = new PairSearches(text, tags)
   const sep = tags.sep === undefined ? undefined : new ForwardSearch(text, tags.sep)
+  const clean = tags.trimValues ? (v: string) => v.trim() : stripOneNewline
   forEachBlock(text, tags.open, tags.close, (_body, from, end, closed) => {
     if (!closed) return
-    let k = key.next(from)
+    let k = searches.key.next(from)
     if (k >= end) k = -1
     let nameEnd = k < 0 ? end : k
-    let argsFrom = from
+    let argsFrom = nameEnd
     if (sep) {
       const s = sep.next(from)
       if (s >= 0 && s < nameEnd) {
@@ -46,18 +129,9 @@ export function argPairCalls(text: string, options: ParseOptions, format: string
     const name = text.slice(from, nameEnd).trim()
     if (!NAME.test(name)) return
     const args = new ArgumentsBuilder(name, options)
-    if (k >= 0 && k < argsFrom) k = key.next(argsFrom)
-    while (k >= 0 && k < end) {
-      const ke = keyEnd.next(k + tags.key.length)
-      if (ke < 0 || ke >= end) break
-      const v = value.next(k + tags.key.length)
-      if (v < 0 || v >= end || v < ke) break // key never closed
-      const ve = valueEnd.next(v + tags.value.length)
-      if (ve < 0 || ve >= end) break
-      args.addText(text.slice(k + tags.key.length, ke).trim(), stripOneNewline(text.slice(v + tags.value.length, ve)))
-      k = key.next(ve)
-    }
-    out.push(makeCall(name, args.result(), format, text.slice(from - tags.open.length, end + tags.close.length)))
+    const error = readPairs(text, argsFrom, end, searches, args, clean)
+    const decoded: DecodedArguments = error === undefined ? args.result() : invalidArguments(error)
+    out.push(makeCall(name, decoded, format, text.slice(from - tags.open.length, end + tags.close.length)))
   })
   return out
 }
@@ -66,9 +140,9 @@ export function argPairCalls(text: string, options: ParseOptions, format: string
 export function renderArgPairs(calls: readonly { name: string; arguments: Record<string, unknown> }[], tags: ArgPairTags): string {
   return calls
     .map((c) => {
-      let s = `${tags.open}${c.name}${tags.sep ?? ''}\n`
+      let s = `${tags.open}${c.name}${tags.sep ?? ''}${tags.nameSeparator ?? '\n'}`
       for (const [k, v] of Object.entries(c.arguments)) {
-        s += `${tags.key}${k}${tags.keyEnd}\n${tags.value}${renderRawValue(v)}${tags.valueEnd}\n`
+        s += `${tags.key}${k}${tags.keyEnd}${tags.value === '' ? '' : '\n' + tags.value}${renderRawValue(v)}${tags.valueEnd}\n`
       }
       return s + tags.close
     })

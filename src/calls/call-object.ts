@@ -14,6 +14,16 @@ export interface DecodedArguments {
   floatPaths?: string[]
   /** Set by `decodeArguments`: the nesting depth is already checked, so `makeCall` need not walk it again. */
   depthChecked?: true
+  /** Why the arguments are invalid (copied to `ToolCall.argumentsError`). */
+  error?: string
+}
+
+/**
+ * Invalid arguments with the reason: a block holding text its format did not read (which may have held an argument)
+ * is never a valid call with fewer arguments.
+ */
+export function invalidArguments(error: string): DecodedArguments {
+  return { arguments: {}, argumentsValid: false, error }
 }
 
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
@@ -141,6 +151,7 @@ export function makeCall(name: string, args: DecodedArguments, format: string, r
   if (raw !== undefined) call.raw = raw
   if (id !== undefined) call.id = id
   if (args.floatPaths && args.floatPaths.length > 0) call.floatPaths = args.floatPaths
+  if (args.error !== undefined && !args.argumentsValid) call.argumentsError = args.error
   if (raw !== undefined && args.argumentsValid) {
     const big = bigIntsIn(args.arguments, raw)
     if (big) call.bigInts = big

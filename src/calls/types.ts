@@ -9,6 +9,11 @@ export interface ToolCall {
   arguments: Record<string, unknown>
   /** True when the arguments were a well-formed object in the format's own syntax (NeMo's `args_json_valid`). */
   argumentsValid: boolean
+  /**
+   * Why the arguments are invalid, where a format says (`argumentsValid` false): e.g. text in the call's block that
+   * the format could not read, which may have held an argument. Absent on valid calls.
+   */
+  argumentsError?: string
   /** Wire format the call came from, e.g. `hermes`, `pythonic` (see FORMATS in `src/calls/index.ts`). */
   format: string
   /** The raw text of the call as it appeared in the output. */

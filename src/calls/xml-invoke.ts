@@ -1,7 +1,14 @@
-/** `<invoke name="f"><parameter name="k">v</parameter></invoke>` blocks, shared by MiniMax M2 and Step-3. */
-import { makeCall } from './call-object.js'
+/**
+ * `<invoke name="f"><parameter name="k">v</parameter></invoke>` blocks, shared by MiniMax M2, Step-3, MiniCPM 5 and
+ * Muse Glimmer's ATEM. An invoke's body must be parameter elements and whitespace: anything else in it (a stray word,
+ * a tag of another dialect, MiniMax M3's `<city>Paris</city>`) makes the call's arguments invalid, with the reason,
+ * rather than a valid call that lost an argument. A parameter whose closer is missing ends at the next parameter or
+ * at `</invoke>` (nothing is lost).
+ */
+import { invalidArguments, makeCall } from './call-object.js'
 import { ArgumentsBuilder, renderRawValue, stripOneNewline } from './schema-values.js'
 import { ForwardSearch } from './scan.js'
+import { skipSpace } from './json.js'
 import type { ParseOptions, ToolCall } from './types.js'
 
 /** The tag names of an invoke/parameter XML dialect. */
@@ -10,9 +17,25 @@ export interface InvokeTags {
   invokeEnd: string // '</invoke>'
   parameter: string // '<parameter'
   parameterEnd: string // '</parameter>'
+  /** How a value's raw text is cleaned (default: one leading and one trailing newline stripped). */
+  clean?: (raw: string) => string
+  /** How a value is added, when the dialect's attributes type it (GigaChat 3.5's `string="false"`); default: schema. */
+  addValue?: (args: ArgumentsBuilder, key: string, raw: string, attrs: string) => void
 }
 
-const NAME_ATTRIBUTE = /(?:^|\s)name\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/
+const CDATA_OPEN = '<![CDATA['
+const CDATA_CLOSE = ']]>'
+
+/** Trimmed, and the inside of a CDATA section when the value is one (MiniCPM 5 writes them). */
+export function trimCdata(raw: string): string {
+  const t = raw.trim()
+  return t.startsWith(CDATA_OPEN) && t.endsWith(CDATA_CLOSE) && t.length >= CDATA_OPEN.length + CDATA_CLOSE.length
+    ? t.slice(CDATA_OPEN.length, t.length - CDATA_CLOSE.length)
+    : t
+}
+
+// The value must end the attribute: `name=ZQJ"k"` is no name (a damaged tag must not pass as another key).
+const NAME_ATTRIBUTE = /(?:^|\s)name\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))(?=\s|$)/
 
 /** The `name` attribute of a tag's attribute text (` name="x"`), or undefined when the text is not attributes. */
 function nameAttribute(attrs: string): string | undefined {
@@ -49,20 +72,38 @@ export function invokeCalls(text: string, options: ParseOptions, format: string,
     const name = nameAttribute(text.slice(attrsStart, tagEnd))
     if (name) {
       const args = new ArgumentsBuilder(name, options)
-      let p = parameter.next(tagEnd)
-      while (p >= 0 && p < end) {
-        const pAttrs = p + tags.parameter.length
+      const clean = tags.clean ?? stripOneNewline
+      let error: string | undefined
+      let p = tagEnd + 1
+      for (;;) {
+        const q = skipSpace(text, p, end)
+        if (q >= end) break
+        if (parameter.next(q) !== q) {
+          error = 'text in the invoke that is not a parameter'
+          break
+        }
+        const pAttrs = q + tags.parameter.length
         const pTagEnd = gt.next(pAttrs)
-        if (pTagEnd < 0 || pTagEnd >= end) break
+        if (pTagEnd < 0 || pTagEnd >= end) {
+          error = 'parameter tag not closed'
+          break
+        }
         let nextParam = parameter.next(pTagEnd)
         if (nextParam >= end) nextParam = -1
         let close = parameterEnd.next(pTagEnd)
         if (close >= end) close = -1
         const key = nameAttribute(text.slice(pAttrs, pTagEnd))
-        if (key !== undefined) args.addText(key, stripOneNewline(text.slice(pTagEnd + 1, nearest(close, nextParam, end))))
-        p = nextParam
+        if (key === undefined) {
+          error = 'parameter without a name'
+          break
+        }
+        const valueEnd = nearest(close, nextParam, end)
+        const raw = clean(text.slice(pTagEnd + 1, valueEnd))
+        if (tags.addValue) tags.addValue(args, key, raw, text.slice(pAttrs, pTagEnd))
+        else args.addText(key, raw)
+        p = valueEnd === close ? close + tags.parameterEnd.length : valueEnd
       }
-      out.push(makeCall(name, args.result(), format, text.slice(at, end + tags.invokeEnd.length)))
+      out.push(makeCall(name, error === undefined ? args.result() : invalidArguments(error), format, text.slice(at, end + tags.invokeEnd.length)))
     }
     at = invoke.next(end)
   }

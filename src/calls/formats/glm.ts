@@ -8,14 +8,15 @@
  * block must be closed by `</tool_call>` before the next `<tool_call>`: a truncated block is not a call. Content
  * that does not start with a name (`{...}`, `[...]`, `<function=...>`) is Hermes' or Qwen3-Coder's and gives [].
  *
- * Decisions against the corpus: a malformed argument (`<arg_key>` never closed, contested `vllm-glm45-5`) ends the
- * arguments and keeps those before it. Calls to functions that are not among the tools are kept
+ * Decisions against the corpus: a malformed argument (`<arg_key>` never closed, contested `vllm-glm45-5`) makes the
+ * call's arguments invalid (it may have held an argument; see `../arg-pairs.ts`). Calls to functions that are not among the tools are kept
  * (`sglang-glm45-3`, `sglang-glm47-3`, where sglang drops them): the scorer judges names, and without tools no
  * parser can tell.
  */
-import { makeCall } from '../call-object.js'
-import { ArgumentsBuilder, renderRawValue, stripOneNewline } from '../schema-values.js'
-import { ForwardSearch, forEachBlock } from '../scan.js'
+import { invalidArguments, makeCall } from '../call-object.js'
+import { PairSearches, readPairs, type ArgPairTags } from '../arg-pairs.js'
+import { ArgumentsBuilder, renderRawValue } from '../schema-values.js'
+import { forEachBlock } from '../scan.js'
 import type { FormatParser, ParseOptions, ToolCall } from '../types.js'
 import { markedBy } from '../marker-scan.js'
 import { skipSpace } from '../json.js'
@@ -27,6 +28,7 @@ const KEY = '<arg_key>'
 const KEY_END = '</arg_key>'
 const VALUE = '<arg_value>'
 const VALUE_END = '</arg_value>'
+const TAGS: ArgPairTags = { open: OPEN, close: CLOSE, key: KEY, keyEnd: KEY_END, value: VALUE, valueEnd: VALUE_END, literalNewlines: true }
 
 /** The name before the first `<arg_key>`: trimmed, with GLM-4.6's literal `\n` (backslash, n) after it removed. */
 function cleanName(raw: string): string {
@@ -39,33 +41,22 @@ const NAME = /^[^\s<>{}[\]"'`,]+$/
 
 function parse(text: string, options: ParseOptions): ToolCall[] {
   const out: ToolCall[] = []
-  const key = new ForwardSearch(text, KEY)
-  const keyEnd = new ForwardSearch(text, KEY_END)
-  const value = new ForwardSearch(text, VALUE)
-  const valueEnd = new ForwardSearch(text, VALUE_END)
+  const pairs = new PairSearches(text, TAGS)
   // Only closed blocks are calls; the key and value searches move forward across blocks, so the pass is linear.
   forEachBlock(text, OPEN, CLOSE, (_body, from, end, closed) => {
     if (!closed) return
     // A body that opens with `{`, `[` or `<` has no name first: Hermes' or Qwen3-Coder's block, not a GLM call.
     const first = text.charCodeAt(skipSpace(text, from, end))
     if (first === 123 || first === 91 || first === 60) return
-    let k = key.next(from)
+    let k = pairs.key.next(from)
     if (k >= end) k = -1
     const name = cleanName(text.slice(from, k < 0 ? end : k))
     if (!NAME.test(name)) return
     const args = new ArgumentsBuilder(name, options)
-    while (k >= 0) {
-      const ke = keyEnd.next(k + KEY.length)
-      if (ke < 0 || ke >= end) break
-      const v = value.next(k + KEY.length)
-      if (v < 0 || v >= end || v < ke) break // key never closed
-      const ve = valueEnd.next(v + VALUE.length)
-      if (ve < 0 || ve >= end) break
-      args.addText(text.slice(k + KEY.length, ke).trim(), stripOneNewline(text.slice(v + VALUE.length, ve)))
-      k = key.next(ve)
-      if (k >= end) k = -1
-    }
-    out.push(makeCall(name, args.result(), FORMAT, text.slice(from - OPEN.length, end + CLOSE.length)))
+    // Text the pairs do not account for (a value cut by `</tool_call>` inside it, a stray word) makes the call invalid.
+    const error = k < 0 ? undefined : readPairs(text, k, end, pairs, args)
+    const decoded = error === undefined ? args.result() : invalidArguments(error)
+    out.push(makeCall(name, decoded, FORMAT, text.slice(from - OPEN.length, end + CLOSE.length)))
   })
   return out
 }
@@ -82,7 +73,7 @@ function render(calls: readonly { name: string; arguments: Record<string, unknow
 
 export const glm: FormatParser = {
   name: FORMAT,
-  aliases: ['glm47', 'glm', 'glm4', 'glm4_moe', 'glm45_air', 'glm46'],
+  aliases: ['glm47', 'glm', 'glm4', 'glm4_moe', 'glm45_air', 'glm46', 'poolside_v1', 'poolside', 'laguna'],
   ...markedBy(OPEN),
   parse,
   render,

@@ -10,6 +10,13 @@ import type { FormatParser } from '../types.js'
 import { harmony } from './harmony.js'
 import { kimiK2 } from './kimi-k2.js'
 import { kimiK3 } from './kimi-k3.js'
+import { atem } from './atem.js'
+import { gigachat35 } from './gigachat35.js'
+import { hunyuan4 } from './hunyuan4.js'
+import { inkling } from './inkling.js'
+import { k2Horizon } from './k2-horizon.js'
+import { plamo3 } from './plamo3.js'
+import { solarOpen2 } from './solar-open2.js'
 import { minimaxM3 } from './minimax-m3.js'
 import { minicpm5 } from './minicpm5.js'
 import { hunyuan3 } from './hunyuan3.js'
@@ -52,13 +59,20 @@ export const FORMATS: readonly FormatParser[] = [
   harmony,
   kimiK2,
   kimiK3,
+  atem,
+  plamo3,
+  inkling,
+  solarOpen2,
+  k2Horizon,
   deepseekV32,
+  gigachat35,
   deepseekV3,
   deepseekV31,
   step3,
   minimaxM3,
   minimaxM2,
   seedOss,
+  hunyuan4,
   hunyuan3,
   minicpm5,
   qwen3Coder,

@@ -2,19 +2,27 @@
  * MiniCPM 5: `<function name="NAME"><param name="k">v</param>...</function>`, one element per call (a
  * `<tool_call>` wrapper around them, if written, is ignored).
  *
- * No authoritative source (chat template or engine parser) for MiniCPM 5 was found; one client's test sample shows
- * `<function name="list_mailboxes"></function>`. This follows that and the issue's description, read with the
- * invoke/parameter reader (`../xml-invoke.ts`): values are raw text typed by the tool schema. `<function=NAME>`
+ * Source: vLLM's `tool_parsers/minicpm5xml_tool_parser.py` (values trimmed, a `<![CDATA[…]]>` value unwrapped, then
+ * decoded as JSON unless the schema says string), read with the invoke/parameter reader (`../xml-invoke.ts`): values
+ * are typed by the tool schema. vLLM also drops calls to tools not offered and maps alias names; an evaluator keeps
+ * the call as written. `<function=NAME>`
  * (Qwen3-Coder) and `<parameter ...>` are not this format's tags and are skipped by the reader; an element holding
  * anything but `<param>` elements (Hermes' `<function name="f">{json}</function>`) is not this format's call.
  */
 import type { FormatParser, ToolCall } from '../types.js'
-import { invokeCalls, renderInvoke, type InvokeTags } from '../xml-invoke.js'
+import { invokeCalls, renderInvoke, trimCdata, type InvokeTags } from '../xml-invoke.js'
 import { markedBy } from '../marker-scan.js'
 
 const FORMAT = 'minicpm5'
 const MARKER = '<function name='
-const TAGS: InvokeTags = { invoke: '<function', invokeEnd: '</function>', parameter: '<param', parameterEnd: '</param>' }
+// Values are trimmed and a CDATA section is unwrapped, as vLLM's `minicpm5xml` parser does.
+const TAGS: InvokeTags = {
+  invoke: '<function',
+  invokeEnd: '</function>',
+  parameter: '<param',
+  parameterEnd: '</param>',
+  clean: trimCdata,
+}
 
 /**
  * Whether a call's element is this format's: no parameters at all, or `<param>` ones. Llama 3.x's Hermes variant

@@ -18,7 +18,7 @@ const FORMAT = 'qwen3_coder'
 
 export const qwen3Coder: FormatParser = {
   name: FORMAT,
-  aliases: ['qwen3_xml', 'qwen3coder', 'qwen3_5', 'nemotron3_nano'],
+  aliases: ['qwen3_xml', 'qwen3coder', 'qwen3_5', 'nemotron3_nano', 'step3p5', 'step-3.5'],
   ...markedBy(FUNCTION),
   parse: (text, options) => functionBlockCalls(text, options, FORMAT, ['</function>', '</tool_call>'], (s) => s.trim()),
   render: (calls) => calls.map((c) => `<tool_call>\n${renderFunctionBlock(c, true)}\n</tool_call>`).join('\n'),

@@ -1,0 +1,62 @@
+/**
+ * Issue 22: formats read from the engines' parsers (Muse Glimmer's ATEM, PLaMo 3, Inkling, Solar Open 2, K2 Horizon,
+ * GigaChat 3.5, Hunyuan 4) and the GLM-pair defect. Test strings are our own.
+ */
+import { describe, expect, it } from 'vitest'
+import { parseToolCalls } from '../src/calls/index.js'
+import type { ToolDefinition } from '../src/calls/types.js'
+
+const shape = (calls: { name: string; arguments: Record<string, unknown>; argumentsValid: boolean; format: string }[]) =>
+  calls.map((c) => [c.format, c.name, c.arguments, c.argumentsValid])
+const tools: ToolDefinition[] = [
+  { type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer' } } } } },
+]
+const W = (format: string) => [[format, 'get_weather', { city: 'Oslo', days: 4 }, true]]
+
+describe('issue 22 formats', () => {
+  it('atem: tool-channel invokes only, values JSON-decoded', () => {
+    const out =
+      ' to=self<|message|>maybe <atem:invoke name="nope"></atem:invoke><|eom|>' +
+      '<|start|>assistant to=get_weather<|message|><atem:function_calls>\n<atem:invoke name="get_weather">\n' +
+      '<atem:parameter name="city">Oslo</atem:parameter>\n<atem:parameter name="days">4</atem:parameter>\n</atem:invoke>\n</atem:function_calls><|eom|>'
+    expect(shape(parseToolCalls(out))).toEqual(W('atem'))
+  })
+  it('plamo3: JSON arguments after the arguments token', () => {
+    const t = (s: string) => `<|plamo:${s}:plamo|>`
+    const out = `${t('begin_tool_requests')}${t('begin_tool_request')}${t('begin_tool_name')}get_weather${t('end_tool_name')}${t('begin_tool_arguments')}<|plamo:msg|>{"city": "Oslo", "days": 4}${t('end_tool_arguments')}${t('end_tool_request')}${t('end_tool_requests')}`
+    expect(shape(parseToolCalls(out))).toEqual(W('plamo3'))
+  })
+  it('inkling: name and args in one JSON object', () => {
+    const out = '<|message_model|><|content_thinking|>hm<|end_message|><|message_model|><|content_invoke_tool_json|>{"name": "get_weather", "args": {"city": "Oslo", "days": 4}}<|end_message|>'
+    expect(shape(parseToolCalls(out))).toEqual(W('inkling'))
+  })
+  it('solar_open2: key then value token', () => {
+    const out = '<|tool_call:start|>get_weather\n<|tool_arg:start|>city<|tool_arg:value|>Oslo<|tool_arg:end|>\n<|tool_arg:start|>days<|tool_arg:value|>4<|tool_arg:end|>\n<|tool_call:end|>'
+    expect(shape(parseToolCalls(out, { tools }))).toEqual(W('solar_open2'))
+  })
+  it('k2_horizon: ifm pairs', () => {
+    const out = '<ifm|tool_calls>\n<ifm|tool_call>get_weather\n<ifm|arg_key>city</ifm|arg_key>\n<ifm|arg_value>Oslo</ifm|arg_value>\n<ifm|arg_key>days</ifm|arg_key>\n<ifm|arg_value>4</ifm|arg_value>\n</ifm|tool_call>\n</ifm|tool_calls>'
+    expect(shape(parseToolCalls(out, { tools }))).toEqual(W('k2_horizon'))
+  })
+  it('gigachat35: string by default, string="false" decoded', () => {
+    const out = '<｜GCML｜tool_calls><｜GCML｜invoke name="get_weather"><｜GCML｜parameter name="city">Oslo</｜GCML｜parameter><｜GCML｜parameter name="days" string="false">4</｜GCML｜parameter></｜GCML｜invoke></｜GCML｜tool_calls>'
+    expect(shape(parseToolCalls(out))).toEqual(W('gigachat35'))
+  })
+  it('hunyuan4: any token suffix', () => {
+    const out = '<tool_calls:6124c78e><tool_call:6124c78e>get_weather<arg_key:6124c78e>city</arg_key:6124c78e><arg_value:6124c78e>Oslo</arg_value:6124c78e><arg_key:6124c78e>days</arg_key:6124c78e><arg_value:6124c78e>4</arg_value:6124c78e></tool_call:6124c78e></tool_calls:6124c78e>'
+    expect(shape(parseToolCalls(out, { tools }))).toEqual(W('hunyuan4'))
+  })
+})
+
+describe('GLM pairs: no valid call that lost an argument', () => {
+  it('an <arg_value> holding </tool_call> makes the call invalid, with a reason', () => {
+    const out = '<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>see </tool_call> here</arg_value>\n</tool_call>'
+    const [call] = parseToolCalls(out, { tools })
+    expect([call!.name, call!.argumentsValid, call!.arguments]).toEqual(['get_weather', false, {}])
+    expect(call!.argumentsError).toMatch(/not closed/)
+  })
+  it('a stray word between pairs makes the call invalid', () => {
+    const out = '<tool_call>get_weather\n<arg_key>city</arg_key><arg_value>Oslo</arg_value> junk <arg_key>days</arg_key><arg_value>4</arg_value>\n</tool_call>'
+    expect(parseToolCalls(out, { tools })[0]!.argumentsValid).toBe(false)
+  })
+})
