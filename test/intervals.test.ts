@@ -19,8 +19,8 @@ function record(id: string, right: boolean, suite = 's'): SampleRecord {
 }
 
 /** Student's t 0.975 quantiles with 1 and 9 degrees of freedom (scipy.stats.t.ppf). */
-const T975_1 = 12.706204736174698
-const T975_9 = 2.2621571627409915
+const T975_1 = 12.706204736174694
+const T975_9 = 2.262157162798205
 
 /** Wilson's interval written out from the textbook formula (independent of the code under test). */
 function textbook(p: number, n: number, z = 1.959963984540054): [number, number] {
