@@ -291,9 +291,10 @@ export function mcnemarMinP(discordant: number): number {
 /**
  * Holm over the hypotheses that can be rejected at all (Tarone, 1990): a hypothesis whose smallest achievable
  * p-value (`minP`, fixed by the discordant counts the test conditions on) exceeds α/m cannot reject and only
- * dilutes the others, so the family is the largest set R with minP ≤ α/|R| for each member. Returns Holm-adjusted
- * p-values over R (the others are 1, `inFamily` false) and |R|. Valid because R depends only on the conditioning
- * statistics: given them, each member's p is super-uniform, and Holm over a fixed R holds the family-wise rate.
+ * dilutes the others. The family R starts as those that could reject alone (minP ≤ α) and shrinks until every
+ * member has minP ≤ α/|R|. Returns Holm-adjusted p-values over R (the others are 1, `inFamily` false) and |R|.
+ * Valid because R depends only on the conditioning statistics (discordant counts, changed clusters): given them,
+ * each member's p is super-uniform, and Holm over a fixed R holds the family-wise rate.
  */
 export function taroneHolm(pValues: readonly number[], minP: readonly number[], alpha: number): { adjusted: number[]; inFamily: boolean[]; size: number } {
   let members = pValues.map((_, i) => i).filter((i) => (minP[i] as number) <= alpha)

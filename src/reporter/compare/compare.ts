@@ -1,21 +1,35 @@
 /**
  * Comparing a run with a baseline sample by sample: samples pair by (suite, id); added and removed ones are listed
  * apart and left out of the tests. Per metric, overall and per suite: the paired rates, their difference with a
- * 95% interval (clustered standard errors), a one-sided p-value (exact McNemar for 0/1 values, a clustered paired
- * t-test for fractional ones: see score/stats.ts), the minimum detectable effect at 80% power, and a verdict.
+ * 95% interval (clustered standard errors, t with G-1 degrees of freedom), a one-sided p-value, the minimum
+ * detectable effect of the gate as it decides, and a verdict.
  *
- * Verdicts: `regressed` when the drop is significant at `alpha` after Holm's correction across the gated metrics
- * and suites, and at least `minDrop`; `inconclusive` for a drop of at least `minDrop` that is not significant (warn,
- * do not fail); `improved` for a rise significant at `alpha` (Holm-corrected the same way); `unchanged` otherwise (a
- * drop smaller than `minDrop` is unchanged, however significant: it is below what the user said matters).
+ * The test follows the data's clusters (a dialogue's turns are one cluster; see score/stats.ts): exact McNemar
+ * when values are 0/1 and every cluster is one sample; otherwise a test on the clusters' summed differences, exact
+ * sign-flip up to SIGN_FLIP_MAX clusters that changed, the clustered paired t beyond. Counting turns as independent
+ * samples doubled the false-alarm rate on correlated dialogues (issue 20).
+ *
+ * The family: by default the gate tests one primary metric per scorer (args_exact_match stands for NeMo's six, as
+ * any miss on the others makes it 0; no_call_accuracy; each user scorer's metrics), overall and per suite (a lone
+ * suite is the overall scope and is not tested twice). Holm runs over the hypotheses that can reject at all
+ * (Tarone's rule, `taroneHolm`): twelve tests of which most had no discordance cost a third of the power.
+ *
+ * Verdicts: `regressed` when the drop is significant at `alpha` after the correction, and at least `minDrop`;
+ * `inconclusive` for a drop of at least `minDrop` that is significant only before the correction, or that the data
+ * cannot test (one cluster, too few discordant samples): a warning, not a failure, kept rare on noise so it is not
+ * ignored; `improved` for a rise significant after the correction; `unchanged` otherwise (a drop smaller than
+ * `minDrop` is unchanged, however significant: it is below what the user said matters).
  */
+import { gateMde, gatePower, samplesFactorFor, type GateDesign } from '../../score/power.js'
 import {
   deltaInterval,
-  holm,
+  mcnemarMinP,
   mcnemarOneSided,
-  minimumDetectableEffect,
   pairedSummaryOf,
   pairedTTest,
+  SIGN_FLIP_MAX,
+  signFlipTest,
+  taroneHolm,
 } from '../../score/stats.js'
 import { isRight, type SampleOutcome } from './outcomes.js'
 import { metaDifferences, type RunMeta } from './run-meta.js'
@@ -25,8 +39,23 @@ export interface RegressionOptions {
   alpha?: number
   /** The smallest drop that counts as a regression, as a share (default 0.02: two points). */
   minDrop?: number
-  /** The gated metrics (default: every metric both runs measured). */
+  /** The gated metrics (default: the primary metrics, see PRIMARY_EXCLUDES; `metrics` names them all). */
   metrics?: string[]
+  /** Sample ids (`<suite> > <id>` or `<id>`) that fail the run when they go from right to wrong. */
+  mustPass?: string[]
+}
+
+/**
+ * NeMo metrics left out of the default gate when args_exact_match is measured: a sample with no call, the wrong
+ * name, invalid JSON or a missed field scores 0 on args_exact_match too, so it stands for them, and each further
+ * test in the family would only raise the bar for all (they stay in the report, tested, not gated).
+ */
+export const PRIMARY_EXCLUDES: readonly string[] = ['has_call', 'name_correct', 'args_json_valid', 'args_field_precision', 'args_field_recall']
+
+/** The metrics the gate tests by default: every measured metric but those args_exact_match stands for. */
+export function primaryMetrics(available: readonly string[]): string[] {
+  if (!available.includes('args_exact_match')) return [...available]
+  return available.filter((m) => !PRIMARY_EXCLUDES.includes(m))
 }
 
 export type Verdict = 'regressed' | 'improved' | 'inconclusive' | 'unchanged'
@@ -40,14 +69,29 @@ export interface MetricComparison {
   ci: [number, number]
   /** One-sided p-value in the direction of the change (a drop's, or a rise's), before correction. */
   pValue: number
-  /** Holm-corrected p-value (gated metrics only). */
+  /** Holm-corrected p-value (gated metrics only; 1 for one left out of the family, as it cannot reject). */
   pAdjusted?: number
   verdict: Verdict
   /** 0/1 metrics: pairs right → wrong (`regressed`) and wrong → right; fractional: pairs lower and higher. */
   discordant: { regressed: number; improved: number }
-  test: 'mcnemar' | 'paired-t'
-  /** Minimum detectable drop at 80% power (one-sided, `alpha`). */
+  /**
+   * `mcnemar` (0/1, one sample per cluster), `paired-t` (fractional, one sample per cluster), `sign-flip` (exact,
+   * over clusters' summed differences, up to SIGN_FLIP_MAX changed clusters), `clustered-t` (beyond).
+   */
+  test: 'mcnemar' | 'paired-t' | 'sign-flip' | 'clustered-t'
+  /**
+   * The drop the gate flags as regressed with 80% power, as it decides: at the corrected level (`mdeLevel`), with
+   * `minDrop` and the test's discreteness; null when no drop can be detected (e.g. one cluster).
+   */
   mde: number | null
+  /** The one-sided level the MDE is computed at: α over the family size for gated metrics, α otherwise. */
+  mdeLevel?: number
+  /** Clusters in the test (dialogues; a sample outside one is its own). */
+  clusters?: number
+  /** Gated metrics: whether the hypothesis is in the Holm family (left out when it cannot reach α/m: Tarone). */
+  inFamily?: boolean
+  /** Why a drop cannot be tested, or why the metric is out of the family. */
+  note?: string
   gated: boolean
 }
 
@@ -55,6 +99,20 @@ export interface RunForComparison {
   file?: string
   meta?: RunMeta
   outcomes: readonly SampleOutcome[]
+}
+
+/** The gate's power on its first primary metric, overall (the figure `tool-evals plan` gives from a baseline). */
+export interface GatePowerSummary {
+  metric: string
+  /** The level each test in the family is held to first (α over the family size, at least one). */
+  level: number
+  /** The family: hypotheses Holm corrects over. */
+  family: number
+  mde: number | null
+  /** Power against drops of 2, 3, 5 and 10 points. */
+  powerAt: { drop: number; power: number }[]
+  /** Paired samples that reach 80% power against a drop of 5 points (this run's flakiness; null past 1,000x). */
+  samplesFor5Points: number | null
 }
 
 export interface Comparison {
@@ -71,6 +129,8 @@ export interface Comparison {
   usage: Record<string, { base: number; head: number; delta: number; n: number }>
   warnings: string[]
   pass: boolean
+  /** The gate's power and the samples it needs (absent when no metric is gated). */
+  power?: GatePowerSummary
 }
 
 /** A sample's outcome with its trials folded: the mean per metric, right only when every trial was. */
@@ -198,8 +258,22 @@ function isBinary(c: Column): boolean {
   return true
 }
 
+/** Per cluster, the summed difference head - base, zeros left out (what the cluster-level tests use). */
+function clusterDifferences(c: Column): number[] {
+  const sums = new Map<number, number>()
+  for (let i = 0; i < c.length; i++) {
+    const g = c.cluster[i] as number
+    sums.set(g, (sums.get(g) ?? 0) + (c.head[i] as number) - (c.base[i] as number))
+  }
+  const out: number[] = []
+  for (const d of sums.values()) if (Math.abs(d) > 1e-12) out.push(d)
+  return out
+}
+
+type Tested = Omit<MetricComparison, 'verdict' | 'mde'> & { drop: number; rise: number; minP: number; design: GateDesign }
+
 /** The test of one metric in one scope, before the verdict (which needs the whole family for Holm). */
-function testMetric(values: Column, alpha: number, gated: boolean): Omit<MetricComparison, 'verdict'> & { drop: number; rise: number } {
+function testMetric(values: Column, gated: boolean): Tested {
   const s = pairedSummaryOf(values)
   let regressed = 0
   let improved = 0
@@ -210,8 +284,31 @@ function testMetric(values: Column, alpha: number, gated: boolean): Omit<MetricC
     else if (h > b) improved++
   }
   const binary = isBinary(values)
-  const p = binary ? mcnemarOneSided(regressed, improved) : pairedTTest(s)
-  return {
+  const singletons = s.clusters === s.n
+  let p: { drop: number; rise: number }
+  let minP: number
+  let test: MetricComparison['test']
+  let note: string | undefined
+  if (binary && singletons) {
+    p = mcnemarOneSided(regressed, improved)
+    minP = mcnemarMinP(regressed + improved)
+    test = 'mcnemar'
+  } else {
+    // Clusters are what vary independently: test them (a lone sample is a cluster of one).
+    const d = singletons ? [] : clusterDifferences(values)
+    if (singletons ? regressed + improved <= SIGN_FLIP_MAX : d.length <= SIGN_FLIP_MAX) {
+      const r = signFlipTest(singletons ? diffsOf(values) : d)
+      p = { drop: r.drop, rise: r.rise }
+      minP = r.minP
+      test = 'sign-flip'
+    } else {
+      p = pairedTTest(s)
+      minP = 0
+      test = singletons ? 'paired-t' : 'clustered-t'
+    }
+  }
+  if (s.clusters < 2) note = 'one cluster: a difference cannot be tested'
+  const out: Tested = {
     n: s.n,
     base: s.base,
     head: s.head,
@@ -219,14 +316,32 @@ function testMetric(values: Column, alpha: number, gated: boolean): Omit<MetricC
     ci: deltaInterval(s),
     pValue: s.delta < 0 ? p.drop : s.delta > 0 ? p.rise : Math.min(1, Math.max(p.drop, p.rise)),
     discordant: { regressed, improved },
-    test: binary ? 'mcnemar' : 'paired-t',
-    mde: minimumDetectableEffect(s.se, s.n, alpha),
+    test,
+    clusters: s.clusters,
     gated,
     drop: p.drop,
     rise: p.rise,
+    minP,
+    design: { n: s.n, clusters: s.clusters, mcnemar: test === 'mcnemar', discordance: s.n > 0 ? (regressed + improved) / s.n : 0, se: s.se },
   }
+  if (note !== undefined) out.note = note
+  return out
 }
 
+/** Per-sample differences, zeros left out (the sign-flip test's input when every cluster is one sample). */
+function diffsOf(c: Column): number[] {
+  const out: number[] = []
+  for (let i = 0; i < c.length; i++) {
+    const d = (c.head[i] as number) - (c.base[i] as number)
+    if (d !== 0) out.push(d)
+  }
+  return out
+}
+
+/**
+ * Compare a head run with a baseline: what `tool-evals compare` and the reporter's `baseline` run. `mustPassIds`
+ * (the older fourth parameter) adds to `options.mustPass`.
+ */
 export function compareRuns(base: RunForComparison, head: RunForComparison, options: RegressionOptions = {}, mustPassIds: readonly string[] = []): Comparison {
   const alpha = options.alpha ?? 0.05
   const minDrop = options.minDrop ?? 0.02
@@ -291,7 +406,7 @@ export function compareRuns(base: RunForComparison, head: RunForComparison, opti
     c.length++
   }
   const overall = scopeOf('')
-  const mustPass = new Set(mustPassIds)
+  const mustPass = new Set([...(options.mustPass ?? []), ...mustPassIds])
   const regressedIds: string[] = []
   const improvedIds: string[] = []
   const mustPassFailed: string[] = []
@@ -337,41 +452,54 @@ export function compareRuns(base: RunForComparison, head: RunForComparison, opti
   }
 
   const available = metricNames.filter((_, j) => overall.columns[j] !== undefined)
-  const gatedMetrics = options.metrics ?? available
+  const gatedMetrics = options.metrics ?? primaryMetrics(available)
   const gated = new Set(gatedMetrics)
-  const tested = new Map<string, Map<string, ReturnType<typeof testMetric>>>()
-  const family: { scope: string; metric: string; p: number }[] = []
-  const riseFamily: { scope: string; metric: string; p: number }[] = []
+  const tested = new Map<string, Map<string, Tested>>()
+  // A lone suite is the overall scope over again: tested once (overall), its entry given the same numbers.
+  const loneSuite = scopes.size === 2
+  const family: { scope: string; metric: string; drop: number; rise: number; minP: number }[] = []
   for (const [scope, { columns }] of scopes) {
-    const out = new Map<string, ReturnType<typeof testMetric>>()
+    const out = new Map<string, Tested>()
     for (let j = 0; j < metricNames.length; j++) {
       const values = columns[j]
       if (!values) continue
       const metric = metricNames[j] as string
-      const t = testMetric(values, alpha, gated.has(metric))
+      const t = testMetric(values, gated.has(metric))
       out.set(metric, t)
-      if (t.gated) {
-        family.push({ scope, metric, p: t.drop })
-        riseFamily.push({ scope, metric, p: t.rise })
-      }
+      if (t.gated && !(loneSuite && scope !== '')) family.push({ scope, metric, drop: t.drop, rise: t.rise, minP: t.minP })
     }
     tested.set(scope, out)
   }
-  const adjusted = holm(family.map((f) => f.p))
-  const riseAdjusted = holm(riseFamily.map((f) => f.p))
-  const adjustedOf = new Map<string, { drop: number; rise: number }>()
-  family.forEach((f, i) => adjustedOf.set(`${f.scope}\u0000${f.metric}`, { drop: adjusted[i] as number, rise: riseAdjusted[i] as number }))
+  const minPs = family.map((f) => f.minP)
+  const drops = taroneHolm(family.map((f) => f.drop), minPs, alpha)
+  const rises = taroneHolm(family.map((f) => f.rise), minPs, alpha)
+  const adjustedOf = new Map<string, { drop: number; rise: number; inFamily: boolean }>()
+  family.forEach((f, i) => adjustedOf.set(`${f.scope}\u0000${f.metric}`, { drop: drops.adjusted[i] as number, rise: rises.adjusted[i] as number, inFamily: drops.inFamily[i] as boolean }))
+  /** The level a gated test is held to first: α over the family, counting this one in (it joins when it can reject). */
+  const levelOf = (inFamily: boolean) => alpha / Math.max(1, drops.size + (inFamily ? 0 : 1))
 
-  const finish = (scope: string, metric: string, t: ReturnType<typeof testMetric>): MetricComparison => {
-    const adj = adjustedOf.get(`${scope}\u0000${metric}`)
-    const pDrop = adj?.drop ?? t.drop
-    const pRise = adj?.rise ?? t.rise
+  const finish = (scope: string, metric: string, t: Tested): MetricComparison => {
+    const adj = adjustedOf.get(`${loneSuite ? '' : scope}\u0000${metric}`)
+    const pDrop = adj ? adj.drop : t.drop
+    const pRise = adj ? adj.rise : t.rise
+    const mdeLevel = adj ? levelOf(adj.inFamily) : alpha
     let verdict: Verdict = 'unchanged'
-    if (t.delta <= -minDrop) verdict = pDrop <= alpha ? 'regressed' : 'inconclusive'
-    else if (t.delta > 0 && pRise <= alpha) verdict = 'improved'
-    const { drop: _d, rise: _r, ...rest } = t
-    const out: MetricComparison = { ...rest, verdict }
-    if (adj) out.pAdjusted = t.delta < 0 ? adj.drop : adj.rise
+    if (t.delta <= -minDrop) {
+      if (pDrop <= alpha && (!adj || adj.inFamily)) verdict = 'regressed'
+      // A warning only with some evidence (significant before the correction) or when no test was possible:
+      // a plain "drop ≥ minDrop" warned on 27% of pure-noise runs.
+      else if (t.drop <= alpha || t.minP > alpha) verdict = 'inconclusive'
+    } else if (t.delta > 0 && pRise <= alpha && (!adj || adj.inFamily)) verdict = 'improved'
+    const { drop: _d, rise: _r, minP: _m, design, ...rest } = t
+    const out: MetricComparison = { ...rest, verdict, mde: gateMde(design, mdeLevel, minDrop), mdeLevel }
+    if (out.note === undefined && t.minP > alpha && t.delta !== 0) {
+      out.note = `too few ${t.test === 'mcnemar' ? 'discordant samples' : 'changed clusters'} to test: the smallest p-value possible is ${t.minP.toPrecision(2)}`
+    }
+    if (adj) {
+      out.pAdjusted = t.delta < 0 ? adj.drop : adj.rise
+      out.inFamily = adj.inFamily
+      if (!adj.inFamily && out.note === undefined) out.note = `out of the Holm family (Tarone): its smallest possible p-value ${t.minP.toPrecision(2)} exceeds α/${Math.max(1, drops.size)}`
+    }
     return out
   }
   const metricsOut: Record<string, MetricComparison> = {}
@@ -379,9 +507,11 @@ export function compareRuns(base: RunForComparison, head: RunForComparison, opti
   const suitesOut: Comparison['suites'] = {}
   for (const scope of [...tested.keys()].filter((s) => s !== '').sort()) {
     const m: Record<string, MetricComparison> = {}
-    for (const [metric, t] of tested.get(scope) as Map<string, ReturnType<typeof testMetric>>) m[metric] = finish(scope, metric, t)
+    for (const [metric, t] of tested.get(scope) as Map<string, Tested>) m[metric] = finish(scope, metric, t)
     suitesOut[scope] = { metrics: m }
   }
+  const primary = gatedMetrics.find((m) => tested.get('')?.has(m))
+  const primaryTest = primary === undefined ? undefined : tested.get('')?.get(primary)
 
   const warnings = metaDifferences(base.meta, head.meta)
   for (const metric of options.metrics ?? []) if (!available.includes(metric)) warnings.push(`gated metric ${metric} has no paired samples`)
@@ -406,6 +536,21 @@ export function compareRuns(base: RunForComparison, head: RunForComparison, opti
     usage,
     warnings,
     pass: !anyRegressed && mustPassFailed.length === 0,
+    ...(primary !== undefined && primaryTest ? { power: powerSummary(primary, primaryTest.design, alpha, drops.size, minDrop) } : {}),
+  }
+}
+
+/** The gate's power on one metric's design, at the level its family gives (see GatePowerSummary). */
+export function powerSummary(metric: string, design: GateDesign, alpha: number, family: number, minDrop: number): GatePowerSummary {
+  const level = alpha / Math.max(1, family)
+  const factor = samplesFactorFor(design, 0.05, level, minDrop)
+  return {
+    metric,
+    level,
+    family,
+    mde: gateMde(design, level, minDrop),
+    powerAt: [0.02, 0.03, 0.05, 0.1].map((drop) => ({ drop, power: gatePower(design, drop, level, minDrop) })),
+    samplesFor5Points: factor === null ? null : Math.ceil(design.n * factor),
   }
 }
 
