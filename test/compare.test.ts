@@ -52,12 +52,21 @@ describe('compareRuns verdicts', () => {
     expect(c.samples.improved).toHaveLength(5)
   })
 
-  it('a drop over minDrop that is not significant is inconclusive and passes', () => {
-    // 3 down, 0 up of 50: p = 1/8, delta -6 points.
-    const c = compareRuns({ outcomes: run(50, []) }, { outcomes: run(50, [1, 2, 3]) })
-    expect(c.metrics['name_correct']!.pValue).toBeCloseTo(1 / 8, 15)
-    expect(c.metrics['name_correct']!.verdict).toBe('inconclusive')
-    expect(c.pass).toBe(true)
+  it('a drop over minDrop that is significant only before the correction is inconclusive and passes', () => {
+    // 6 down, 0 up of 50 in each of two suites, both metrics gated: p = 1/64 in each suite, out of the family
+    // (Tarone: minimum p 1/64 > α/6), but the evidence is there before the correction: a warning.
+    const base = [...run(50, [], 'a'), ...run(50, [], 'b')]
+    const c = compareRuns({ outcomes: base }, { outcomes: [...run(50, range(0, 6), 'a'), ...run(50, range(0, 6), 'b')] }, { metrics: ['name_correct', 'args_exact_match'] })
+    expect(c.suites['a']!.metrics['name_correct']!.pValue).toBeCloseTo(1 / 64, 15)
+    expect(c.suites['a']!.metrics['name_correct']!.verdict).toBe('inconclusive')
+    expect(c.suites['a']!.metrics['name_correct']!.inFamily).toBe(false)
+    // Overall, 12 of 100 one way (minimum p 2^-12) is in the family and significant.
+    expect(c.metrics['name_correct']!.verdict).toBe('regressed')
+    // 3 down of 50 (p = 1/8): too few flips to test, and no evidence: unchanged, with a note saying why.
+    const few = compareRuns({ outcomes: run(50, []) }, { outcomes: run(50, [1, 2, 3]) }).metrics['args_exact_match']!
+    expect(few.pValue).toBeCloseTo(1 / 8, 15)
+    expect(few.verdict).toBe('unchanged')
+    expect(few.note).toMatch(/smallest p-value possible is 0\.12/)
   })
 
   it('Holm corrects across gated metrics and suites that can reject (Tarone): adjusted p is rank × p', () => {

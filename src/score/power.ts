@@ -35,18 +35,21 @@ function binomialTail(k: number, m: number, p: number): number {
   return incompleteBeta(p, k, m - k + 1)
 }
 
-function binomialPmf(x: number, m: number, p: number): number {
-  if (p <= 0) return x === 0 ? 1 : 0
-  if (p >= 1) return x === m ? 1 : 0
-  return Math.exp(logGamma(m + 1) - logGamma(x + 1) - logGamma(m - x + 1) + x * Math.log(p) + (m - x) * Math.log(1 - p))
+function logBinomialPmf(x: number, m: number, p: number): number {
+  return logGamma(m + 1) - logGamma(x + 1) - logGamma(m - x + 1) + x * Math.log(p) + (m - x) * Math.log(1 - p)
 }
 
-const criticalCache = new Map<string, number>()
+/** Critical counts by level, then by number of discordant pairs (the gate asks for the same few levels). */
+const criticalCache = new Map<number, number[]>()
 
 /** The smallest k with P(Bin(m, 1/2) ≥ k) ≤ a: the worse-pairs count exact McNemar needs (m + 1 when none will do). */
 export function mcnemarCritical(m: number, a: number): number {
-  const key = `${m}:${a}`
-  const hit = criticalCache.get(key)
+  let byM = criticalCache.get(a)
+  if (!byM) {
+    if (criticalCache.size > 64) criticalCache.clear()
+    criticalCache.set(a, (byM = []))
+  }
+  const hit = byM[m]
   if (hit !== undefined) return hit
   // Sum the upper tail from the top term down while it stays within a.
   let logTerm = -m * Math.LN2 // log C(m, m) / 2^m
@@ -59,8 +62,7 @@ export function mcnemarCritical(m: number, a: number): number {
     k--
     logTerm += Math.log(k / (m - k + 1))
   }
-  if (criticalCache.size > 100_000) criticalCache.clear()
-  criticalCache.set(key, k)
+  if (m < 100_000) byM[m] = k
   return k
 }
 
@@ -70,7 +72,7 @@ export function mcnemarCritical(m: number, a: number): number {
  * the normal approximation beyond (where discreteness no longer matters).
  */
 export function mcnemarPower(n: number, discordance: number, d: number, a: number, minDrop: number): number {
-  const q = Math.min(1, discordance + d)
+  const q = Math.min(1 - 1e-12, discordance + d)
   if (n <= 0 || q <= 0 || d <= 0) return 0
   const mean = n * q
   if (mean > 400) {
@@ -82,10 +84,13 @@ export function mcnemarPower(n: number, discordance: number, d: number, a: numbe
   const lo = Math.max(0, Math.floor(mean - 6 * sd - 2))
   const hi = Math.min(n, Math.ceil(mean + 6 * sd + 2))
   let power = 0
+  // P(N = m) by its ratio recurrence from one log-gamma evaluation.
+  let pmf = Math.exp(logBinomialPmf(lo, n, q))
+  const ratio = q / (1 - q)
   for (let m = lo; m <= hi; m++) {
     const need = Math.max(mcnemarCritical(m, a), Math.ceil((m + n * minDrop) / 2 - 1e-9))
-    if (need > m) continue
-    power += binomialPmf(m, n, q) * binomialTail(need, m, pi)
+    if (need <= m && pmf > 1e-15) power += pmf * binomialTail(need, m, pi)
+    pmf *= ((n - m) / (m + 1)) * ratio
   }
   return Math.min(1, power)
 }
@@ -134,7 +139,7 @@ export function gateMde(design: GateDesign, a: number, minDrop: number, power = 
   if (!(top > 0) || gatePower(design, top, a, minDrop) < power) return null
   let lo = 0
   let hi = top
-  while (hi - lo > 1e-4) {
+  while (hi - lo > 2e-4) {
     const mid = (lo + hi) / 2
     if (gatePower(design, mid, a, minDrop) >= power) hi = mid
     else lo = mid

@@ -15,9 +15,9 @@
  * (Tarone's rule, `taroneHolm`): twelve tests of which most had no discordance cost a third of the power.
  *
  * Verdicts: `regressed` when the drop is significant at `alpha` after the correction, and at least `minDrop`;
- * `inconclusive` for a drop of at least `minDrop` that is significant only before the correction, or that the data
- * cannot test (one cluster, too few discordant samples): a warning, not a failure, kept rare on noise so it is not
- * ignored; `improved` for a rise significant after the correction; `unchanged` otherwise (a drop smaller than
+ * `inconclusive` for a drop of at least `minDrop` that is significant only before the correction, or in a scope of
+ * one cluster (nothing can be tested there): a warning, not a failure, kept rare on noise so it is not ignored (a
+ * drop too few samples moved to test is `unchanged`, with a note); `improved` for a rise significant after the correction; `unchanged` otherwise (a drop smaller than
  * `minDrop` is unchanged, however significant: it is below what the user said matters).
  */
 import { gateMde, gatePower, samplesFactorFor, type GateDesign } from '../../score/power.js'
@@ -486,9 +486,9 @@ export function compareRuns(base: RunForComparison, head: RunForComparison, opti
     let verdict: Verdict = 'unchanged'
     if (t.delta <= -minDrop) {
       if (pDrop <= alpha && (!adj || adj.inFamily)) verdict = 'regressed'
-      // A warning only with some evidence (significant before the correction) or when no test was possible:
-      // a plain "drop ≥ minDrop" warned on 27% of pure-noise runs.
-      else if (t.drop <= alpha || t.minP > alpha) verdict = 'inconclusive'
+      // A warning only with some evidence (significant before the correction) or when the scope is one cluster
+      // (nothing can be tested): a plain "drop ≥ minDrop" warned on 27% of pure-noise runs.
+      else if (t.drop <= alpha || (t.clusters ?? 0) < 2) verdict = 'inconclusive'
     } else if (t.delta > 0 && pRise <= alpha && (!adj || adj.inFamily)) verdict = 'improved'
     const { drop: _d, rise: _r, minP: _m, design, ...rest } = t
     const out: MetricComparison = { ...rest, verdict, mde: gateMde(design, mdeLevel, minDrop), mdeLevel }
@@ -507,7 +507,8 @@ export function compareRuns(base: RunForComparison, head: RunForComparison, opti
   const suitesOut: Comparison['suites'] = {}
   for (const scope of [...tested.keys()].filter((s) => s !== '').sort()) {
     const m: Record<string, MetricComparison> = {}
-    for (const [metric, t] of tested.get(scope) as Map<string, Tested>) m[metric] = finish(scope, metric, t)
+    // A lone suite's numbers are the overall ones (same samples, same clusters): no second computation.
+    for (const [metric, t] of tested.get(scope) as Map<string, Tested>) m[metric] = loneSuite && metricsOut[metric] ? { ...metricsOut[metric] } : finish(scope, metric, t)
     suitesOut[scope] = { metrics: m }
   }
   const primary = gatedMetrics.find((m) => tested.get('')?.has(m))
