@@ -66,7 +66,7 @@ describe('compareRuns verdicts', () => {
     const few = compareRuns({ outcomes: run(50, []) }, { outcomes: run(50, [1, 2, 3]) }).metrics['args_exact_match']!
     expect(few.pValue).toBeCloseTo(1 / 8, 15)
     expect(few.verdict).toBe('unchanged')
-    expect(few.note).toMatch(/smallest p-value possible is 0\.12/)
+    expect(few.note).toMatch(/smallest p-value possible is 0\.13/)
   })
 
   it('Holm corrects across gated metrics and suites that can reject (Tarone): adjusted p is rank × p', () => {
