@@ -100,14 +100,25 @@ function clustersCanReject(g: number, a: number): boolean {
   return g > SIGN_FLIP_MAX || 2 ** -g <= a
 }
 
-/** Power of the clustered t test (df G-1) at level `a` with `minDrop`, against a drop `d`, noise `se`. */
+/**
+ * The standard error under a drop `d`: a drop adds discordant samples, and with them variance, in proportion (as
+ * McNemar's q = ψ + d does); the observed standard error with no change is the noise alone. Without it, the MDE
+ * of clustered data was stated too small (60% power at it, not 80%).
+ */
+function seUnder(design: GateDesign, d: number): number {
+  return design.discordance > 0 ? design.se * Math.sqrt(1 + d / design.discordance) : design.se
+}
+
+/** Power of the clustered t test (df G-1) at level `a` with `minDrop`, against a drop `d`. */
 export function tPower(design: GateDesign, d: number, a: number, minDrop: number): number {
   const g = design.clusters
   if (g < 2 || !clustersCanReject(g, a) || d <= 0) return 0
   if (design.se === 0) return d >= floorDrop(design, a, minDrop) ? 1 : 0
   const df = g - 1
-  const c = Math.max(minDrop, studentQuantile(1 - a, df) * design.se)
-  return studentUpperTail((c - d) / design.se, df)
+  const se = seUnder(design, d)
+  // The test divides by the standard error it observes, which carries the drop's variance too.
+  const c = Math.max(minDrop, studentQuantile(1 - a, df) * se)
+  return studentUpperTail((c - d) / se, df)
 }
 
 /** With no discordance at all: the drop that moves enough clusters one way to reach a (2^-k ≤ a). */
@@ -131,11 +142,8 @@ export function gateMde(design: GateDesign, a: number, minDrop: number, power = 
     const g = design.clusters
     if (g < 2 || !clustersCanReject(g, a)) return null
     if (design.se === 0) return floorDrop(design, a, minDrop)
-    const df = g - 1
-    const d = Math.max(minDrop, studentQuantile(1 - a, df) * design.se) + studentQuantile(power, df) * design.se
-    return d <= 1 ? d : null
   }
-  const top = 1 - design.discordance / 2
+  const top = design.mcnemar ? 1 - design.discordance / 2 : 1
   if (!(top > 0) || gatePower(design, top, a, minDrop) < power) return null
   let lo = 0
   let hi = top
@@ -158,7 +166,8 @@ export function scaleDesign(design: GateDesign, factor: number, trials = 1): Gat
   const mcnemar = design.mcnemar && trials === 1
   // With McNemar the noise is ψ; the t test's SE follows from it when every cluster is one sample.
   const se = design.mcnemar ? Math.sqrt(design.discordance / n / trials) : design.se / Math.sqrt(factor * trials)
-  return { n, clusters, mcnemar, discordance: design.discordance / trials, se }
+  // A mean over trials moves by the drop without gaining the variance a 0/1 flip adds: scale the discordance up.
+  return { n, clusters, mcnemar, discordance: design.discordance * trials, se }
 }
 
 /**
