@@ -22,12 +22,13 @@ export const compareCommand: Command = {
   description: [
     'Compares two runs sample by sample from their JSON reports (each with its samples sidecar beside it): per metric',
     'and suite the paired rates, the difference with a 95% interval, a one-sided p-value (exact McNemar for 0/1',
-    'metrics, clustered paired t otherwise), Holm-corrected across gated metrics and suites, the minimum detectable',
-    'effect, and a verdict. Exit 1 on a regression or a mustPass sample gone wrong, 0 otherwise.',
+    'metrics of single samples; over dialogues an exact sign-flip test or a clustered t; paired t for fractions),',
+    'Holm-corrected over the gated hypotheses that can reject, the MDE of the gate as it decides, and a verdict.',
+    'Exit 1 on a regression or a mustPass sample gone wrong, 0 otherwise.',
     '',
     '  --alpha A        family-wise significance level (default 0.05)',
     '  --min-drop D     smallest drop that counts as a regression, as a share (default 0.02)',
-    '  --metric NAME    gate only these metrics (repeatable; default every metric both runs measured)',
+    '  --metric NAME    gate these metrics (repeatable; default the primary ones: args_exact_match, no_call_accuracy, scorers\' metrics)',
     '  --must-pass ID   a sample (`<suite> > <id>` or id) that fails the gate if it goes wrong (repeatable)',
     '  --format F       text (default), md (the pull-request comment) or json (the report\'s `comparison` field)',
   ].join('\n'),
@@ -54,7 +55,7 @@ export const compareCommand: Command = {
     try {
       const base = loadReport(positionals[0] as string)
       const head = loadReport(positionals[1] as string)
-      comparison = compareRuns(base, head, options, mustPass)
+      comparison = compareRuns(base, head, { ...options, mustPass })
     } catch (err) {
       io.stderr.write(`tool-evals compare: ${(err as Error).message}\n`)
       return EXIT_BAD_INPUT
