@@ -70,36 +70,40 @@ describe('compareRuns verdicts', () => {
   })
 
   it('Holm corrects across gated metrics and suites that can reject (Tarone): adjusted p is rank × p', () => {
-    // Suite a: 6 down (p = 1/64); suite b: no change. Default gate: args_exact_match (primary) over overall, a, b;
-    // b has no discordant pair (it cannot reject), so the family is overall and a: 2 × 1/64.
+    // Suite a: 8 down (p = 1/256); suite b: no change. Default gate: name_correct and args_exact_match (primary)
+    // over overall, a, b; b has no discordant pair (it cannot reject), so the family is 2 metrics × (overall, a).
     const base = [...run(40, [], 'a'), ...run(40, [], 'b')]
-    const head = [...run(40, range(0, 6), 'a'), ...run(40, [], 'b')]
+    const head = [...run(40, range(0, 8), 'a'), ...run(40, [], 'b')]
     const c = compareRuns({ outcomes: base }, { outcomes: head }, { alpha: 0.05, minDrop: 0.02 })
-    expect(c.options.metrics).toEqual(['args_exact_match'])
+    expect(c.options.metrics).toEqual(['name_correct', 'args_exact_match'])
     const a = c.suites['a']!.metrics['args_exact_match']!
-    expect(a.pValue).toBeCloseTo(1 / 64, 15)
-    expect(a.pAdjusted).toBeCloseTo(2 / 64, 12)
+    expect(a.pValue).toBeCloseTo(1 / 256, 15)
+    expect(a.pAdjusted).toBeCloseTo(4 / 256, 12)
     expect(a.inFamily).toBe(true)
     expect(a.verdict).toBe('regressed')
     expect(c.suites['b']!.metrics['args_exact_match']!.inFamily).toBe(false)
-    expect(c.metrics['name_correct']!.gated).toBe(false)
-    expect(c.power).toMatchObject({ metric: 'args_exact_match', family: 2, level: 0.025 })
-    // Gating both metrics: four hypotheses at minimum p 1/64 > α/4: none can reject, so none is tested.
-    const both = compareRuns({ outcomes: base }, { outcomes: head }, { metrics: ['name_correct', 'args_exact_match'] })
-    expect(both.suites['a']!.metrics['name_correct']!.inFamily).toBe(false)
-    expect(both.suites['a']!.metrics['name_correct']!.verdict).toBe('inconclusive')
-    expect(both.pass).toBe(true)
+    expect(c.power).toMatchObject({ metric: 'name_correct', family: 4, level: 0.0125 })
+    // One gated metric: two tests.
+    const one = compareRuns({ outcomes: base }, { outcomes: head }, { metrics: ['args_exact_match'] })
+    expect(one.suites['a']!.metrics['args_exact_match']!.pAdjusted).toBeCloseTo(2 / 256, 12)
+    expect(one.metrics['name_correct']!.gated).toBe(false)
+    // 6 down: four hypotheses at minimum p 1/64 > α/4: none can reject, so none is tested (a warning remains).
+    const six = compareRuns({ outcomes: base }, { outcomes: [...run(40, range(0, 6), 'a'), ...run(40, [], 'b')] })
+    expect(six.suites['a']!.metrics['name_correct']!.inFamily).toBe(false)
+    expect(six.suites['a']!.metrics['name_correct']!.verdict).toBe('inconclusive')
+    expect(six.pass).toBe(true)
   })
 
   it('a lone suite is not tested twice, and metrics without discordance do not dilute the family', () => {
-    // 200 samples, 5 one-way flips (p = 1/32): with 12 tests (6 metrics × overall and suite) Holm needed 8 flips.
-    const c = compareRuns({ outcomes: run(200, []) }, { outcomes: run(200, range(0, 5)) })
+    // 200 samples, 6 one-way flips (p = 1/64): two primary metrics, one scope: 2/64. With 12 tests (6 metrics ×
+    // overall and suite) Holm needed 8 flips.
+    const c = compareRuns({ outcomes: run(200, []) }, { outcomes: run(200, range(0, 6)) })
     const m = c.metrics['args_exact_match']!
-    expect(m.pValue).toBeCloseTo(1 / 32, 15)
-    expect(m.pAdjusted).toBeCloseTo(1 / 32, 15)
+    expect(m.pValue).toBeCloseTo(1 / 64, 15)
+    expect(m.pAdjusted).toBeCloseTo(2 / 64, 15)
     expect(m.verdict).toBe('regressed')
     expect(c.suites['weather']!.metrics['args_exact_match']).toEqual(m)
-    expect(c.power!.family).toBe(1)
+    expect(c.power!.family).toBe(2)
   })
 
   it('dialogues are tested as clusters: 5 of 30 six-turn dialogues wholly wrong, 2 wholly right is no regression', () => {

@@ -18,7 +18,7 @@ export interface PlanOptions {
   mde?: number
   /** Trials per sample the plan assumes (each sample's value the mean of k; default 1). */
   trials?: number
-  /** The metric to plan for (default the first primary metric measured). */
+  /** The metric to plan for (default args_exact_match, else the first primary metric measured). */
   metric?: string
 }
 
@@ -61,7 +61,7 @@ export function planGate(outcomes: readonly SampleOutcome[], trialsReport: { cou
   const measured = new Set<string>()
   for (const o of outcomes) for (const m in o.values) measured.add(m)
   const primary = primaryMetrics([...measured])
-  const metric = options.metric ?? primary[0]
+  const metric = options.metric ?? (primary.includes('args_exact_match') ? 'args_exact_match' : primary[0])
   if (metric === undefined || !measured.has(metric)) throw new Error(metric === undefined ? 'the baseline measured no metric' : `the baseline did not measure ${metric}`)
 
   // One value per sample (several lines of one sample are its trials: fold them into a share).
