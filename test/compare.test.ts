@@ -53,15 +53,15 @@ describe('compareRuns verdicts', () => {
   })
 
   it('a drop over minDrop that is significant only before the correction is inconclusive and passes', () => {
-    // 6 down, 0 up of 50 in each of two suites, both metrics gated: p = 1/64 in each suite, out of the family
-    // (Tarone: minimum p 1/64 > α/6), but the evidence is there before the correction: a warning.
-    const base = [...run(50, [], 'a'), ...run(50, [], 'b')]
-    const c = compareRuns({ outcomes: base }, { outcomes: [...run(50, range(0, 6), 'a'), ...run(50, range(0, 6), 'b')] }, { metrics: ['name_correct', 'args_exact_match'] })
-    expect(c.suites['a']!.metrics['name_correct']!.pValue).toBeCloseTo(1 / 64, 15)
-    expect(c.suites['a']!.metrics['name_correct']!.verdict).toBe('inconclusive')
-    expect(c.suites['a']!.metrics['name_correct']!.inFamily).toBe(false)
-    // Overall, 12 of 100 one way (minimum p 2^-12) is in the family and significant.
-    expect(c.metrics['name_correct']!.verdict).toBe('regressed')
+    // 6 down, 0 up of 50 in each of four suites, one metric gated: p = 1/64 in each suite, out of the family
+    // (Tarone: minimum p 1/64 > α/5), but the evidence is there before the correction: a warning.
+    const suites = ['a', 'b', 'c', 'd']
+    const c = compareRuns({ outcomes: suites.flatMap((x) => run(50, [], x)) }, { outcomes: suites.flatMap((x) => run(50, range(0, 6), x)) }, { metrics: ['args_exact_match'] })
+    expect(c.suites['a']!.metrics['args_exact_match']!.pValue).toBeCloseTo(1 / 64, 15)
+    expect(c.suites['a']!.metrics['args_exact_match']!.verdict).toBe('inconclusive')
+    expect(c.suites['a']!.metrics['args_exact_match']!.inFamily).toBe(false)
+    // Overall, 24 of 200 one way (minimum p 2^-24) is in the family and significant.
+    expect(c.metrics['args_exact_match']!.verdict).toBe('regressed')
     // 3 down of 50 (p = 1/8): too few flips to test, and no evidence: unchanged, with a note saying why.
     const few = compareRuns({ outcomes: run(50, []) }, { outcomes: run(50, [1, 2, 3]) }).metrics['args_exact_match']!
     expect(few.pValue).toBeCloseTo(1 / 8, 15)
@@ -70,40 +70,41 @@ describe('compareRuns verdicts', () => {
   })
 
   it('Holm corrects across gated metrics and suites that can reject (Tarone): adjusted p is rank × p', () => {
-    // Suite a: 8 down (p = 1/256); suite b: no change. Default gate: name_correct and args_exact_match (primary)
-    // over overall, a, b; b has no discordant pair (it cannot reject), so the family is 2 metrics × (overall, a).
+    // Suite a: 8 down (p = 1/256); suite b: no change. Default gate: name_correct and args_exact_match (primary),
+    // one unit per scope with their joint test; b has no discordant pair (it cannot reject), so the family is the
+    // units of overall and a: Holm over two.
     const base = [...run(40, [], 'a'), ...run(40, [], 'b')]
     const head = [...run(40, range(0, 8), 'a'), ...run(40, [], 'b')]
     const c = compareRuns({ outcomes: base }, { outcomes: head }, { alpha: 0.05, minDrop: 0.02 })
     expect(c.options.metrics).toEqual(['name_correct', 'args_exact_match'])
     const a = c.suites['a']!.metrics['args_exact_match']!
     expect(a.pValue).toBeCloseTo(1 / 256, 15)
-    expect(a.pAdjusted).toBeCloseTo(4 / 256, 12)
+    expect(a.pAdjusted).toBeCloseTo(2 / 256, 12)
     expect(a.inFamily).toBe(true)
     expect(a.verdict).toBe('regressed')
     expect(c.suites['b']!.metrics['args_exact_match']!.inFamily).toBe(false)
-    expect(c.power).toMatchObject({ metric: 'name_correct', family: 4, level: 0.0125 })
+    expect(c.power).toMatchObject({ metric: 'name_correct', family: 2, level: 0.025 })
     // One gated metric: two tests.
     const one = compareRuns({ outcomes: base }, { outcomes: head }, { metrics: ['args_exact_match'] })
     expect(one.suites['a']!.metrics['args_exact_match']!.pAdjusted).toBeCloseTo(2 / 256, 12)
     expect(one.metrics['name_correct']!.gated).toBe(false)
-    // 6 down: four hypotheses at minimum p 1/64 > α/4: none can reject, so none is tested (a warning remains).
+    // 6 down: the pair is one unit per scope, so two units at 1/64 give 2/64, significant (as four separate tests
+    // the minimum p 1/64 > α/4 could not reject at all).
     const six = compareRuns({ outcomes: base }, { outcomes: [...run(40, range(0, 6), 'a'), ...run(40, [], 'b')] })
-    expect(six.suites['a']!.metrics['name_correct']!.inFamily).toBe(false)
-    expect(six.suites['a']!.metrics['name_correct']!.verdict).toBe('inconclusive')
-    expect(six.pass).toBe(true)
+    expect(six.suites['a']!.metrics['name_correct']!.pAdjusted).toBeCloseTo(2 / 64, 12)
+    expect(six.pass).toBe(false)
   })
 
   it('a lone suite is not tested twice, and metrics without discordance do not dilute the family', () => {
-    // 200 samples, 6 one-way flips (p = 1/64): two primary metrics, one scope: 2/64. With 12 tests (6 metrics ×
+    // 200 samples, 5 one-way flips (p = 1/32): the primary pair is one unit, one scope. With 12 tests (6 metrics ×
     // overall and suite) Holm needed 8 flips.
-    const c = compareRuns({ outcomes: run(200, []) }, { outcomes: run(200, range(0, 6)) })
+    const c = compareRuns({ outcomes: run(200, []) }, { outcomes: run(200, range(0, 5)) })
     const m = c.metrics['args_exact_match']!
-    expect(m.pValue).toBeCloseTo(1 / 64, 15)
-    expect(m.pAdjusted).toBeCloseTo(2 / 64, 15)
+    expect(m.pValue).toBeCloseTo(1 / 32, 15)
+    expect(m.pAdjusted).toBeCloseTo(1 / 32, 15)
     expect(m.verdict).toBe('regressed')
     expect(c.suites['weather']!.metrics['args_exact_match']).toEqual(m)
-    expect(c.power!.family).toBe(2)
+    expect(c.power!.family).toBe(1)
   })
 
   it('dialogues are tested as clusters: 5 of 30 six-turn dialogues wholly wrong, 2 wholly right is no regression', () => {
@@ -162,10 +163,11 @@ describe('compareRuns verdicts', () => {
   it('the MDE is the gate\'s own: at the corrected level, with minDrop and McNemar\'s discreteness', () => {
     const c = compareRuns({ outcomes: run(200, range(100, 130)) }, { outcomes: run(200, range(115, 145)) }, { metrics: ['name_correct', 'args_exact_match'] })
     const m = c.metrics['args_exact_match']!
-    expect(m.mdeLevel).toBeCloseTo(0.05 / 2, 15)
+    // The pair (name_correct, args_exact_match) is one unit of the family: the level is α.
+    expect(m.mdeLevel).toBeCloseTo(0.05, 15)
     const design = { n: 200, clusters: 200, mcnemar: true, discordance: 30 / 200, se: 0 }
-    expect(m.mde).toBeCloseTo(gateMde(design, 0.025, 0.02)!, 12)
-    expect(gatePower(design, m.mde!, 0.025, 0.02)).toBeGreaterThanOrEqual(0.8)
+    expect(m.mde).toBeCloseTo(gateMde(design, 0.05, 0.02)!, 12)
+    expect(gatePower(design, m.mde!, 0.05, 0.02)).toBeGreaterThanOrEqual(0.8)
     // A constant metric: the floor is the flips that reach α/2 one way (6 of 200 = 3 points), not 1.2 points.
     const constant = compareRuns({ outcomes: run(200, []) }, { outcomes: run(200, []) }).metrics['args_exact_match']!
     expect(constant.mde!).toBeGreaterThanOrEqual(0.025)

@@ -45,20 +45,20 @@ describe('planGate', () => {
     expect(plan.metric).toBe('args_exact_match')
     expect(plan.discordance).toBeCloseTo(discordance, 12)
     expect(plan.flaky).toBeCloseTo(0.4, 12)
-    // Two primary metrics (name_correct, args_exact_match) in one suite: each test at α/2 first.
-    expect(plan.family).toBe(2)
-    expect(plan.level).toBe(0.025)
+    // The primary pair (name_correct, args_exact_match) in one suite is one unit of the family: level α.
+    expect(plan.family).toBe(1)
+    expect(plan.level).toBe(0.05)
     const design = { n: 200, clusters: 200, mcnemar: true, discordance, se: Math.sqrt(discordance * 200) / 200 }
     const at5 = plan.powerAt.find((p) => p.drop === 0.05)!
-    expect(at5.power).toBeCloseTo(gatePower(design, 0.05, 0.025, 0.02), 12)
+    expect(at5.power).toBeCloseTo(gatePower(design, 0.05, 0.05, 0.02), 12)
     // The samples it names reach 80% at 5 points; 2% fewer do not.
     const factor = plan.samplesNeeded! / 200
-    expect(gatePower(scaleDesign(design, factor), 0.05, 0.025, 0.02)).toBeGreaterThanOrEqual(0.8)
-    expect(gatePower(scaleDesign(design, factor * 0.98), 0.05, 0.025, 0.02)).toBeLessThan(0.8)
+    expect(gatePower(scaleDesign(design, factor), 0.05, 0.05, 0.02)).toBeGreaterThanOrEqual(0.8)
+    expect(gatePower(scaleDesign(design, factor * 0.98), 0.05, 0.05, 0.02)).toBeLessThan(0.8)
     // More trials per sample: more power at the same size, and the trials it names reach 80%.
     const three = planGate(baseline(), { count: 3 }, { mde: 0.05, trials: 3 })
     expect(three.powerAt.find((p) => p.drop === 0.05)!.power).toBeGreaterThan(at5.power)
-    expect(gatePower(scaleDesign(design, 1, plan.trialsNeeded!), 0.05, 0.025, 0.02)).toBeGreaterThanOrEqual(0.8)
+    expect(gatePower(scaleDesign(design, 1, plan.trialsNeeded!), 0.05, 0.05, 0.02)).toBeGreaterThanOrEqual(0.8)
   })
 
   it('without trials says the flakiness is unknown and assumes none; from flip rates when values are 0/1', () => {

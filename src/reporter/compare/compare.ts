@@ -27,9 +27,11 @@ import {
   mcnemarOneSided,
   pairedSummaryOf,
   pairedTTest,
+  closedUnitHolm,
   SIGN_FLIP_MAX,
+  signFlipIntegerTest,
   signFlipTest,
-  taroneHolm,
+  type TestUnit,
 } from '../../score/stats.js'
 import { isRight, type SampleOutcome } from './outcomes.js'
 import { metaDifferences, type RunMeta } from './run-meta.js'
@@ -329,6 +331,28 @@ function testMetric(values: Column, gated: boolean): Tested {
   return out
 }
 
+/** NeMo's two primary metrics: gated together, they are one unit of the family with a joint test (closedUnitHolm). */
+const PAIR = ['name_correct', 'args_exact_match'] as const
+
+/**
+ * The joint test of a pair of metrics in one scope: per cluster, the summed differences of both (a drop in either
+ * moves it), tested like one metric (exact sign-flip, exact over integers, else the clustered t). Null when the two
+ * columns do not hold the same samples.
+ */
+function jointTest(a: Column, b: Column): { drop: number; rise: number; minP: number } | null {
+  if (a.length !== b.length) return null
+  const joint: Column = { base: new Array<number>(a.length).fill(0), head: [], cluster: a.cluster, length: a.length }
+  for (let i = 0; i < a.length; i++) {
+    if (a.cluster[i] !== b.cluster[i]) return null
+    joint.head.push((a.head[i] as number) - (a.base[i] as number) + (b.head[i] as number) - (b.base[i] as number))
+  }
+  const d = clusterDifferences(joint)
+  if (d.length <= SIGN_FLIP_MAX) return signFlipTest(d)
+  const exact = signFlipIntegerTest(d)
+  if (exact) return exact
+  return { ...pairedTTest(pairedSummaryOf(joint)), minP: 0 }
+}
+
 /** Per-sample differences, zeros left out (the sign-flip test's input when every cluster is one sample). */
 function diffsOf(c: Column): number[] {
   const out: number[] = []
@@ -458,24 +482,37 @@ export function compareRuns(base: RunForComparison, head: RunForComparison, opti
   const tested = new Map<string, Map<string, Tested>>()
   // A lone suite is the overall scope over again: tested once (overall), its entry given the same numbers.
   const loneSuite = scopes.size === 2
-  const family: { scope: string; metric: string; drop: number; rise: number; minP: number }[] = []
+  // The family: units of one gated metric, or NeMo's pair with its joint test, per scope.
+  const units: { scope: string; metrics: string[]; drop: TestUnit; rise: TestUnit }[] = []
   for (const [scope, { columns }] of scopes) {
     const out = new Map<string, Tested>()
     for (let j = 0; j < metricNames.length; j++) {
       const values = columns[j]
       if (!values) continue
       const metric = metricNames[j] as string
-      const t = testMetric(values, gated.has(metric))
-      out.set(metric, t)
-      if (t.gated && !(loneSuite && scope !== '')) family.push({ scope, metric, drop: t.drop, rise: t.rise, minP: t.minP })
+      out.set(metric, testMetric(values, gated.has(metric)))
     }
     tested.set(scope, out)
+    if (loneSuite && scope !== '') continue
+    const pair = PAIR.every((m) => gated.has(m) && out.has(m)) ? jointTest(columns[metricNames.indexOf(PAIR[0])] as Column, columns[metricNames.indexOf(PAIR[1])] as Column) : null
+    for (const [metric, t] of out) {
+      if (!t.gated || (pair && (PAIR as readonly string[]).includes(metric))) continue
+      units.push({ scope, metrics: [metric], drop: { p: [t.drop], minP: t.minP }, rise: { p: [t.rise], minP: t.minP } })
+    }
+    if (pair) {
+      const [a, b] = PAIR.map((m) => out.get(m) as Tested) as [Tested, Tested]
+      const minP = Math.max(pair.minP, Math.min(a.minP, b.minP))
+      units.push({ scope, metrics: [...PAIR], drop: { p: [a.drop, b.drop], joint: pair.drop, minP }, rise: { p: [a.rise, b.rise], joint: pair.rise, minP } })
+    }
   }
-  const minPs = family.map((f) => f.minP)
-  const drops = taroneHolm(family.map((f) => f.drop), minPs, alpha)
-  const rises = taroneHolm(family.map((f) => f.rise), minPs, alpha)
+  const drops = closedUnitHolm(units.map((u) => u.drop), alpha)
+  const rises = closedUnitHolm(units.map((u) => u.rise), alpha)
   const adjustedOf = new Map<string, { drop: number; rise: number; inFamily: boolean }>()
-  family.forEach((f, i) => adjustedOf.set(`${f.scope}\u0000${f.metric}`, { drop: drops.adjusted[i] as number, rise: rises.adjusted[i] as number, inFamily: drops.inFamily[i] as boolean }))
+  units.forEach((u, i) =>
+    u.metrics.forEach((metric, k) =>
+      adjustedOf.set(`${u.scope}\u0000${metric}`, { drop: drops.adjusted[i]![k] as number, rise: rises.adjusted[i]![k] as number, inFamily: drops.inFamily[i] as boolean }),
+    ),
+  )
   /** The level a gated test is held to first: α over the family, counting this one in (it joins when it can reject). */
   const levelOf = (inFamily: boolean) => alpha / Math.max(1, drops.size + (inFamily ? 0 : 1))
 

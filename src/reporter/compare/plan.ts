@@ -115,7 +115,9 @@ export function planGate(outcomes: readonly SampleOutcome[], trialsReport: { cou
   // Values in the baseline are reduced over its trials; one run of the gate is one trial per sample.
   const design: GateDesign = { n, clusters, mcnemar: !multi && binary, discordance: (2 * sumVar) / n, se: Math.sqrt(2 * sumVar) / n }
   const suites = new Set([...bySample.values()].map((s) => s.suite)).size
-  const family = primary.length * (suites > 1 ? suites + 1 : 1)
+  // Units of the family: NeMo's name_correct and args_exact_match are one (their joint test), the rest one each.
+  const pair = primary.includes('name_correct') && primary.includes('args_exact_match') ? 1 : 0
+  const family = (primary.length - pair) * (suites > 1 ? suites + 1 : 1)
   const level = alpha / family
   const planned = scaleDesign(design, 1, trials)
   const factor = samplesFactorFor(design, target, level, minDrop, trials)
