@@ -83,7 +83,7 @@ describe('compareRuns verdicts', () => {
     expect(a.inFamily).toBe(true)
     expect(a.verdict).toBe('regressed')
     expect(c.suites['b']!.metrics['args_exact_match']!.inFamily).toBe(false)
-    expect(c.power).toMatchObject({ metric: 'name_correct', family: 2, level: 0.025 })
+    expect(c.power).toMatchObject({ metric: 'args_exact_match', family: 2, level: 0.025 })
     // One gated metric: two tests.
     const one = compareRuns({ outcomes: base }, { outcomes: head }, { metrics: ['args_exact_match'] })
     expect(one.suites['a']!.metrics['args_exact_match']!.pAdjusted).toBeCloseTo(2 / 256, 12)

@@ -94,7 +94,7 @@ export interface RunForComparison {
   outcomes: readonly SampleOutcome[]
 }
 
-/** The gate's power on its first primary metric, overall (the figure `tool-evals plan` gives from a baseline). */
+/** The gate's power on args_exact_match (else its first gated metric), overall: what `tool-evals plan` gives. */
 export interface GatePowerSummary {
   metric: string
   /** The level each test in the family is held to first (α over the family size, at least one). */
@@ -420,7 +420,8 @@ export function compareRuns(base: RunForComparison, head: RunForComparison, opti
     for (const [metric, t] of tested.get(scope) as Map<string, Tested>) m[metric] = loneSuite && metricsOut[metric] ? { ...metricsOut[metric] } : finish(scope, metric, t)
     suitesOut[scope] = { metrics: m }
   }
-  const primary = gatedMetrics.find((m) => tested.get('')?.has(m))
+  // The power summary's metric: args_exact_match when gated (as `tool-evals plan`), else the first gated metric.
+  const primary = [...gatedMetrics].sort((a, b) => Number(b === 'args_exact_match') - Number(a === 'args_exact_match')).find((m) => tested.get('')?.has(m))
   const primaryTest = primary === undefined ? undefined : tested.get('')?.get(primary)
 
   const warnings = metaDifferences(base.meta, head.meta)
