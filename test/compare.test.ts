@@ -286,6 +286,18 @@ describe('the samples sidecar', () => {
     // Under trials with `mean`, the share of trials right, as the report's rate counts it (not pass^k).
     const share = sampleValues({ id: 'n', score: { expected: 0, predicted: 1, noCallCorrect: false, noCallShare: 2 / 3, metrics: {} as never, positions: [], failures: [] } }, lookup)
     expect(share['no_call_accuracy']).toBeCloseTo(2 / 3, 15)
+    // Issue 20's reproduction: under trials 3 the report's rate rises 0.50 → 0.67; the gate compared pass^3
+    // (every trial right: 0.50 → 0) and failed. Now it compares the shares the report averages.
+    const noCall = (i: number, s: number | undefined): SampleOutcome => ({
+      suite: 'n',
+      id: `q${i}`,
+      values: sampleValues({ id: `q${i}`, score: { expected: 0, predicted: s === 1 ? 0 : 1, noCallCorrect: s === 1, ...(s !== undefined && s > 0 && s < 1 ? { noCallShare: s } : {}), metrics: {} as never, positions: [], failures: [] } }, lookup),
+      failures: [],
+    })
+    const c = compareRuns({ outcomes: range(0, 12).map((i) => noCall(i, i % 2)) }, { outcomes: range(0, 12).map((i) => noCall(i, 2 / 3)) })
+    expect(c.metrics['no_call_accuracy']).toMatchObject({ base: 0.5, verdict: 'unchanged' })
+    expect(c.metrics['no_call_accuracy']!.head).toBeCloseTo(2 / 3, 12)
+    expect(c.pass).toBe(true)
     expect(isRight({ suite: 's', id: 'e', values: errored, failures: [], errored: true })).toBe(false)
   })
 })
