@@ -147,7 +147,7 @@ export function renderPlan(p: Plan): string {
   const lines = [
     `gate plan for ${p.metric}: ${p.samples} samples in ${p.clusters} clusters; baseline trials ${p.baselineTrials}`,
     `  flakiness: ${(p.flaky * 100).toFixed(1)}% of samples vary; two runs differ on ${(p.discordance * 100).toFixed(1)}% of samples`,
-    `  gate: each test at α/${p.family} = ${p.level.toPrecision(3)} first (at most ${p.family} hypotheses), min drop ${pts(p.minDrop)}`,
+    `  gate: each test at α/${p.family} = ${p.level.toPrecision(3)} first (at most ${p.family} ${p.family === 1 ? 'unit' : 'units'} in the family), min drop ${pts(p.minDrop)}`,
     `  power with ${p.trials} trial(s) per sample: ${p.powerAt.map((x) => `${pts(x.drop)} ${(x.power * 100).toFixed(0)}%`).join(', ')}`,
     `  MDE (80% power) now: ${p.mdeNow === null ? 'no drop is detectable' : pts(p.mdeNow)}`,
     `  to detect ${pts(p.target)} with 80% power: ${p.samplesNeeded === null ? 'out of reach by adding samples (over 1,000x)' : `${p.samplesNeeded.toLocaleString('en')} samples with ${p.trials} trial(s)`}; at ${p.samples} samples, ${p.trialsNeeded === null ? 'more than 64 trials' : `${p.trialsNeeded} trial(s) per sample`}`,
