@@ -8,6 +8,7 @@ import { parseCommand } from './cli/parse.js'
 import { scoreCommand } from './cli/score.js'
 import { bfclCommand } from './cli/bfcl.js'
 import { compareCommand } from './cli/compare.js'
+import { planCommand } from './cli/plan.js'
 // To add a command: import it here (e.g. `import { bfclCommand } from './cli/bfcl.js'`) and list it below.
 
 const COMMANDS: readonly Command[] = [
@@ -15,6 +16,7 @@ const COMMANDS: readonly Command[] = [
   scoreCommand,
   bfclCommand,
   compareCommand,
+  planCommand,
 ]
 
 // `tool-evals ... | head` closes our stdout early: stop quietly instead of crashing on EPIPE.

@@ -103,3 +103,18 @@ export {
 // Matchers (registered by `vitest-tool-evals/setup`, the plugin and describeEval).
 export { bfclMatchers, toolMatchers, trajectoryMatchers, type ToolCallMatchers } from './matchers/index.js'
 export type { ExpectedToolCall, ToHaveArgsOptions, ToMatchToolCallsOptions } from './matchers/index.js'
+
+// Comparing runs: the baseline gate as a function (what `tool-evals compare` and the reporter's `baseline` run), a
+// finished run read back for it, and planning the gate's power from a baseline (`tool-evals plan`).
+export {
+  compareRuns,
+  type Comparison,
+  type GatePowerSummary,
+  type MetricComparison,
+  type RegressionOptions,
+  type RunForComparison,
+  type Verdict,
+} from './reporter/compare/compare.js'
+export { loadReport, type LoadedReport } from './reporter/compare/load.js'
+export { planGate, type Plan, type PlanOptions } from './reporter/compare/plan.js'
+export type { SampleOutcome } from './reporter/compare/outcomes.js'

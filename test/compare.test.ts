@@ -8,6 +8,8 @@ import { cachedLookup, isRight, parseOutcomes, sampleValues, serialiseOutcomes, 
 import { parseSamplesFile } from '../src/reporter/compare/samples-file.js'
 import { renderComparisonMarkdown } from '../src/reporter/compare/render.js'
 import { metaDifferences } from '../src/reporter/compare/run-meta.js'
+import { gateMde, gatePower } from '../src/score/power.js'
+import { studentQuantile, studentUpperTail } from '../src/score/stats.js'
 import { binomialTailHalf } from './helpers/binomial.js'
 
 /** An outcome whose name_correct and args_exact_match are `right` (0/1). */
@@ -52,30 +54,131 @@ describe('compareRuns verdicts', () => {
     expect(c.samples.improved).toHaveLength(5)
   })
 
-  it('a drop over minDrop that is not significant is inconclusive and passes', () => {
-    // 3 down, 0 up of 50: p = 1/8, delta -6 points.
-    const c = compareRuns({ outcomes: run(50, []) }, { outcomes: run(50, [1, 2, 3]) })
-    expect(c.metrics['name_correct']!.pValue).toBeCloseTo(1 / 8, 15)
-    expect(c.metrics['name_correct']!.verdict).toBe('inconclusive')
+  it('a drop over minDrop that is significant only before the correction is inconclusive and passes', () => {
+    // 6 down, 0 up of 50 in each of four suites, one metric gated: p = 1/64 in each suite, out of the family
+    // (Tarone: minimum p 1/64 > α/5), but the evidence is there before the correction: a warning.
+    const suites = ['a', 'b', 'c', 'd']
+    const c = compareRuns({ outcomes: suites.flatMap((x) => run(50, [], x)) }, { outcomes: suites.flatMap((x) => run(50, range(0, 6), x)) }, { metrics: ['args_exact_match'] })
+    expect(c.suites['a']!.metrics['args_exact_match']!.pValue).toBeCloseTo(1 / 64, 15)
+    expect(c.suites['a']!.metrics['args_exact_match']!.verdict).toBe('inconclusive')
+    expect(c.suites['a']!.metrics['args_exact_match']!.inFamily).toBe(false)
+    // Overall, 24 of 200 one way (minimum p 2^-24) is in the family and significant.
+    expect(c.metrics['args_exact_match']!.verdict).toBe('regressed')
+    // 3 down of 50 (p = 1/8): too few flips to test, and no evidence: unchanged, with a note saying why.
+    const few = compareRuns({ outcomes: run(50, []) }, { outcomes: run(50, [1, 2, 3]) }).metrics['args_exact_match']!
+    expect(few.pValue).toBeCloseTo(1 / 8, 15)
+    expect(few.verdict).toBe('unchanged')
+    expect(few.note).toMatch(/smallest p-value possible is 0\.13/)
+  })
+
+  it('Holm corrects across gated metrics and suites that can reject (Tarone): adjusted p is rank × p', () => {
+    // Suite a: 8 down (p = 1/256); suite b: no change. Default gate: name_correct and args_exact_match (primary),
+    // one unit per scope with their joint test; b has no discordant pair (it cannot reject), so the family is the
+    // units of overall and a: Holm over two.
+    const base = [...run(40, [], 'a'), ...run(40, [], 'b')]
+    const head = [...run(40, range(0, 8), 'a'), ...run(40, [], 'b')]
+    const c = compareRuns({ outcomes: base }, { outcomes: head }, { alpha: 0.05, minDrop: 0.02 })
+    expect(c.options.metrics).toEqual(['name_correct', 'args_exact_match'])
+    const a = c.suites['a']!.metrics['args_exact_match']!
+    expect(a.pValue).toBeCloseTo(1 / 256, 15)
+    expect(a.pAdjusted).toBeCloseTo(2 / 256, 12)
+    expect(a.inFamily).toBe(true)
+    expect(a.verdict).toBe('regressed')
+    expect(c.suites['b']!.metrics['args_exact_match']!.inFamily).toBe(false)
+    expect(c.power).toMatchObject({ metric: 'args_exact_match', family: 2, level: 0.025 })
+    // One gated metric: two tests.
+    const one = compareRuns({ outcomes: base }, { outcomes: head }, { metrics: ['args_exact_match'] })
+    expect(one.suites['a']!.metrics['args_exact_match']!.pAdjusted).toBeCloseTo(2 / 256, 12)
+    expect(one.metrics['name_correct']!.gated).toBe(false)
+    // 6 down: the pair is one unit per scope, so two units at 1/64 give 2/64, significant (as four separate tests
+    // the minimum p 1/64 > α/4 could not reject at all).
+    const six = compareRuns({ outcomes: base }, { outcomes: [...run(40, range(0, 6), 'a'), ...run(40, [], 'b')] })
+    expect(six.suites['a']!.metrics['name_correct']!.pAdjusted).toBeCloseTo(2 / 64, 12)
+    expect(six.pass).toBe(false)
+  })
+
+  it('a lone suite is not tested twice, and metrics without discordance do not dilute the family', () => {
+    // 200 samples, 5 one-way flips (p = 1/32): the primary pair is one unit, one scope. With 12 tests (6 metrics ×
+    // overall and suite) Holm needed 8 flips.
+    const c = compareRuns({ outcomes: run(200, []) }, { outcomes: run(200, range(0, 5)) })
+    const m = c.metrics['args_exact_match']!
+    expect(m.pValue).toBeCloseTo(1 / 32, 15)
+    expect(m.pAdjusted).toBeCloseTo(1 / 32, 15)
+    expect(m.verdict).toBe('regressed')
+    expect(c.suites['weather']!.metrics['args_exact_match']).toEqual(m)
+    expect(c.power!.family).toBe(1)
+  })
+
+  it('dialogues are tested as clusters: 5 of 30 six-turn dialogues wholly wrong, 2 wholly right is no regression', () => {
+    const dialogues = (wrong: Set<number>) => range(0, 30).flatMap((d) => range(1, 7).map((k) => outcome(`d${d}#${k}`, !wrong.has(d))))
+    const base = dialogues(new Set([10, 11]))
+    const head = dialogues(new Set([0, 1, 2, 3, 4]))
+    for (const metrics of [undefined, ['name_correct']]) {
+      const c = compareRuns({ outcomes: base }, { outcomes: head }, metrics ? { metrics } : {})
+      const m = c.metrics['name_correct']!
+      expect(m.delta).toBeCloseTo(-0.1, 12)
+      expect(m.test).toBe('sign-flip')
+      expect(m.clusters).toBe(30)
+      // Seven dialogues changed: P(at least 5 of 7 negative) = 29/128 (turns as samples gave p = 0.047).
+      expect(m.pValue).toBeCloseTo(29 / 128, 15)
+      expect(m.verdict).toBe('unchanged')
+      expect(c.pass).toBe(true)
+    }
+  })
+
+  it('more than 16 changed dialogues: the clustered paired t with G - 1 degrees of freedom', () => {
+    // 40 dialogues of 3 turns: 14 wholly wrong in head only, 4 wholly right in head only.
+    const dialogues = (wrong: Set<number>) => range(0, 40).flatMap((d) => range(1, 4).map((k) => outcome(`d${d}#${k}`, !wrong.has(d))))
+    const c = compareRuns({ outcomes: dialogues(new Set(range(30, 34))) }, { outcomes: dialogues(new Set(range(0, 14))) })
+    const m = c.metrics['args_exact_match']!
+    expect(m.test).toBe('clustered-t')
+    const sums = [...Array(14).fill(-3), ...Array(4).fill(3), ...Array(22).fill(0)]
+    const delta = sums.reduce((a, b) => a + b, 0) / 120
+    const se = Math.sqrt((40 / 39) * sums.reduce((a, x) => a + (x - 3 * delta) ** 2, 0)) / 120
+    expect(m.delta).toBeCloseTo(delta, 12)
+    expect(m.pValue).toBeCloseTo(studentUpperTail(-delta / se, 39), 12)
+    expect(m.ci[1] - m.ci[0]).toBeCloseTo(2 * studentQuantile(0.975, 39) * se, 12)
+  })
+
+  it('one cluster cannot be tested: inconclusive with a note, never regressed, the interval every difference', () => {
+    const turn = (k: number, precision: number): SampleOutcome => ({ suite: 'd', id: `dialogue#${k}`, values: { args_field_precision: precision }, failures: [] })
+    const c = compareRuns({ outcomes: range(1, 5).map((k) => turn(k, 1)) }, { outcomes: [turn(1, 0.5), turn(2, 1), turn(3, 1), turn(4, 1)] })
+    const m = c.metrics['args_field_precision']!
+    expect(m.delta).toBeCloseTo(-0.125, 12)
+    expect(m.verdict).toBe('inconclusive')
+    expect(m.pValue).toBe(0.5)
+    expect(m.ci).toEqual([-1, 1])
+    expect(m.mde).toBeNull()
+    expect(m.note).toMatch(/one cluster/)
     expect(c.pass).toBe(true)
   })
 
-  it('Holm corrects across gated metrics and suites: adjusted p is rank × p', () => {
-    // Suite a: 6 down (p = 1/64); suite b: no change. Gated metrics: 2 metrics × (overall + 2 suites) = 6 tests.
-    const base = [...run(40, [], 'a'), ...run(40, [], 'b')]
-    const head = [...run(40, range(0, 6), 'a'), ...run(40, [], 'b')]
-    const c = compareRuns({ outcomes: base }, { outcomes: head }, { alpha: 0.05, minDrop: 0.02 })
-    const a = c.suites['a']!.metrics['name_correct']!
-    expect(a.pValue).toBeCloseTo(1 / 64, 15)
-    // Overall and suite a share p = 1/64 for both metrics (the four smallest): the smallest gets ×6, then ×5...
-    expect(a.pAdjusted).toBeCloseTo(Math.min(1, 6 / 64), 12)
-    expect(a.verdict).toBe('inconclusive') // 6/64 > 0.05 after correction
-    const only = compareRuns({ outcomes: base }, { outcomes: head }, { metrics: ['name_correct'] })
-    // Three tests now (overall, a, b), the two smallest at 1/64: 3/64 < 0.05.
-    expect(only.suites['a']!.metrics['name_correct']!.pAdjusted).toBeCloseTo(3 / 64, 12)
-    expect(only.suites['a']!.metrics['name_correct']!.verdict).toBe('regressed')
-    expect(only.metrics['args_exact_match']!.gated).toBe(false)
-    expect(only.pass).toBe(false)
+  it('a drop over minDrop with no evidence even before correction is unchanged, not a warning', () => {
+    // 12 down, 6 up of 200: -3 points, p = P(X ≥ 12 | 18) = 0.119: noise of this size warned on 27% of runs.
+    const c = compareRuns({ outcomes: run(200, range(100, 106)) }, { outcomes: run(200, range(0, 12)) })
+    const m = c.metrics['args_exact_match']!
+    expect(m.delta).toBeCloseTo(-0.03, 12)
+    expect(m.pValue).toBeCloseTo(binomialTailHalf(12, 18), 15)
+    expect(m.verdict).toBe('unchanged')
+  })
+
+  it('the MDE is the gate\'s own: at the corrected level, with minDrop and McNemar\'s discreteness', () => {
+    const c = compareRuns({ outcomes: run(200, range(100, 130)) }, { outcomes: run(200, range(115, 145)) }, { metrics: ['name_correct', 'args_exact_match'] })
+    const m = c.metrics['args_exact_match']!
+    // The pair (name_correct, args_exact_match) is one unit of the family: the level is α.
+    expect(m.mdeLevel).toBeCloseTo(0.05, 15)
+    const design = { n: 200, clusters: 200, mcnemar: true, discordance: 30 / 200, se: 0 }
+    expect(m.mde).toBeCloseTo(gateMde(design, 0.05, 0.02)!, 12)
+    expect(gatePower(design, m.mde!, 0.05, 0.02)).toBeGreaterThanOrEqual(0.8)
+    // A constant metric: the floor is the flips that reach α/2 one way (6 of 200 = 3 points), not 1.2 points.
+    const constant = compareRuns({ outcomes: run(200, []) }, { outcomes: run(200, []) }).metrics['args_exact_match']!
+    expect(constant.mde!).toBeGreaterThanOrEqual(0.025)
+  })
+
+  it('mustPass travels in the options too (the fourth parameter still works)', () => {
+    const c = compareRuns({ outcomes: run(100, []) }, { outcomes: run(100, [8]) }, { mustPass: ['weather > s8'] })
+    expect(c.mustPassFailed).toEqual(['weather > s8'])
+    expect(c.pass).toBe(false)
   })
 
   it('a significant drop under minDrop is unchanged', () => {
@@ -182,6 +285,21 @@ describe('the samples sidecar', () => {
     expect(values).toMatchObject({ name_correct: 1, args_field_precision: 0.5, args_exact_match: 0, 'units.celsius': 1, 'units.has_city': 0.25 })
     const errored = sampleValues({ id: 'e', error: 'boom', score: { expected: 0, predicted: 0, metrics: {} as never, positions: [], failures: [] }, scores: { units: { celsius: 1 } } }, lookup)
     expect(errored).toEqual({ no_call_accuracy: 0, 'units.celsius': 0 })
+    // Under trials with `mean`, the share of trials right, as the report's rate counts it (not pass^k).
+    const share = sampleValues({ id: 'n', score: { expected: 0, predicted: 1, noCallCorrect: false, noCallShare: 2 / 3, metrics: {} as never, positions: [], failures: [] } }, lookup)
+    expect(share['no_call_accuracy']).toBeCloseTo(2 / 3, 15)
+    // Issue 20's reproduction: under trials 3 the report's rate rises 0.50 → 0.67; the gate compared pass^3
+    // (every trial right: 0.50 → 0) and failed. Now it compares the shares the report averages.
+    const noCall = (i: number, s: number | undefined): SampleOutcome => ({
+      suite: 'n',
+      id: `q${i}`,
+      values: sampleValues({ id: `q${i}`, score: { expected: 0, predicted: s === 1 ? 0 : 1, noCallCorrect: s === 1, ...(s !== undefined && s > 0 && s < 1 ? { noCallShare: s } : {}), metrics: {} as never, positions: [], failures: [] } }, lookup),
+      failures: [],
+    })
+    const c = compareRuns({ outcomes: range(0, 12).map((i) => noCall(i, i % 2)) }, { outcomes: range(0, 12).map((i) => noCall(i, 2 / 3)) })
+    expect(c.metrics['no_call_accuracy']).toMatchObject({ base: 0.5, verdict: 'unchanged' })
+    expect(c.metrics['no_call_accuracy']!.head).toBeCloseTo(2 / 3, 12)
+    expect(c.pass).toBe(true)
     expect(isRight({ suite: 's', id: 'e', values: errored, failures: [], errored: true })).toBe(false)
   })
 })
@@ -209,7 +327,7 @@ describe('the pull-request comment', () => {
     const md = renderComparisonMarkdown(c, { maxSamples: 20, now: new Date() })
     expect(md.split('\n')[0]).toBe('## Tool evals vs baseline: ❌ regressed')
     expect(md).toContain('… and 480 more')
-    expect(md).toMatch(/\| ❌ \| name\\_correct \| 100\.0% → 95\.0% \| −5\.0 pts \[/)
+    expect(md).toMatch(/\| ❌ \| args\\_exact\\_match \| 100\.0% → 95\.0% \| −5\.0 pts \[/)
     expect(md.length).toBeLessThan(20_000)
     expect(Object.keys(c.details)).toHaveLength(MAX_DETAILS)
   })

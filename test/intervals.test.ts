@@ -19,9 +19,12 @@ function record(id: string, right: boolean, suite = 's'): SampleRecord {
   return { id, suite, score: scoreSample(right ? [call('Paris')] : [], [gw('Paris')]) }
 }
 
+/** Student's t 0.975 quantiles with 1 and 9 degrees of freedom (scipy.stats.t.ppf). */
+const T975_1 = 12.706204736174694
+const T975_9 = 2.262157162798205
+
 /** Wilson's interval written out from the textbook formula (independent of the code under test). */
-function textbook(p: number, n: number): [number, number] {
-  const z = 1.959963984540054
+function textbook(p: number, n: number, z = 1.959963984540054): [number, number] {
   const a = p + (z * z) / (2 * n)
   const b = z * Math.sqrt((p * (1 - p) + (z * z) / (4 * n)) / n)
   return [(a - b) / (1 + (z * z) / n), (a + b) / (1 + (z * z) / n)]
@@ -47,13 +50,14 @@ describe('wilsonInterval', () => {
 })
 
 describe('clustered intervals', () => {
-  it('design effect from the cluster residuals, floored at 1', () => {
-    // Two clusters of two, one all right and one all wrong: p = 0.5, Σ (S − p·n)² = 1 + 1 = 2, N·p(1−p) = 1.
+  it('design effect from the cluster residuals with G/(G-1), floored at 1; t(G-1) for the quantile', () => {
+    // Two clusters of two, one all right and one all wrong: p = 0.5, Σ (S − p·n)² = 1 + 1 = 2, N·p(1−p) = 1,
+    // times G/(G-1) = 2: deff 4, effective size 1, on t with 1 degree of freedom.
     const t = emptyClusterTotals()
     addCluster(t, 2, 2)
     addCluster(t, 2, 0)
-    expect(designEffect(t, 0.5)).toBeCloseTo(2, 12)
-    const [lo, hi] = textbook(0.5, 2)
+    expect(designEffect(t, 0.5)).toBeCloseTo(4, 12)
+    const [lo, hi] = textbook(0.5, 1, T975_1)
     expect(clusteredWilson(t, 0.5)).toEqual([expect.closeTo(lo, 12), expect.closeTo(hi, 12)])
     // Clusters that disagree within themselves carry more information than independence: never narrower though.
     const mixed = emptyClusterTotals()
@@ -66,6 +70,23 @@ describe('clustered intervals', () => {
     const single = emptyClusterTotals()
     for (const x of [1, 0, 1, 1]) addCluster(single, 1, x)
     expect(clusteredWilson(single, 0.75)).toEqual(wilson(0.75, 4))
+  })
+
+  it('10 dialogues: the CR1 factor 10/9 and t(9) (a z interval covered 88-92% there), one dialogue: [0, 1]', () => {
+    // Dialogues of 3 turns, 10 of them: sums 3,3,3,3,0,0,0,0,1,2 (N = 30, p = 15/30 = 0.5).
+    const t = emptyClusterTotals()
+    const sums = [3, 3, 3, 3, 0, 0, 0, 0, 1, 2]
+    for (const s of sums) addCluster(t, 3, s)
+    const residual = sums.reduce((a, s) => a + (s - 1.5) ** 2, 0) // 9 × 2.25 ... by hand: 4·2.25 + 4·2.25 + 0.25 + 0.25 = 18.5
+    expect(residual).toBe(18.5)
+    const deff = ((10 / 9) * residual) / (30 * 0.25)
+    expect(designEffect(t, 0.5)).toBeCloseTo(deff, 12)
+    const [lo, hi] = textbook(0.5, 30 / deff, T975_9)
+    // To 1e-10: the t quantile is found by bisection on the incomplete beta.
+    expect(clusteredWilson(t, 0.5)).toEqual([expect.closeTo(lo, 10), expect.closeTo(hi, 10)])
+    const one = emptyClusterTotals()
+    addCluster(one, 4, 3)
+    expect(clusteredWilson(one, 0.75)).toEqual([0, 1])
   })
 
   it('groups the samples of one dialogue (`<id>#<k>`)', () => {
@@ -85,7 +106,7 @@ describe('clustered intervals', () => {
     const clustered = build(['d1#1', 'd1#2', 'd2#1', 'd2#2'])
     const independent = build(['a', 'b', 'c', 'd'])
     expect(clustered.metrics.name_correct).toBe(0.5)
-    const [lo, hi] = textbook(0.5, 2) // design effect 2: effective size 2
+    const [lo, hi] = textbook(0.5, 1, T975_1) // design effect 4 (2 × G/(G-1)): effective size 1, t(1)
     expect(clustered.metricIntervals?.['name_correct']).toEqual([expect.closeTo(lo, 12), expect.closeTo(hi, 12)])
     expect(clustered.suites['s']?.metricIntervals?.['name_correct']).toEqual(clustered.metricIntervals?.['name_correct'])
     const [ilo, ihi] = textbook(0.5, 4)

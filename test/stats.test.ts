@@ -13,8 +13,15 @@ import {
   normalQuantile,
   pairedSummary,
   pairedTTest,
+  signFlipTest,
+  studentQuantile,
   studentUpperTail,
+  taroneHolm,
+  closedUnitHolm,
+  signFlipIntegerTest,
 } from '../src/score/stats.js'
+import { gateMde, gatePower, mcnemarCritical, mcnemarPower } from '../src/score/power.js'
+import { binomialTailHalf } from './helpers/binomial.js'
 
 /** P(X >= k), X ~ Binomial(n, 1/2), exactly: Σ C(n, i) over 2^n in BigInt, then one division. */
 function exactTail(k: number, n: number): number {
@@ -118,9 +125,18 @@ describe('paired summary with clustered standard errors', () => {
     const sd = Math.sqrt(diffs.reduce((a, x) => a + (x - mean) ** 2, 0) / (diffs.length - 1))
     expect(s.delta).toBeCloseTo(mean, 14)
     expect(s.se).toBeCloseTo(sd / Math.sqrt(diffs.length), 14)
+    // On t(G-1) like the test, t_{0.975, 7} = 2.364624251592784 (scipy.stats.t.ppf), not z.
     const [lo, hi] = deltaInterval(s)
-    expect(lo).toBeCloseTo(mean - 1.959963985 * s.se, 8)
-    expect(hi).toBeCloseTo(mean + 1.959963985 * s.se, 8)
+    expect(lo).toBeCloseTo(mean - 2.364624251592784 * s.se, 9)
+    expect(hi).toBeCloseTo(mean + 2.364624251592784 * s.se, 9)
+  })
+
+  it('the interval of 5 clusters is t(4) wide (z was 29% too narrow); one cluster gives every difference', () => {
+    const values = [-1, -1, 0, 1, 0].flatMap((m, g) => [0, 1].map(() => ({ base: 1, head: 1 + m, cluster: `d${g}` })))
+    const s = pairedSummary(values)
+    const [lo, hi] = deltaInterval(s)
+    expect((hi - lo) / 2).toBeCloseTo(2.7764451051977934 * s.se, 9)
+    expect(deltaInterval(pairedSummary([{ base: 1, head: 0.5, cluster: 'd' }, { base: 1, head: 1, cluster: 'd' }]))).toEqual([-1, 1])
   })
 
   it('correlated samples in one cluster widen the interval (CR1: G/(G-1) Σ cluster sums² / n²)', () => {
@@ -144,6 +160,151 @@ describe('paired summary with clustered standard errors', () => {
     const p = pairedTTest(s)
     expect(p.drop).toBeCloseTo(tTailByIntegration(-s.delta / s.se, 5), 7)
     expect(p.drop + p.rise).toBeCloseTo(1, 12)
+  })
+})
+
+describe('Student t quantiles', () => {
+  it('agree with scipy.stats.t.ppf to 1e-10 and invert the tail', () => {
+    for (const [p, df, q] of [[0.975, 1, 12.706204736174694], [0.975, 4, 2.7764451051977934], [0.95, 9, 1.833112932656237], [0.8, 29, 0.8541919858818557], [0.025, 4, -2.7764451051977934]] as const) {
+      expect(studentQuantile(p, df)).toBeCloseTo(q, 10)
+    }
+    expect(studentUpperTail(studentQuantile(0.99, 7), 7)).toBeCloseTo(0.01, 12)
+  })
+})
+
+/** The sign-flip p-values by brute force over every sign pattern (independent of the Gray-code walk). */
+function bruteSignFlip(d: number[]): { drop: number; rise: number } {
+  const obs = d.reduce((a, b) => a + b, 0)
+  let below = 0
+  let above = 0
+  for (let mask = 0; mask < 2 ** d.length; mask++) {
+    const sum = d.reduce((a, x, i) => a + ((mask >> i) & 1 ? x : -x), 0)
+    if (sum <= obs + 1e-9) below++
+    if (sum >= obs - 1e-9) above++
+  }
+  return { drop: below / 2 ** d.length, rise: above / 2 ** d.length }
+}
+
+describe('sign-flip test over clusters', () => {
+  it('is exact McNemar when every cluster is one 0/1 sample', () => {
+    const r = signFlipTest([-1, -1, -1, -1, -1, 1, -1, -1, -1])
+    expect(r.drop).toBeCloseTo(binomialTailHalf(8, 9), 15)
+    expect(r.rise).toBeCloseTo(binomialTailHalf(1, 9), 15)
+    expect(r.minP).toBe(2 ** -9)
+  })
+
+  it('matches brute force on unequal cluster sums, and is 0.23 on 5 dialogues wholly wrong, 2 wholly right', () => {
+    for (const d of [[-3, 1, -2, -0.5, 2.5], [-6, -6, -6, -6, -6, 6, 6], [0.25, -1.5, 3, -2, -2, 1, -0.75, 4]]) {
+      const r = signFlipTest(d)
+      const b = bruteSignFlip(d)
+      expect(r.drop).toBeCloseTo(b.drop, 15)
+      expect(r.rise).toBeCloseTo(b.rise, 15)
+    }
+    // Issue 20's reproduction: P(at least 5 of 7 dialogues negative) = 29/128.
+    expect(signFlipTest([-6, -6, -6, -6, -6, 6, 6]).drop).toBeCloseTo(29 / 128, 15)
+    expect(signFlipTest([])).toEqual({ drop: 1, rise: 1, minP: 1 })
+    // One cluster cannot reject anything.
+    expect(signFlipTest([-4]).drop).toBe(0.5)
+  })
+})
+
+describe("Holm over testable hypotheses (Tarone's rule)", () => {
+  it('drops hypotheses that cannot reach α/m, then Holm over the rest', () => {
+    // Minimum p-values: 2^-20, 2^-10, 0.5 (one discordant pair), 1 (none), 2^-5 = 0.031.
+    const minP = [2 ** -20, 2 ** -10, 0.5, 1, 2 ** -5]
+    const p = [0.001, 0.02, 0.5, 1, 2 ** -5]
+    // All five → α/5 = 0.01: 0.5, 1 and 0.031 out; {0, 1} → α/2 = 0.025: both stay.
+    const r = taroneHolm(p, minP, 0.05)
+    expect(r.inFamily).toEqual([true, true, false, false, false])
+    expect(r.size).toBe(2)
+    expect(r.adjusted[0]).toBeCloseTo(0.002, 15)
+    expect(r.adjusted[1]).toBeCloseTo(0.02, 15)
+    expect(r.adjusted.slice(2)).toEqual([1, 1, 1])
+    // Plain Holm would have multiplied the smallest by 5.
+    expect(holm(p)[0]).toBeCloseTo(0.005, 15)
+    expect(taroneHolm([], [], 0.05)).toEqual({ adjusted: [], inFamily: [], size: 0 })
+  })
+})
+
+describe('integer sign-flip test and closed testing over units', () => {
+  it('the integer sign-flip test matches brute force, and is exact McNemar on ±1', () => {
+    for (const d of [[-2, -1, -2, 1, -1, 2, -2], [-1, -1, -1, 1, -1, -1, -1, -1, -1], [3, -2, -2, -1, 0.5 * 2]]) {
+      const r = signFlipIntegerTest(d)!
+      const b = bruteSignFlip(d)
+      expect(r.drop).toBeCloseTo(b.drop, 14)
+      expect(r.rise).toBeCloseTo(b.rise, 14)
+    }
+    const ones = [...Array(30).fill(-1), ...Array(12).fill(1)]
+    expect(signFlipIntegerTest(ones)!.drop).toBeCloseTo(binomialTailHalf(30, 42), 14)
+    expect(signFlipIntegerTest([0.5])).toBeNull()
+  })
+
+  it('a unit of two correlated metrics costs one test; units of one member are Tarone-Holm', () => {
+    // Unit A: two metrics p = 0.01 and 0.03, joint 0.008; unit B: one metric p = 0.2.
+    const units = [{ p: [0.01, 0.03], joint: 0.008, minP: 1e-6 }, { p: [0.2], minP: 1e-6 }]
+    const r = closedUnitHolm(units, 0.05)
+    // Member 1 of A: Holm over [max(0.008, 0.01), worst of B 0.2] → 0.02; member 2: [0.03, 0.2] → 0.06.
+    expect(r.adjusted[0]![0]).toBeCloseTo(0.02, 15)
+    expect(r.adjusted[0]![1]).toBeCloseTo(0.06, 15)
+    expect(r.adjusted[1]![0]).toBeCloseTo(0.2, 15)
+    // A member is never rejected below its own p or the joint test's.
+    expect(closedUnitHolm([{ p: [0.001, 0.5], joint: 0.04, minP: 0 }], 0.05).adjusted[0]).toEqual([0.04, 0.5])
+    const single = [0.001, 0.02, 0.5]
+    const minP = [2 ** -20, 2 ** -10, 0.5]
+    expect(closedUnitHolm(single.map((p, i) => ({ p: [p], minP: minP[i]! })), 0.05).adjusted.map((a) => a[0])).toEqual(taroneHolm(single, minP, 0.05).adjusted)
+  })
+})
+
+describe('power of the gate as it decides', () => {
+  it('McNemar critical counts are the smallest k with P(Bin(m, 1/2) ≥ k) ≤ a', () => {
+    for (const [m, a] of [[10, 0.05], [40, 0.0125], [7, 0.05], [3, 0.05], [200, 0.001]] as const) {
+      const k = mcnemarCritical(m, a)
+      if (k <= m) expect(binomialTailHalf(k, m)).toBeLessThanOrEqual(a)
+      expect(binomialTailHalf(k - 1, m)).toBeGreaterThan(a)
+    }
+    expect(mcnemarCritical(4, 0.05)).toBe(5) // 1/16 > 0.05: no count will do
+  })
+
+  it('McNemar power equals the exact double sum over discordant counts, written out here', () => {
+    const n = 60
+    const psi = 0.2
+    const d = 0.1
+    const a = 0.05
+    const q = psi + d
+    const pi = (psi / 2 + d) / q
+    const choose = (nn: number, k: number) => {
+      let c = 1
+      for (let i = 0; i < k; i++) c = (c * (nn - i)) / (i + 1)
+      return c
+    }
+    let expected = 0
+    for (let m = 0; m <= n; m++) {
+      let k = 0
+      while (k <= m && binomialTailHalf(k, m) > a) k++
+      const need = Math.max(k, Math.ceil((m + n * 0.02) / 2 - 1e-9))
+      let tail = 0
+      for (let w = need; w <= m; w++) tail += choose(m, w) * pi ** w * (1 - pi) ** (m - w)
+      expected += choose(n, m) * q ** m * (1 - q) ** (n - m) * tail
+    }
+    expect(mcnemarPower(n, psi, d, a, 0.02)).toBeCloseTo(expected, 9)
+  })
+
+  it('the MDE is where the power crosses 80%, and accounts for the family, discreteness and minDrop', () => {
+    const design = { n: 200, clusters: 200, mcnemar: true, discordance: 0.3, se: Math.sqrt(0.3 / 200) }
+    const mde = gateMde(design, 0.05, 0.02)!
+    expect(gatePower(design, mde, 0.05, 0.02)).toBeGreaterThanOrEqual(0.8)
+    expect(gatePower(design, mde - 0.002, 0.05, 0.02)).toBeLessThan(0.8)
+    // Twelve tests in the family need a larger drop than one.
+    expect(gateMde(design, 0.05 / 12, 0.02)!).toBeGreaterThan(mde + 0.01)
+    // No discordance: 5 one-way flips are the least that reach p = 1/32 ≤ 0.05 (2.5 points of 200), whatever z says.
+    const constant = { ...design, discordance: 0, se: 0 }
+    expect(gateMde(constant, 0.05, 0)!).toBeGreaterThan(0.02)
+    expect(gateMde(constant, 0.05 / 12, 0)!).toBeGreaterThan(0.035)
+    // minDrop binds when noise is tiny.
+    expect(gateMde({ ...design, n: 100_000, clusters: 100_000, discordance: 0.001 }, 0.05, 0.02)!).toBeGreaterThan(0.02)
+    // One cluster, or too few clusters for the level: nothing can be detected.
+    expect(gateMde({ n: 4, clusters: 1, mcnemar: false, discordance: 0.25, se: 0 }, 0.05, 0.02)).toBeNull()
+    expect(gateMde({ n: 20, clusters: 4, mcnemar: false, discordance: 0.25, se: 0.05 }, 0.05, 0.02)).toBeNull()
   })
 })
 

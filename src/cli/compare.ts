@@ -23,14 +23,15 @@ export const compareCommand: Command = {
   description: [
     'Compares two runs sample by sample from their JSON reports (each with its samples sidecar beside it): per metric',
     'and suite the paired rates, the difference with a 95% interval, a one-sided p-value (exact McNemar for 0/1',
-    'metrics, clustered paired t otherwise), Holm-corrected across gated metrics and suites, the minimum detectable',
-    'effect, and a verdict. Exit 1 on a regression, a mustPass sample gone wrong, or runs that cannot be compared',
-    '(no shared samples, a metric one side lacks, a baseline that is partial, all errored, or whose samples file',
-    'does not match its report); 0 otherwise.',
+    'metrics of single samples; over dialogues an exact sign-flip test or a clustered t; paired t for fractions),',
+    'Holm-corrected over the gated hypotheses that can reject, the MDE of the gate as it decides, and a verdict.',
+    'Exit 1 on a regression, a mustPass sample gone wrong, or runs that cannot be compared (no shared samples, a',
+    'metric one side lacks, a baseline that is partial, all errored, or whose samples file does not match its',
+    'report); 0 otherwise.',
     '',
     '  --alpha A        family-wise significance level (default 0.05)',
     '  --min-drop D     smallest drop that counts as a regression, as a share (default 0.02)',
-    '  --metric NAME    gate only these metrics (repeatable; default every metric both runs measured)',
+    '  --metric NAME    gate these metrics (repeatable; default the primary ones: args_exact_match, no_call_accuracy, scorers\' metrics)',
     '  --must-pass ID   a sample (`<suite> > <id>` or id) that fails the gate if it goes wrong (repeatable)',
     '  --format F       text (default), md (the pull-request comment) or json (the report\'s `comparison` field)',
   ].join('\n'),
@@ -58,7 +59,7 @@ export const compareCommand: Command = {
       // The same loading and checks as the reporter's baseline; the head may be a partial run, never an interrupted one.
       const base = loadReport(positionals[0] as string, 'baseline')
       const head = loadReport(positionals[1] as string, 'head')
-      comparison = compareRuns(base, head, options, mustPass)
+      comparison = compareRuns(base, head, { ...options, mustPass })
     } catch (err) {
       io.stderr.write(`tool-evals compare: ${printable((err as Error).message)}\n`)
       return EXIT_BAD_INPUT

@@ -1,22 +1,28 @@
 /**
  * Comparing a run with a baseline sample by sample: samples pair by (suite, id); added and removed ones are listed
  * apart and left out of the tests. Per metric, overall and per suite: the paired rates, their difference with a
- * 95% interval (clustered standard errors), a one-sided p-value (exact McNemar for 0/1 values, a clustered paired
- * t-test for fractional ones: see score/stats.ts), the minimum detectable effect at 80% power, and a verdict.
+ * 95% interval (clustered standard errors, t with G-1 degrees of freedom), a one-sided p-value, the minimum
+ * detectable effect of the gate as it decides, and a verdict.
  *
- * Verdicts: `regressed` when the drop is significant at `alpha` after Holm's correction across the gated metrics
- * and suites, and at least `minDrop`; `inconclusive` for a drop of at least `minDrop` that is not significant (warn,
- * do not fail); `improved` for a rise significant at `alpha` (Holm-corrected the same way); `unchanged` otherwise (a
- * drop smaller than `minDrop` is unchanged, however significant: it is below what the user said matters).
+ * The test follows the data's clusters (a dialogue's turns are one cluster; see score/stats.ts): exact McNemar
+ * when values are 0/1 and every cluster is one sample; otherwise a test on the clusters' summed differences, exact
+ * sign-flip up to SIGN_FLIP_MAX clusters that changed, the clustered paired t beyond. Counting turns as independent
+ * samples doubled the false-alarm rate on correlated dialogues (issue 20).
+ *
+ * The family: by default the gate tests one primary metric per scorer (args_exact_match stands for NeMo's six, as
+ * any miss on the others makes it 0; no_call_accuracy; each user scorer's metrics), overall and per suite (a lone
+ * suite is the overall scope and is not tested twice). Holm runs over the hypotheses that can reject at all
+ * (Tarone's rule, `taroneHolm`): twelve tests of which most had no discordance cost a third of the power.
+ *
+ * Verdicts: `regressed` when the drop is significant at `alpha` after the correction, and at least `minDrop`;
+ * `inconclusive` for a drop of at least `minDrop` that is significant only before the correction, or in a scope of
+ * one cluster (nothing can be tested there): a warning, not a failure, kept rare on noise so it is not ignored (a
+ * drop too few samples moved to test is `unchanged`, with a note); `improved` for a rise significant after the correction; `unchanged` otherwise (a drop smaller than
+ * `minDrop` is unchanged, however significant: it is below what the user said matters).
  */
-import {
-  deltaInterval,
-  holm,
-  mcnemarOneSided,
-  minimumDetectableEffect,
-  pairedSummaryOf,
-  pairedTTest,
-} from '../../score/stats.js'
+import { gateMde } from '../../score/power.js'
+import { closedUnitHolm, type TestUnit } from '../../score/stats.js'
+import { jointTest, PAIR, powerSummary, testMetric, type Column, type Tested } from './metric-tests.js'
 import { comparability } from './comparable.js'
 import { isRight, type SampleOutcome } from './outcomes.js'
 import { metaDifferences, type RunMeta } from './run-meta.js'
@@ -26,8 +32,24 @@ export interface RegressionOptions {
   alpha?: number
   /** The smallest drop that counts as a regression, as a share (default 0.02: two points). */
   minDrop?: number
-  /** The gated metrics (default: every metric both runs measured). */
+  /** The gated metrics (default: the primary metrics, see PRIMARY_EXCLUDES; `metrics` names them all). */
   metrics?: string[]
+  /** Sample ids (`<suite> > <id>` or `<id>`) that fail the run when they go from right to wrong. */
+  mustPass?: string[]
+}
+
+/**
+ * NeMo metrics left out of the default gate when name_correct and args_exact_match are measured: a sample with no
+ * call scores 0 on name_correct, one with invalid JSON or a missed or extra field 0 on args_exact_match, so those
+ * two stand for the rest (NeMo scores the arguments apart from the name, so neither stands for the other), and
+ * each further test in the family would only raise the bar for all. The others stay in the report, tested, not gated.
+ */
+export const PRIMARY_EXCLUDES: readonly string[] = ['has_call', 'args_json_valid', 'args_field_precision', 'args_field_recall']
+
+/** The metrics the gate tests by default: every measured metric but those name_correct and args_exact_match stand for. */
+export function primaryMetrics(available: readonly string[]): string[] {
+  if (!available.includes('args_exact_match') || !available.includes('name_correct')) return [...available]
+  return available.filter((m) => !PRIMARY_EXCLUDES.includes(m))
 }
 
 export type Verdict = 'regressed' | 'improved' | 'inconclusive' | 'unchanged'
@@ -41,14 +63,29 @@ export interface MetricComparison {
   ci: [number, number]
   /** One-sided p-value in the direction of the change (a drop's, or a rise's), before correction. */
   pValue: number
-  /** Holm-corrected p-value (gated metrics only). */
+  /** Holm-corrected p-value (gated metrics only; 1 for one left out of the family, as it cannot reject). */
   pAdjusted?: number
   verdict: Verdict
   /** 0/1 metrics: pairs right → wrong (`regressed`) and wrong → right; fractional: pairs lower and higher. */
   discordant: { regressed: number; improved: number }
-  test: 'mcnemar' | 'paired-t'
-  /** Minimum detectable drop at 80% power (one-sided, `alpha`). */
+  /**
+   * `mcnemar` (0/1, one sample per cluster), `paired-t` (fractional, one sample per cluster), `sign-flip` (exact,
+   * over clusters' summed differences, up to SIGN_FLIP_MAX changed clusters), `clustered-t` (beyond).
+   */
+  test: 'mcnemar' | 'paired-t' | 'sign-flip' | 'clustered-t'
+  /**
+   * The drop the gate flags as regressed with 80% power, as it decides: at the corrected level (`mdeLevel`), with
+   * `minDrop` and the test's discreteness; null when no drop can be detected (e.g. one cluster).
+   */
   mde: number | null
+  /** The one-sided level the MDE is computed at: α over the family size for gated metrics, α otherwise. */
+  mdeLevel?: number
+  /** Clusters in the test (dialogues; a sample outside one is its own). */
+  clusters?: number
+  /** Gated metrics: whether the hypothesis is in the Holm family (left out when it cannot reach α/m: Tarone). */
+  inFamily?: boolean
+  /** Why a drop cannot be tested, or why the metric is out of the family. */
+  note?: string
   gated: boolean
 }
 
@@ -56,6 +93,20 @@ export interface RunForComparison {
   file?: string
   meta?: RunMeta
   outcomes: readonly SampleOutcome[]
+}
+
+/** The gate's power on args_exact_match (else its first gated metric), overall: what `tool-evals plan` gives. */
+export interface GatePowerSummary {
+  metric: string
+  /** The level each test in the family is held to first (α over the family size, at least one). */
+  level: number
+  /** The family: hypotheses Holm corrects over. */
+  family: number
+  mde: number | null
+  /** Power against drops of 2, 3, 5 and 10 points. */
+  powerAt: { drop: number; power: number }[]
+  /** Paired samples that reach 80% power against a drop of 5 points (this run's flakiness; null past 1,000x). */
+  samplesFor5Points: number | null
 }
 
 export interface Comparison {
@@ -77,6 +128,8 @@ export interface Comparison {
    */
   incomparable: string[]
   pass: boolean
+  /** The gate's power and the samples it needs (absent when no metric is gated). */
+  power?: GatePowerSummary
 }
 
 /** A sample's outcome with its trials folded: the mean per metric, right only when every trial was. */
@@ -201,52 +254,10 @@ interface Scope {
   next: number
 }
 
-/** Paired values of one metric in one scope, as columns (cluster ids local to the scope). */
-interface Column {
-  base: number[]
-  head: number[]
-  cluster: number[]
-  length: number
-}
-
-function isBinary(c: Column): boolean {
-  for (let i = 0; i < c.length; i++) {
-    const b = c.base[i] as number
-    const h = c.head[i] as number
-    if ((b !== 0 && b !== 1) || (h !== 0 && h !== 1)) return false
-  }
-  return true
-}
-
-/** The test of one metric in one scope, before the verdict (which needs the whole family for Holm). */
-function testMetric(values: Column, alpha: number, gated: boolean): Omit<MetricComparison, 'verdict'> & { drop: number; rise: number } {
-  const s = pairedSummaryOf(values)
-  let regressed = 0
-  let improved = 0
-  for (let i = 0; i < values.length; i++) {
-    const b = values.base[i] as number
-    const h = values.head[i] as number
-    if (h < b) regressed++
-    else if (h > b) improved++
-  }
-  const binary = isBinary(values)
-  const p = binary ? mcnemarOneSided(regressed, improved) : pairedTTest(s)
-  return {
-    n: s.n,
-    base: s.base,
-    head: s.head,
-    delta: s.delta,
-    ci: deltaInterval(s),
-    pValue: s.delta < 0 ? p.drop : s.delta > 0 ? p.rise : Math.min(1, Math.max(p.drop, p.rise)),
-    discordant: { regressed, improved },
-    test: binary ? 'mcnemar' : 'paired-t',
-    mde: minimumDetectableEffect(s.se, s.n, alpha),
-    gated,
-    drop: p.drop,
-    rise: p.rise,
-  }
-}
-
+/**
+ * Compare a head run with a baseline: what `tool-evals compare` and the reporter's `baseline` run. `mustPassIds`
+ * (the older fourth parameter) adds to `options.mustPass`.
+ */
 export function compareRuns(base: RunForComparison, head: RunForComparison, options: RegressionOptions = {}, mustPassIds: readonly string[] = []): Comparison {
   const alpha = options.alpha ?? 0.05
   const minDrop = options.minDrop ?? 0.02
@@ -319,7 +330,7 @@ export function compareRuns(base: RunForComparison, head: RunForComparison, opti
     c.length++
   }
   const overall = scopeOf('')
-  const mustPass = new Set(mustPassIds)
+  const mustPass = new Set([...(options.mustPass ?? []), ...mustPassIds])
   const regressedIds: string[] = []
   const improvedIds: string[] = []
   const mustPassFailed: string[] = []
@@ -365,41 +376,67 @@ export function compareRuns(base: RunForComparison, head: RunForComparison, opti
   }
 
   const available = metricNames.filter((_, j) => overall.columns[j] !== undefined)
-  const gatedMetrics = options.metrics ?? available
+  const gatedMetrics = options.metrics ?? primaryMetrics(available)
   const gated = new Set(gatedMetrics)
-  const tested = new Map<string, Map<string, ReturnType<typeof testMetric>>>()
-  const family: { scope: string; metric: string; p: number }[] = []
-  const riseFamily: { scope: string; metric: string; p: number }[] = []
+  const tested = new Map<string, Map<string, Tested>>()
+  // A lone suite is the overall scope over again: tested once (overall), its entry given the same numbers.
+  const loneSuite = scopes.size === 2
+  // The family: units of one gated metric, or NeMo's pair with its joint test, per scope.
+  const units: { scope: string; metrics: string[]; drop: TestUnit; rise: TestUnit }[] = []
   for (const [scope, { columns }] of scopes) {
-    const out = new Map<string, ReturnType<typeof testMetric>>()
+    const out = new Map<string, Tested>()
     for (let j = 0; j < metricNames.length; j++) {
       const values = columns[j]
       if (!values) continue
       const metric = metricNames[j] as string
-      const t = testMetric(values, alpha, gated.has(metric))
-      out.set(metric, t)
-      if (t.gated) {
-        family.push({ scope, metric, p: t.drop })
-        riseFamily.push({ scope, metric, p: t.rise })
-      }
+      out.set(metric, testMetric(values, gated.has(metric)))
     }
     tested.set(scope, out)
+    if (loneSuite && scope !== '') continue
+    const pair = PAIR.every((m) => gated.has(m) && out.has(m)) ? jointTest(columns[metricNames.indexOf(PAIR[0])] as Column, columns[metricNames.indexOf(PAIR[1])] as Column) : null
+    for (const [metric, t] of out) {
+      if (!t.gated || (pair && (PAIR as readonly string[]).includes(metric))) continue
+      units.push({ scope, metrics: [metric], drop: { p: [t.drop], minP: t.minP }, rise: { p: [t.rise], minP: t.minP } })
+    }
+    if (pair) {
+      const [a, b] = PAIR.map((m) => out.get(m) as Tested) as [Tested, Tested]
+      const minP = Math.max(pair.minP, Math.min(a.minP, b.minP))
+      units.push({ scope, metrics: [...PAIR], drop: { p: [a.drop, b.drop], joint: pair.drop, minP }, rise: { p: [a.rise, b.rise], joint: pair.rise, minP } })
+    }
   }
-  const adjusted = holm(family.map((f) => f.p))
-  const riseAdjusted = holm(riseFamily.map((f) => f.p))
-  const adjustedOf = new Map<string, { drop: number; rise: number }>()
-  family.forEach((f, i) => adjustedOf.set(`${f.scope}\u0000${f.metric}`, { drop: adjusted[i] as number, rise: riseAdjusted[i] as number }))
+  const drops = closedUnitHolm(units.map((u) => u.drop), alpha)
+  const rises = closedUnitHolm(units.map((u) => u.rise), alpha)
+  const adjustedOf = new Map<string, { drop: number; rise: number; inFamily: boolean }>()
+  units.forEach((u, i) =>
+    u.metrics.forEach((metric, k) =>
+      adjustedOf.set(`${u.scope}\u0000${metric}`, { drop: drops.adjusted[i]![k] as number, rise: rises.adjusted[i]![k] as number, inFamily: drops.inFamily[i] as boolean }),
+    ),
+  )
+  /** The level a gated test is held to first: α over the family, counting this one in (it joins when it can reject). */
+  const levelOf = (inFamily: boolean) => alpha / Math.max(1, drops.size + (inFamily ? 0 : 1))
 
-  const finish = (scope: string, metric: string, t: ReturnType<typeof testMetric>): MetricComparison => {
-    const adj = adjustedOf.get(`${scope}\u0000${metric}`)
-    const pDrop = adj?.drop ?? t.drop
-    const pRise = adj?.rise ?? t.rise
+  const finish = (scope: string, metric: string, t: Tested): MetricComparison => {
+    const adj = adjustedOf.get(`${loneSuite ? '' : scope}\u0000${metric}`)
+    const pDrop = adj ? adj.drop : t.drop
+    const pRise = adj ? adj.rise : t.rise
+    const mdeLevel = adj ? levelOf(adj.inFamily) : alpha
     let verdict: Verdict = 'unchanged'
-    if (t.delta <= -minDrop) verdict = pDrop <= alpha ? 'regressed' : 'inconclusive'
-    else if (t.delta > 0 && pRise <= alpha) verdict = 'improved'
-    const { drop: _d, rise: _r, ...rest } = t
-    const out: MetricComparison = { ...rest, verdict }
-    if (adj) out.pAdjusted = t.delta < 0 ? adj.drop : adj.rise
+    if (t.delta <= -minDrop) {
+      if (pDrop <= alpha && (!adj || adj.inFamily)) verdict = 'regressed'
+      // A warning only with some evidence (significant before the correction) or when the scope is one cluster
+      // (nothing can be tested): a plain "drop ≥ minDrop" warned on 27% of pure-noise runs.
+      else if (t.drop <= alpha || (t.clusters ?? 0) < 2) verdict = 'inconclusive'
+    } else if (t.delta > 0 && pRise <= alpha && (!adj || adj.inFamily)) verdict = 'improved'
+    const { drop: _d, rise: _r, minP: _m, design, ...rest } = t
+    const out: MetricComparison = { ...rest, verdict, mde: gateMde(design, mdeLevel, minDrop), mdeLevel }
+    if (out.note === undefined && t.minP > alpha && t.delta !== 0) {
+      out.note = `too few ${t.test === 'mcnemar' ? 'discordant samples' : 'changed clusters'} to test: the smallest p-value possible is ${t.minP.toPrecision(2)}`
+    }
+    if (adj) {
+      out.pAdjusted = t.delta < 0 ? adj.drop : adj.rise
+      out.inFamily = adj.inFamily
+      if (!adj.inFamily && out.note === undefined) out.note = `out of the Holm family (Tarone): its smallest possible p-value ${t.minP.toPrecision(2)} exceeds α/${Math.max(1, drops.size)}`
+    }
     return out
   }
   const metricsOut: Record<string, MetricComparison> = {}
@@ -407,9 +444,13 @@ export function compareRuns(base: RunForComparison, head: RunForComparison, opti
   const suitesOut: Comparison['suites'] = {}
   for (const scope of [...tested.keys()].filter((s) => s !== '').sort()) {
     const m: Record<string, MetricComparison> = {}
-    for (const [metric, t] of tested.get(scope) as Map<string, ReturnType<typeof testMetric>>) m[metric] = finish(scope, metric, t)
+    // A lone suite's numbers are the overall ones (same samples, same clusters): no second computation.
+    for (const [metric, t] of tested.get(scope) as Map<string, Tested>) m[metric] = loneSuite && metricsOut[metric] ? { ...metricsOut[metric] } : finish(scope, metric, t)
     suitesOut[scope] = { metrics: m }
   }
+  // The power summary's metric: args_exact_match when gated (as `tool-evals plan`), else the first gated metric.
+  const primary = [...gatedMetrics].sort((a, b) => Number(b === 'args_exact_match') - Number(a === 'args_exact_match')).find((m) => tested.get('')?.has(m))
+  const primaryTest = primary === undefined ? undefined : tested.get('')?.get(primary)
 
   const warnings = metaDifferences(base.meta, head.meta)
   const checked = comparability(
@@ -441,8 +482,10 @@ export function compareRuns(base: RunForComparison, head: RunForComparison, opti
     warnings,
     incomparable: checked.incomparable,
     pass: !anyRegressed && mustPassFailed.length === 0 && checked.incomparable.length === 0,
+    ...(primary !== undefined && primaryTest ? { power: powerSummary(primary, primaryTest.design, alpha, drops.size, minDrop) } : {}),
   }
 }
+
 
 function flipDetail(wrong: Folded, base: Folded, head: Folded): Comparison['details'][string] {
   const d: Comparison['details'][string] = { failures: wrong.failures }

@@ -61,7 +61,9 @@ export function sampleValues(record: SampleRecord, lookup: ScorerLookup): Record
   if (!errored && record.skipped !== undefined) return out
   if (score) {
     if (score.expected > 0) for (const k of NEMO_METRICS) out[k] = errored ? 0 : finiteOr0(score.metrics[k])
-    else out['no_call_accuracy'] = !errored && (score.noCallCorrect ?? score.predicted === 0) ? 1 : 0
+    // Under `trials` with `mean` the record carries the share of trials right (the report's rate): compare that,
+    // not noCallCorrect (right in every trial), or the gate tests pass^k while the report shows the mean.
+    else out['no_call_accuracy'] = errored ? 0 : score.noCallShare !== undefined ? finiteOr0(score.noCallShare) : (score.noCallCorrect ?? score.predicted === 0) ? 1 : 0
   }
   for (const [name, value] of Object.entries(record.scores ?? {})) {
     if (value === undefined || value === null) continue

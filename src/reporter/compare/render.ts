@@ -36,7 +36,7 @@ export function shownP(m: Pick<MetricComparison, 'pValue' | 'pAdjusted'>): strin
 }
 
 /** The legend for `shownP`. */
-export const P_LEGEND = 'p: one-sided, Holm-adjusted across the gated metrics and suites where marked (Holm), unadjusted otherwise'
+export const P_LEGEND = 'p: one-sided; marked (Holm), the family-corrected p-value the verdict used (Holm over the gated hypotheses that can reject), otherwise unadjusted'
 
 const ICON: Record<MetricComparison['verdict'], string> = { regressed: '❌', inconclusive: '⚠️', improved: '✅', unchanged: '➖' }
 
@@ -90,7 +90,7 @@ export function renderComparisonMarkdown(c: Comparison, options: RenderOptions =
     if (suiteRows.length > 200) lines.push(`| | … and ${suiteRows.length - 200} more | | | | | |`)
     lines.push('', '</details>')
   }
-  lines.push('', `${P_LEGEND} (exact McNemar for 0/1 metrics, clustered paired t otherwise); MDE: the drop this suite detects with 80% power at α=${c.options.alpha}.`)
+  lines.push('', `${P_LEGEND}; tests: exact McNemar for 0/1 metrics of single samples, over dialogues an exact sign-flip test or a clustered t, paired t for fractions. MDE: the drop the gate flags as regressed with 80% power, after the family correction (α=${c.options.alpha}).`)
 
   const s = c.samples
   lines.push('', `Samples: ${s.regressed.length} regressed · ${s.improved.length} fixed · ${s.added.length} added · ${s.removed.length} removed · ${s.changedCalls} with changed calls`)

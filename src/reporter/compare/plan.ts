@@ -1,0 +1,157 @@
+/**
+ * Planning the baseline gate from one run: the power it has at a given drop and the samples or trials that reach
+ * 80% power at the drop the user wants to catch (`tool-evals plan`). The noise a comparison will see is what the
+ * model does differently on a second run of the same samples; a single run shows it only through its trials: a
+ * sample right in a share p̂ of its k trials would differ between two runs with probability 2p(1 − p), estimated
+ * without bias by 2p̂(1 − p̂)·k/(k − 1). The share comes from the sample's value under the `mean` reducer, else
+ * from the report's flip rate (f(1 − f) = p̂(1 − p̂)). Dialogue turns are summed per dialogue (clusters); with one
+ * value per sample the correlation within a dialogue cannot be measured and is taken as none (said in `notes`).
+ */
+import { gateMde, gatePower, samplesFactorFor, scaleDesign, trialsFor, type GateDesign } from '../../score/power.js'
+import { primaryMetrics } from './compare.js'
+import type { SampleOutcome } from './outcomes.js'
+
+export interface PlanOptions {
+  alpha?: number
+  minDrop?: number
+  /** The drop to reach 80% power against (default 0.03). */
+  mde?: number
+  /** Trials per sample the plan assumes (each sample's value the mean of k; default 1). */
+  trials?: number
+  /** The metric to plan for (default args_exact_match, else the first primary metric measured). */
+  metric?: string
+}
+
+export interface Plan {
+  metric: string
+  samples: number
+  clusters: number
+  /** Trials per sample in the baseline (1 without trials). */
+  baselineTrials: number
+  /** Share of samples whose outcome varies between runs of the same model, from the baseline's trials. */
+  flaky: number
+  /** Probability that a sample differs between two runs (ψ). */
+  discordance: number
+  /** Hypotheses the default gate corrects over at most, and the level each is held to first (α over them). */
+  family: number
+  level: number
+  minDrop: number
+  trials: number
+  /** Power at drops of 2, 3, 5, 10 points and at `mde`, at the baseline's size with `trials`. */
+  powerAt: { drop: number; power: number }[]
+  /** The drop detected with 80% power at this size with `trials` (null: none). */
+  mdeNow: number | null
+  target: number
+  /** Paired samples that reach 80% power at `target` with `trials` (null past 1,000 times the baseline). */
+  samplesNeeded: number | null
+  /** Trials per sample that reach it at the baseline's size (null past 64). */
+  trialsNeeded: number | null
+  notes: string[]
+}
+
+const keyOf = (o: SampleOutcome) => `${o.suite} > ${o.id}`
+
+/** The plan from a baseline run's outcomes and its report's `trials` field. */
+export function planGate(outcomes: readonly SampleOutcome[], trialsReport: { count?: number; flipRates?: Record<string, number>; unlisted?: number } | undefined, options: PlanOptions = {}): Plan {
+  const alpha = options.alpha ?? 0.05
+  const minDrop = options.minDrop ?? 0.02
+  const target = options.mde ?? 0.03
+  const trials = options.trials ?? 1
+  const notes: string[] = []
+  const measured = new Set<string>()
+  for (const o of outcomes) for (const m in o.values) measured.add(m)
+  const primary = primaryMetrics([...measured])
+  const metric = options.metric ?? (primary.includes('args_exact_match') ? 'args_exact_match' : primary[0])
+  if (metric === undefined || !measured.has(metric)) throw new Error(metric === undefined ? 'the baseline measured no metric' : `the baseline did not measure ${metric}`)
+
+  // One value per sample (several lines of one sample are its trials: fold them into a share).
+  const bySample = new Map<string, { suite: string; id: string; sum: number; count: number; binary: boolean }>()
+  for (const o of outcomes) {
+    const v = o.values[metric]
+    if (v === undefined || o.skipped) continue
+    const k = keyOf(o)
+    const s = bySample.get(k) ?? { suite: o.suite, id: o.id, sum: 0, count: 0, binary: true }
+    s.sum += v
+    s.count++
+    if (v !== 0 && v !== 1) s.binary = false
+    bySample.set(k, s)
+  }
+  const lines = Math.max(1, ...[...bySample.values()].map((s) => s.count))
+  const k = lines > 1 ? lines : Math.max(1, trialsReport?.count ?? 1)
+  if (k === 1) notes.push('the baseline ran without trials: its flakiness cannot be measured, so the figures assume none (the best case); run it with `trials: 3` or more')
+  if (lines === 1 && (trialsReport?.unlisted ?? 0) > 0) notes.push(`${trialsReport?.unlisted} unstable samples are not listed in the report's flipRates: their flakiness is not counted`)
+
+  const clusterVar = new Map<string, number>()
+  const clusterSize = new Map<string, number>()
+  let flaky = 0
+  // 0/1 per trial: the values are 0/1, or shares of k trials (multiples of 1/k).
+  let binary = true
+  let n = 0
+  for (const [key, s] of bySample) {
+    n++
+    const mean = s.sum / s.count
+    if (!s.binary && !(k > 1 && Math.abs(mean * k - Math.round(mean * k)) < 1e-9)) binary = false
+    let pq = 0
+    if (k > 1) {
+      if (mean > 0 && mean < 1) pq = mean * (1 - mean)
+      else if (lines === 1) {
+        const f = trialsReport?.flipRates?.[key] ?? 0
+        pq = f * (1 - f)
+      }
+    }
+    if (pq > 0) flaky++
+    // Unbiased for one trial's variance from k trials.
+    const v = k > 1 ? (pq * k) / (k - 1) : 0
+    const cluster = `${s.suite}\u0000${s.id.replace(/#\d+$/, '')}`
+    clusterVar.set(cluster, (clusterVar.get(cluster) ?? 0) + v)
+    clusterSize.set(cluster, (clusterSize.get(cluster) ?? 0) + 1)
+  }
+  if (n === 0) throw new Error(`the baseline has no sample measuring ${metric}`)
+  const clusters = clusterVar.size
+  const multi = [...clusterSize.values()].some((c) => c > 1)
+  if (multi && k > 1) notes.push('dialogue turns are taken as independent within a dialogue (one value per sample cannot show their correlation): with correlated turns the figures are optimistic')
+  let sumVar = 0
+  for (const v of clusterVar.values()) sumVar += v
+  // Values in the baseline are reduced over its trials; one run of the gate is one trial per sample.
+  const design: GateDesign = { n, clusters, mcnemar: !multi && binary, discordance: (2 * sumVar) / n, se: Math.sqrt(2 * sumVar) / n }
+  const suites = new Set([...bySample.values()].map((s) => s.suite)).size
+  // Units of the family: NeMo's name_correct and args_exact_match are one (their joint test), the rest one each.
+  const pair = primary.includes('name_correct') && primary.includes('args_exact_match') ? 1 : 0
+  const family = (primary.length - pair) * (suites > 1 ? suites + 1 : 1)
+  const level = alpha / family
+  const planned = scaleDesign(design, 1, trials)
+  const factor = samplesFactorFor(design, target, level, minDrop, trials)
+  return {
+    metric,
+    samples: n,
+    clusters,
+    baselineTrials: k,
+    flaky: flaky / n,
+    discordance: design.discordance,
+    family,
+    level,
+    minDrop,
+    trials,
+    powerAt: [...new Set([0.02, 0.03, 0.05, 0.1, target])].sort((a, b) => a - b).map((drop) => ({ drop, power: gatePower(planned, drop, level, minDrop) })),
+    mdeNow: gateMde(planned, level, minDrop),
+    target,
+    samplesNeeded: factor === null ? null : Math.ceil(n * factor),
+    trialsNeeded: trialsFor(design, target, level, minDrop),
+    notes,
+  }
+}
+
+const pts = (x: number) => `${(x * 100).toFixed(1)} pts`
+
+export function renderPlan(p: Plan): string {
+  const lines = [
+    `gate plan for ${p.metric}: ${p.samples} samples in ${p.clusters} clusters; baseline trials ${p.baselineTrials}`,
+    `  flakiness: ${(p.flaky * 100).toFixed(1)}% of samples vary; two runs differ on ${(p.discordance * 100).toFixed(1)}% of samples`,
+    `  gate: each test at α/${p.family} = ${p.level.toPrecision(3)} first (at most ${p.family} ${p.family === 1 ? 'unit' : 'units'} in the family), min drop ${pts(p.minDrop)}`,
+    `  power with ${p.trials} trial(s) per sample: ${p.powerAt.map((x) => `${pts(x.drop)} ${(x.power * 100).toFixed(0)}%`).join(', ')}`,
+    `  MDE (80% power) now: ${p.mdeNow === null ? 'no drop is detectable' : pts(p.mdeNow)}`,
+    `  to detect ${pts(p.target)} with 80% power: ${p.samplesNeeded === null ? 'out of reach by adding samples (over 1,000x)' : `${p.samplesNeeded.toLocaleString('en')} samples with ${p.trials} trial(s)`}; at ${p.samples} samples, ${p.trialsNeeded === null ? 'more than 64 trials' : `${p.trialsNeeded} trial(s) per sample`}`,
+  ]
+  for (const n of p.notes) lines.push(`  note: ${n}`)
+  return lines.join('\n')
+}

@@ -1,0 +1,198 @@
+/**
+ * The power of the baseline gate as it decides, and the minimum detectable effect (MDE) that follows: the drop the
+ * gate flags as `regressed` with 80% probability. "As it decides" means the level after the family correction (the
+ * caller passes α/m), the verdict's minimum drop, and the discreteness of exact tests (McNemar with few discordant
+ * pairs, the sign-flip test with few clusters). A normal-theory MDE at the unadjusted α overstated sensitivity
+ * several-fold on small suites (issue 20: "7.4 points" had 28% power).
+ *
+ * A design is what the power depends on, measured from runs: samples n, clusters G, whether values are 0/1 and
+ * every cluster one sample (then exact McNemar decides), the discordance rate ψ (pairs that differ, per sample, with
+ * no change) and the clustered standard error of the difference with no change. Pure functions, no I/O.
+ */
+import { incompleteBeta, logGamma, normalCdf, normalQuantile, SIGN_FLIP_MAX, studentQuantile, studentUpperTail } from './stats.js'
+
+export interface GateDesign {
+  /** Paired samples. */
+  n: number
+  /** Clusters (dialogues; a sample outside one is its own). */
+  clusters: number
+  /** 0/1 values and one sample per cluster: exact McNemar decides; otherwise the clustered t / sign-flip test. */
+  mcnemar: boolean
+  /** Discordant pairs per sample with no change (both directions): McNemar's noise. */
+  discordance: number
+  /** Clustered standard error of the mean difference with no change: the t test's noise. */
+  se: number
+}
+
+const POWER = 0.8
+
+/** P(X ≥ k), X ~ Binomial(m, p). */
+function binomialTail(k: number, m: number, p: number): number {
+  if (k <= 0) return 1
+  if (k > m) return 0
+  if (p <= 0) return 0
+  if (p >= 1) return 1
+  return incompleteBeta(p, k, m - k + 1)
+}
+
+function logBinomialPmf(x: number, m: number, p: number): number {
+  return logGamma(m + 1) - logGamma(x + 1) - logGamma(m - x + 1) + x * Math.log(p) + (m - x) * Math.log(1 - p)
+}
+
+/** Critical counts by level, then by number of discordant pairs (the gate asks for the same few levels). */
+const criticalCache = new Map<number, number[]>()
+
+/** The smallest k with P(Bin(m, 1/2) ≥ k) ≤ a: the worse-pairs count exact McNemar needs (m + 1 when none will do). */
+export function mcnemarCritical(m: number, a: number): number {
+  let byM = criticalCache.get(a)
+  if (!byM) {
+    if (criticalCache.size > 64) criticalCache.clear()
+    criticalCache.set(a, (byM = []))
+  }
+  const hit = byM[m]
+  if (hit !== undefined) return hit
+  // Sum the upper tail from the top term down while it stays within a.
+  let logTerm = -m * Math.LN2 // log C(m, m) / 2^m
+  let tail = 0
+  let k = m + 1
+  while (k > 0) {
+    const next = tail + Math.exp(logTerm)
+    if (next > a * (1 + 1e-12)) break
+    tail = next
+    k--
+    logTerm += Math.log(k / (m - k + 1))
+  }
+  if (m < 100_000) byM[m] = k
+  return k
+}
+
+/**
+ * Power of exact one-sided McNemar at level `a` (with the verdict's `minDrop`) against a drop `d`: pairs go right →
+ * wrong with probability ψ/2 + d and back with ψ/2. Exact over the number of discordant pairs up to 400 expected,
+ * the normal approximation beyond (where discreteness no longer matters).
+ */
+export function mcnemarPower(n: number, discordance: number, d: number, a: number, minDrop: number): number {
+  const q = Math.min(1 - 1e-12, discordance + d)
+  if (n <= 0 || q <= 0 || d <= 0) return 0
+  const mean = n * q
+  if (mean > 400) {
+    const c = Math.max(minDrop, normalQuantile(1 - a) * Math.sqrt(q / n))
+    return normalCdf((d - c) / Math.sqrt(Math.max(1e-300, q - d * d) / n))
+  }
+  const pi = Math.min(1, (discordance / 2 + d) / q)
+  const sd = Math.sqrt(mean * (1 - q))
+  const lo = Math.max(0, Math.floor(mean - 6 * sd - 2))
+  const hi = Math.min(n, Math.ceil(mean + 6 * sd + 2))
+  let power = 0
+  // P(N = m) by its ratio recurrence from one log-gamma evaluation.
+  let pmf = Math.exp(logBinomialPmf(lo, n, q))
+  const ratio = q / (1 - q)
+  for (let m = lo; m <= hi; m++) {
+    const need = Math.max(mcnemarCritical(m, a), Math.ceil((m + n * minDrop) / 2 - 1e-9))
+    if (need <= m && pmf > 1e-15) power += pmf * binomialTail(need, m, pi)
+    pmf *= ((n - m) / (m + 1)) * ratio
+  }
+  return Math.min(1, power)
+}
+
+/** Whether a sign-flip test over G clusters can reach level a at all (2^-G ≤ a); larger G go to the t test. */
+function clustersCanReject(g: number, a: number): boolean {
+  return g > SIGN_FLIP_MAX || 2 ** -g <= a
+}
+
+/**
+ * The standard error under a drop `d`: a drop adds discordant samples, and with them variance, in proportion (as
+ * McNemar's q = ψ + d does); the observed standard error with no change is the noise alone. Without it, the MDE
+ * of clustered data was stated too small (60% power at it, not 80%).
+ */
+function seUnder(design: GateDesign, d: number): number {
+  return design.discordance > 0 ? design.se * Math.sqrt(1 + d / design.discordance) : design.se
+}
+
+/** Power of the clustered t test (df G-1) at level `a` with `minDrop`, against a drop `d`. */
+export function tPower(design: GateDesign, d: number, a: number, minDrop: number): number {
+  const g = design.clusters
+  if (g < 2 || !clustersCanReject(g, a) || d <= 0) return 0
+  if (design.se === 0) return d >= floorDrop(design, a, minDrop) ? 1 : 0
+  const df = g - 1
+  const se = seUnder(design, d)
+  // The test divides by the standard error it observes, which carries the drop's variance too.
+  const c = Math.max(minDrop, studentQuantile(1 - a, df) * se)
+  return studentUpperTail((c - d) / se, df)
+}
+
+/** With no discordance at all: the drop that moves enough clusters one way to reach a (2^-k ≤ a). */
+function floorDrop(design: GateDesign, a: number, minDrop: number): number {
+  const k = Math.ceil(Math.log2(1 / a) - 1e-9)
+  return Math.max(minDrop, k / Math.max(1, design.clusters))
+}
+
+/** The gate's power against a drop `d` at level `a` (α over the family size) with the verdict's `minDrop`. */
+export function gatePower(design: GateDesign, d: number, a: number, minDrop: number): number {
+  return design.mcnemar ? mcnemarPower(design.n, design.discordance, d, a, minDrop) : tPower(design, d, a, minDrop)
+}
+
+/**
+ * The smallest drop the gate detects with 80% power (`power`), or null when no drop can be detected (one cluster,
+ * too few clusters for the level, no samples). Bisection to 0.01 points on the monotone power curve.
+ */
+export function gateMde(design: GateDesign, a: number, minDrop: number, power = POWER): number | null {
+  if (design.n === 0) return null
+  if (!design.mcnemar) {
+    const g = design.clusters
+    if (g < 2 || !clustersCanReject(g, a)) return null
+    if (design.se === 0) return floorDrop(design, a, minDrop)
+  }
+  const top = design.mcnemar ? 1 - design.discordance / 2 : 1
+  if (!(top > 0) || gatePower(design, top, a, minDrop) < power) return null
+  let lo = 0
+  let hi = top
+  while (hi - lo > 2e-4) {
+    const mid = (lo + hi) / 2
+    if (gatePower(design, mid, a, minDrop) >= power) hi = mid
+    else lo = mid
+  }
+  return hi
+}
+
+/**
+ * The same design with `factor` times the samples (drawn like these: same flakiness, same cluster sizes) and each
+ * sample's value the mean of `trials` generations (the `mean` reducer): noise shrinks by √factor and √trials, and
+ * with trials the values are shares, so the t test decides instead of McNemar.
+ */
+export function scaleDesign(design: GateDesign, factor: number, trials = 1): GateDesign {
+  const n = Math.max(1, Math.round(design.n * factor))
+  const clusters = Math.max(1, Math.round(design.clusters * factor))
+  const mcnemar = design.mcnemar && trials === 1
+  // With McNemar the noise is ψ; the t test's SE follows from it when every cluster is one sample.
+  const se = design.mcnemar ? Math.sqrt(design.discordance / n / trials) : design.se / Math.sqrt(factor * trials)
+  // A mean over trials moves by the drop without gaining the variance a 0/1 flip adds: scale the discordance up.
+  return { n, clusters, mcnemar, discordance: design.discordance * trials, se }
+}
+
+/**
+ * How many times the samples reach `power` against `drop` (doubling, then bisection on the factor), or null past
+ * 1,000 times (say "not reachable" rather than print an absurd count).
+ */
+export function samplesFactorFor(design: GateDesign, drop: number, a: number, minDrop: number, trials = 1, power = POWER): number | null {
+  if (design.n === 0 || drop < minDrop) return null
+  const ok = (f: number) => gatePower(scaleDesign(design, f, trials), drop, a, minDrop) >= power
+  let hi = 1 / 64
+  while (!ok(hi)) {
+    hi *= 2
+    if (hi > 1000) return null
+  }
+  let lo = hi / 2
+  while (hi / lo > 1.01) {
+    const mid = Math.sqrt(lo * hi)
+    if (ok(mid)) hi = mid
+    else lo = mid
+  }
+  return hi
+}
+
+/** The smallest number of trials (1 to 64) that reaches `power` against `drop` at the current size, or null. */
+export function trialsFor(design: GateDesign, drop: number, a: number, minDrop: number, power = POWER): number | null {
+  for (let k = 1; k <= 64; k++) if (gatePower(scaleDesign(design, 1, k), drop, a, minDrop) >= power) return k
+  return null
+}

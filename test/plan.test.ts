@@ -1,0 +1,88 @@
+// `tool-evals plan` and planGate: the gate's power and the samples it needs, from a baseline's own trials and
+// dialogues. Figures are checked against the power functions on a design computed here from its definition.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Writable } from 'node:stream'
+import { afterAll, describe, expect, it } from 'vitest'
+import { runCli } from '../src/cli/command.js'
+import { planCommand } from '../src/cli/plan.js'
+import { serialiseOutcomes, type SampleOutcome } from '../src/reporter/compare/outcomes.js'
+import { planGate } from '../src/reporter/compare/plan.js'
+import { gatePower, scaleDesign } from '../src/score/power.js'
+
+const dir = mkdtempSync(join(tmpdir(), 'tool-evals-plan-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+/** 200 samples under trials 3 with `mean`: 120 always right, 40 right in 1 of 3, 40 in 2 of 3. */
+function baseline(): SampleOutcome[] {
+  return Array.from({ length: 200 }, (_, i) => {
+    const share = i < 120 ? 1 : i < 160 ? 1 / 3 : 2 / 3
+    return { suite: 'weather', id: `s${i}`, values: { name_correct: share, args_exact_match: share }, failures: [] }
+  })
+}
+
+function writeReport(name: string, outcomes: SampleOutcome[], extra: Record<string, unknown> = {}): string {
+  writeFileSync(join(dir, `${name}.samples.jsonl`), serialiseOutcomes(outcomes))
+  const file = join(dir, `${name}.json`)
+  writeFileSync(file, JSON.stringify({ samplesFile: `${name}.samples.jsonl`, ...extra }))
+  return file
+}
+
+async function cli(argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = ''
+  let err = ''
+  const sink = (f: (s: string) => void) => new Writable({ write: (chunk, _e, cb) => (f(String(chunk)), cb()) })
+  const code = await runCli([planCommand], argv, { stdin: process.stdin, stdout: sink((s) => (out += s)), stderr: sink((s) => (err += s)) })
+  return { code, out, err }
+}
+
+describe('planGate', () => {
+  it('estimates the discordance from the trials without bias, and gives the power of the gate as it decides', () => {
+    const plan = planGate(baseline(), { count: 3 }, { mde: 0.05 })
+    // Each flaky sample: p̂(1 − p̂) = 2/9, times k/(k − 1) = 3/2: 1/3 per trial; two runs: 2/3. 80 of 200.
+    const discordance = (80 * (2 / 3)) / 200
+    expect(plan.metric).toBe('args_exact_match')
+    expect(plan.discordance).toBeCloseTo(discordance, 12)
+    expect(plan.flaky).toBeCloseTo(0.4, 12)
+    // The primary pair (name_correct, args_exact_match) in one suite is one unit of the family: level α.
+    expect(plan.family).toBe(1)
+    expect(plan.level).toBe(0.05)
+    const design = { n: 200, clusters: 200, mcnemar: true, discordance, se: Math.sqrt(discordance * 200) / 200 }
+    const at5 = plan.powerAt.find((p) => p.drop === 0.05)!
+    expect(at5.power).toBeCloseTo(gatePower(design, 0.05, 0.05, 0.02), 12)
+    // The samples it names reach 80% at 5 points; 2% fewer do not.
+    const factor = plan.samplesNeeded! / 200
+    expect(gatePower(scaleDesign(design, factor), 0.05, 0.05, 0.02)).toBeGreaterThanOrEqual(0.8)
+    expect(gatePower(scaleDesign(design, factor * 0.98), 0.05, 0.05, 0.02)).toBeLessThan(0.8)
+    // More trials per sample: more power at the same size, and the trials it names reach 80%.
+    const three = planGate(baseline(), { count: 3 }, { mde: 0.05, trials: 3 })
+    expect(three.powerAt.find((p) => p.drop === 0.05)!.power).toBeGreaterThan(at5.power)
+    expect(gatePower(scaleDesign(design, 1, plan.trialsNeeded!), 0.05, 0.05, 0.02)).toBeGreaterThanOrEqual(0.8)
+  })
+
+  it('without trials says the flakiness is unknown and assumes none; from flip rates when values are 0/1', () => {
+    const plain = baseline().map((o) => ({ ...o, values: { args_exact_match: o.values['args_exact_match']! >= 0.5 ? 1 : 0 } }))
+    const none = planGate(plain, undefined)
+    expect(none.discordance).toBe(0)
+    expect(none.notes.join(' ')).toMatch(/without trials/)
+    // Under `all` (0/1 values), the report's flip rates carry the flakiness: f = 1/3 → f(1 − f) = 2/9.
+    const flipRates = Object.fromEntries(plain.slice(120).map((o) => [`weather > ${o.id}`, 1 / 3]))
+    expect(planGate(plain, { count: 3, flipRates }).discordance).toBeCloseTo((80 * (2 / 3)) / 200, 12)
+  })
+})
+
+describe('tool-evals plan', () => {
+  it('prints the plan, or JSON; a missing --baseline is a usage error', async () => {
+    const file = writeReport('base', baseline(), { trials: { samples: 200, count: 3 } })
+    const text = await cli(['plan', '--baseline', file, '--mde', '0.05'])
+    expect(text.code).toBe(0)
+    expect(text.out).toMatch(/gate plan for args_exact_match: 200 samples in 200 clusters; baseline trials 3/)
+    expect(text.out).toMatch(/to detect 5\.0 pts with 80% power: [\d,]+ samples with 1 trial/)
+    const json = await cli(['plan', '--baseline', file, '--format', 'json', '--trials', '2'])
+    expect(JSON.parse(json.out)).toMatchObject({ metric: 'args_exact_match', trials: 2, target: 0.03, samples: 200 })
+    expect((await cli(['plan'])).code).toBe(2)
+    expect((await cli(['plan', '--baseline', file, '--trials', '1.5'])).code).toBe(2)
+    expect((await cli(['plan', '--baseline', join(dir, 'nope.json')])).code).toBe(1)
+  })
+})
