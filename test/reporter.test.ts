@@ -212,6 +212,25 @@ describe('report and summaries', () => {
     expect(text).toContain('The run fails (1 reason):')
   })
 
+  it('terminal summary fits the width: suite columns, then intervals, go before a metric name is cut', () => {
+    const tableRows = (text: string) => {
+      const lines = text.split('\n')
+      const start = lines.findIndex((l) => l.trimStart().startsWith('metric'))
+      return lines.slice(start, lines.findIndex((l, i) => i > start && l.includes('samples expect calls')))
+    }
+    const wide = tableRows(renderSummary(report, { colorLevel: 0, width: 200 }))
+    expect(wide[0]).toMatch(/all \(95% CI\)\s+calendar\s+weather/)
+    const mid = renderSummary(report, { colorLevel: 0, width: 70 })
+    expect(tableRows(mid)[0]).not.toContain('calendar')
+    expect(mid).toContain('per-suite rates: JSON report')
+    for (const line of tableRows(mid)) expect(line.length).toBeLessThanOrEqual(70)
+    const narrow = renderSummary(report, { colorLevel: 0, width: 44 })
+    for (const line of tableRows(narrow)) expect(line.length).toBeLessThanOrEqual(44)
+    // Whole metric names (users copy them into thresholds), rates without intervals.
+    expect(narrow).toMatch(/\n  args_field_precision\s+\d\.\d{3}\s/)
+    expect(narrow).toContain('95% intervals: JSON report')
+  })
+
   it('terminal summary colours rates against thresholds', () => {
     const text = renderSummary(report, { thresholds: thresholdsConfig, colorLevel: 1 })
     expect(text).toMatch(/\u001b\[31m\s*0\.667 \([\d.–]+\)\u001b\[39m/) // red: name_correct under 0.9

@@ -18,10 +18,14 @@ import { describeMaxThreshold } from './usage-thresholds.js'
 const MAX_SUITE_COLUMNS = 5
 const MAX_TOOLS = 12
 const COLUMN = 10
-/** A rate cell with its interval: `0.850 (0.62–0.95)`. */
+/** A rate cell with its interval: `0.850 (0.62–0.95)`; without it, `0.850`. */
 const RATE_COLUMN = 17
-// Wide enough for the longest metric name (`schema_parameter_accuracy`): users copy them into thresholds.
-const NAME_COLUMN = 25
+const BARE_RATE_COLUMN = 6
+/** Names are shown whole up to this width (users copy metric names into thresholds); longer ones are cut. */
+const MAX_NAME_COLUMN = 40
+const MIN_NAME_COLUMN = 12
+/** The width of a summary written where no terminal says its own (a CI log). */
+const LOG_WIDTH = 120
 
 export interface SummaryOptions {
   /** Ignored: thresholds and their outcomes are read from the report (kept so older callers still compile). */
@@ -30,6 +34,30 @@ export interface SummaryOptions {
   colorLevel?: 0 | 1 | 2 | 3
   /** Wall time of the run, shown on the counts line. */
   elapsedMs?: number
+  /** Columns to fit the tables in; default: the terminal's, or 120 when stdout is no terminal. */
+  width?: number
+}
+
+/**
+ * How the rate tables fit the width: metric names whole where they fit, suite columns only when all of them fit,
+ * intervals dropped before names are cut.
+ */
+interface Layout {
+  name: number
+  rate: number
+  intervals: boolean
+  suites: boolean
+}
+
+function layout(names: readonly string[], suiteCount: number, extra: number, width: number): Layout {
+  const longest = Math.max(MIN_NAME_COLUMN, ...names.map((n) => n.length + 1))
+  const name = Math.min(longest, MAX_NAME_COLUMN)
+  const fixed = 2 + name + extra
+  const withSuites = fixed + (RATE_COLUMN + 1) * (1 + suiteCount)
+  if (suiteCount > 0 && withSuites <= width) return { name, rate: RATE_COLUMN, intervals: true, suites: true }
+  if (fixed + RATE_COLUMN + 1 <= width) return { name, rate: RATE_COLUMN, intervals: true, suites: false }
+  const cut = Math.max(MIN_NAME_COLUMN, width - 2 - extra - (BARE_RATE_COLUMN + 1))
+  return { name: Math.min(name, cut), rate: BARE_RATE_COLUMN, intervals: false, suites: false }
 }
 
 export function renderSummary(report: ToolEvalsReport, options: SummaryOptions): string {
@@ -39,11 +67,12 @@ export function renderSummary(report: ToolEvalsReport, options: SummaryOptions):
   if (report.samples === 0) {
     out.push(c.dim('  no eval samples ran'))
   } else {
-    out.push(...metricsTable(report, c))
+    const width = options.width ?? (process.stdout.columns || LOG_WIDTH)
+    out.push(...metricsTable(report, c, width))
     const failures = Object.entries(report.failures).filter(([, n]) => n > 0)
     if (failures.length > 0) out.push('', `  ${c.dim('failures')}  ${failures.map(([k, n]) => `${printable(k)} ${n}`).join(c.dim(' · '))}`)
     out.push(...usageLines(report.usage, c))
-    out.push(...toolsTable(report, c))
+    out.push(...toolsTable(report, c, width))
     out.push(...trialsLine(report, c))
     out.push(...snapshotSection(report, c))
     out.push(...erroredSection(report, c))
@@ -76,8 +105,8 @@ export function rateWithInterval(value: number | null, interval: Interval | null
 }
 
 /** A rate cell: green when its threshold passed, red when it failed, plain without one (the gate's outcome, not a rule of its own). */
-function rateCell(value: number | null, result: ThresholdResult | undefined, c: ChalkInstance, interval?: Interval | null, width = RATE_COLUMN): string {
-  const text = pad(rateWithInterval(value, interval), width, true)
+function rateCell(value: number | null, result: ThresholdResult | undefined, c: ChalkInstance, interval: Interval | null | undefined, width: number): string {
+  const text = pad(width < RATE_COLUMN ? formatRate(value) : rateWithInterval(value, interval), width, true)
   if (result === undefined || result.notRun) return value === null ? c.dim(text) : text
   return result.pass ? c.green(text) : c.red(text)
 }
@@ -87,20 +116,22 @@ function resultFor(report: ToolEvalsReport, metric: string, scope: { suite?: str
   return report.thresholds.find((t) => t.metric === metric && t.suite === scope.suite && t.tool === scope.tool)
 }
 
-function metricsTable(report: ToolEvalsReport, c: ChalkInstance): string[] {
+function metricsTable(report: ToolEvalsReport, c: ChalkInstance, width: number): string[] {
   const suites = Object.keys(report.suites)
-  const showSuites = suites.length > 1 && suites.length <= MAX_SUITE_COLUMNS ? suites : []
-  const header = ['  ' + pad('metric', NAME_COLUMN), pad('all (95% CI)', RATE_COLUMN, true), ...showSuites.map((s) => pad(printable(s), RATE_COLUMN, true))]
   const metrics = reportedMetrics(report)
   const hasMins = metrics.some((m) => resultFor(report, m) !== undefined)
+  const candidates = suites.length > 1 && suites.length <= MAX_SUITE_COLUMNS ? suites : []
+  const fit = layout(metrics.map(printable), candidates.length, hasMins ? COLUMN + 5 : 0, width)
+  const showSuites = fit.suites ? candidates : []
+  const header = ['  ' + pad('metric', fit.name), pad(fit.intervals ? 'all (95% CI)' : 'all', fit.rate, true), ...showSuites.map((s) => pad(printable(s), fit.rate, true))]
   if (hasMins) header.push(pad('min', COLUMN + 4, true))
   const rows = [c.dim(header.join(' '))]
   for (const metric of metrics) {
     const overall = resultFor(report, metric)
-    const cells = ['  ' + pad(printable(metric), NAME_COLUMN), rateCell(report.metrics[metric] ?? null, overall, c, report.metricIntervals?.[metric])]
+    const cells = ['  ' + pad(printable(metric), fit.name), rateCell(report.metrics[metric] ?? null, overall, c, report.metricIntervals?.[metric], fit.rate)]
     for (const s of showSuites) {
       const suite = report.suites[s]
-      cells.push(rateCell(suite?.metrics[metric] ?? null, resultFor(report, metric, { suite: s }), c, suite?.metricIntervals?.[metric]))
+      cells.push(rateCell(suite?.metrics[metric] ?? null, resultFor(report, metric, { suite: s }), c, suite?.metricIntervals?.[metric], fit.rate))
     }
     if (hasMins) {
       const min = overall === undefined ? '' : `${formatRate(overall.min)}${overall.on === 'lower' ? ' (lower)' : ''}`
@@ -108,6 +139,8 @@ function metricsTable(report: ToolEvalsReport, c: ChalkInstance): string[] {
     }
     rows.push(cells.join(' '))
   }
+  if (candidates.length > 0 && !fit.suites) rows.push(c.dim('  per-suite rates: JSON report'))
+  if (!fit.intervals) rows.push(c.dim('  95% intervals: JSON report'))
   const denominators = `  ${c.dim(`${report.withExpectedCalls} samples expect calls, ${report.noCallExpected} expect none`)}`
   if (suites.length > MAX_SUITE_COLUMNS) rows.push(c.dim(`  ${suites.length} suites: per-suite rates are in the JSON report`))
   return ['', ...rows, denominators, ...scorerLines(report, c)]
@@ -132,17 +165,21 @@ function scorerLines(report: ToolEvalsReport, c: ChalkInstance): string[] {
   return rows
 }
 
-function toolsTable(report: ToolEvalsReport, c: ChalkInstance): string[] {
+function toolsTable(report: ToolEvalsReport, c: ChalkInstance, width: number): string[] {
   const tools = Object.entries(report.tools).sort((a, b) => b[1].positions - a[1].positions)
   if (tools.length === 0) return []
+  const shown = tools.slice(0, MAX_TOOLS)
+  // Two rate columns: lay them out as a table of one rate column plus one "suite".
+  const fit = layout(shown.map(([name]) => printable(name)), 0, COLUMN + 1 + RATE_COLUMN + 1, width)
+  const rate = fit.intervals ? RATE_COLUMN : BARE_RATE_COLUMN
   const rows = [
     '',
-    c.dim(`  ${pad('tool', NAME_COLUMN)} ${pad('calls', COLUMN, true)} ${pad('name', RATE_COLUMN, true)} ${pad('args exact', RATE_COLUMN, true)}`),
+    c.dim(`  ${pad('tool', fit.name)} ${pad('calls', COLUMN, true)} ${pad('name', rate, true)} ${pad('args exact', rate, true)}`),
   ]
-  for (const [name, t] of tools.slice(0, MAX_TOOLS)) {
+  for (const [name, t] of shown) {
     const iv = report.toolIntervals?.[name]
-    const cell = (metric: 'name_correct' | 'args_exact_match') => rateCell(t[metric], resultFor(report, metric, { tool: name }), c, iv?.[metric])
-    rows.push(`  ${pad(printable(name), NAME_COLUMN)} ${pad(String(t.positions), COLUMN, true)} ${cell('name_correct')} ${cell('args_exact_match')}`)
+    const cell = (metric: 'name_correct' | 'args_exact_match') => rateCell(t[metric], resultFor(report, metric, { tool: name }), c, iv?.[metric], rate)
+    rows.push(`  ${pad(printable(name), fit.name)} ${pad(String(t.positions), COLUMN, true)} ${cell('name_correct')} ${cell('args_exact_match')}`)
   }
   if (tools.length > MAX_TOOLS) rows.push(c.dim(`  … ${tools.length - MAX_TOOLS} more tools in the JSON report`))
   return rows
