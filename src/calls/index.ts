@@ -14,7 +14,7 @@ export { FORMATS } from './formats/index.js'
 export { MAX_ARGUMENT_DEPTH } from './call-object.js'
 export { stripReasoning } from './reasoning.js'
 export { bigIntsIn, exactInteger } from './big-ints.js'
-export { deriveFormat, parseDerived, DERIVED } from './derive/index.js'
+export { chatTemplateOf, deriveFormat, parseDerived, DERIVED } from './derive/index.js'
 export type { CallShape, DerivedFormat, DeriveError, DeriveOptions } from './derive/index.js'
 
 const byName = new Map<string, FormatParser>()

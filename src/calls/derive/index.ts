@@ -148,3 +148,17 @@ function assistantMessage(probe: Probe, variant: (typeof VARIANTS)[number]): Cha
     })),
   }
 }
+
+/**
+ * The tool-use chat template in a tokenizer_config.json or chat_template.json object: `chat_template` as a string,
+ * or the list of named templates (`tool_use` first, then `default`). Undefined when there is none.
+ */
+export function chatTemplateOf(config: unknown): string | undefined {
+  if (typeof config !== 'object' || config === null) return undefined
+  const t = (config as Record<string, unknown>)['chat_template']
+  if (typeof t === 'string') return t
+  if (!Array.isArray(t)) return undefined
+  const named = (name: string): unknown => t.find((e: unknown) => (e as { name?: unknown } | null)?.name === name)
+  const entry = (named('tool_use') ?? named('default') ?? t[0]) as { template?: unknown } | undefined
+  return typeof entry?.template === 'string' ? entry.template : undefined
+}
