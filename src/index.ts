@@ -41,12 +41,17 @@ export { record, type RecordOptions } from './models/record.js'
 
 // Parsing model output into tool calls.
 export {
+  deriveFormat,
   detectFormat,
   FORMATS,
   formatNames,
   MAX_ARGUMENT_DEPTH,
   parseToolCalls,
   stripReasoning,
+  type CallShape,
+  type DerivedFormat,
+  type DeriveError,
+  type DeriveOptions,
   type FormatParser,
   type JsonSchema,
   type JsonValue,

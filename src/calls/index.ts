@@ -4,6 +4,7 @@
  */
 import { FORMATS } from './formats/index.js'
 import { inDetectionRun } from './detection-pass.js'
+import { deriveFormat, parseDerived } from './derive/index.js'
 import { MarkerScan, detectsMarkersOnly } from './marker-scan.js'
 import { REASONING_MARKERS, stripReasoning } from './reasoning.js'
 import type { FormatParser, ParseOptions, ToolCall } from './types.js'
@@ -13,6 +14,8 @@ export { FORMATS } from './formats/index.js'
 export { MAX_ARGUMENT_DEPTH } from './call-object.js'
 export { stripReasoning } from './reasoning.js'
 export { bigIntsIn, exactInteger } from './big-ints.js'
+export { chatTemplateOf, deriveFormat, parseDerived, DERIVED } from './derive/index.js'
+export type { CallShape, DerivedFormat, DeriveError, DeriveOptions } from './derive/index.js'
 
 const byName = new Map<string, FormatParser>()
 for (const f of FORMATS) {
@@ -126,12 +129,38 @@ function runFormat(f: FormatParser, text: string, options: ParseOptions, at?: nu
 export function parseToolCalls(text: string, options: ParseOptions = {}): ToolCall[] {
   if (options.format !== undefined) assertKnownFormat(options.format, 'parseToolCalls: options.format')
   if (typeof text !== 'string' || text.length === 0) return []
+  if (options.chatTemplate !== undefined && options.format === undefined) return parseWithTemplate(text, options)
   const hinted = options.format === undefined ? undefined : byName.get(options.format)
   const detected = inDetectionRun((outermost) => detect(text, options, outermost))
   if (!hinted || detected[0]?.format === hinted.name) return detected
   // A hint never finds fewer calls than detection: the hinted format's calls unless detection finds more.
   const calls = runFormat(hinted, hinted.reasoning === 'keep' ? text : stripReasoning(text), options)
   // Fewer calls, or as many with fewer readable (a wrong hint reads a block as one unnamed call): detection's.
+  const more = detected.length - calls.length
+  return more > 0 || (more === 0 && named(detected) > named(calls)) ? detected : calls
+}
+
+/** Templates whose failed derivation was already reported (once each, not once per output). */
+const warned = new Set<string>()
+
+/**
+ * Parsing with the format derived from `options.chatTemplate`: the hand-written format it matches as the hint, else
+ * the derived format's own calls under the hint rule (detection's when it finds more). No format derived: said once,
+ * then detection.
+ */
+function parseWithTemplate(text: string, options: ParseOptions): ToolCall[] {
+  const { chatTemplate, ...rest } = options
+  const derived = deriveFormat(chatTemplate!)
+  if ('error' in derived) {
+    if (!warned.has(chatTemplate!) && warned.size < 64) {
+      warned.add(chatTemplate!)
+      console.warn(`parseToolCalls: no wire format derived from the chat template, detecting it instead: ${derived.error}`)
+    }
+    return parseToolCalls(text, rest)
+  }
+  if (derived.matches !== undefined) return parseToolCalls(text, { ...rest, format: derived.matches })
+  const detected = parseToolCalls(text, rest)
+  const calls = parseDerived(stripReasoning(text), derived, rest) // never throws
   const more = detected.length - calls.length
   return more > 0 || (more === 0 && named(detected) > named(calls)) ? detected : calls
 }

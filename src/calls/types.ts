@@ -79,6 +79,12 @@ export interface ParseOptions {
   format?: string
   /** Tools offered to the model; XML-style formats (Qwen3-Coder, GLM, ...) use their schemas to type values. */
   tools?: ToolDefinition[]
+  /**
+   * The model's chat template (Jinja source): the wire format is derived from it (`deriveFormat`) and used like a
+   * hint. When the template shows no format, a warning says so once and the format is detected. Ignored when
+   * `format` is given. Needs the package `@huggingface/jinja`.
+   */
+  chatTemplate?: string
 }
 
 /**

@@ -1,22 +1,37 @@
 /** `tool-evals parse`: the tool calls in each line's raw model output. */
-import { parseToolCalls } from '../calls/index.js'
-import { EXIT_BAD_INPUT, EXIT_OK, writeLine, type Command } from './command.js'
+import { readFile } from 'node:fs/promises'
+import { chatTemplateOf, deriveFormat, parseToolCalls, type ParseOptions } from '../calls/index.js'
+import { EXIT_BAD_INPUT, EXIT_OK, UsageError, writeLine, type Command, type OptionValues } from './command.js'
 import { lineError, parseOptionsOf, readJsonLines, requireString } from './input.js'
 
 export const parseCommand: Command = {
   name: 'parse',
-  synopsis: '< in.jsonl',
+  synopsis: '[--chat-template FILE [--show-format]] < in.jsonl',
   description: [
     'Reads JSONL from stdin, one {"text": string, "tools"?: [OpenAI-style tools], "format"?: string} a line',
     '(tools type the values of XML-style formats; format is a wire-format hint), and writes one line per input',
     'line, in order: {"calls": [{"name", "arguments", "argumentsValid", "format"}]}.',
     'A bad line gets {"error": "line N: ..."} instead; the exit code is then 1. Blank lines are skipped.',
+    '--chat-template FILE: the model\'s chat template (a .jinja file, or a tokenizer_config.json / chat_template.json);',
+    'the wire format is derived from it and used for lines without "format". When none can be derived, stderr says',
+    'why and the format is detected. --show-format: print the derived format as JSON and exit (1 when none).',
   ].join('\n'),
-  options: {},
-  async run(_values, _positionals, io) {
+  options: { 'chat-template': { type: 'string' }, 'show-format': { type: 'boolean' } },
+  async run(values, _positionals, io) {
+    const chatTemplate = await templateOption(values)
+    const defaults: ParseOptions = {}
+    if (chatTemplate !== undefined) {
+      const derived = deriveFormat(chatTemplate)
+      if (values['show-format'] === true) {
+        await writeLine(io.stdout, JSON.stringify(derived, null, 2))
+        return 'error' in derived ? EXIT_BAD_INPUT : EXIT_OK
+      }
+      if ('error' in derived) io.stderr.write(`tool-evals parse: no format derived from the chat template, detecting it instead: ${derived.error}\n`)
+      else defaults.chatTemplate = chatTemplate
+    } else if (values['show-format'] === true) throw new UsageError('--show-format needs --chat-template FILE')
     let failed = false
     for await (const item of readJsonLines(io.stdin)) {
-      const out = 'error' in item ? JSON.stringify({ error: item.error }) : parseLine(item.line, item.value)
+      const out = 'error' in item ? JSON.stringify({ error: item.error }) : parseLine(item.line, item.value, defaults)
       if (out.startsWith('{"error"')) failed = true
       await writeLine(io.stdout, out)
     }
@@ -28,14 +43,37 @@ export const parseCommand: Command = {
  * One input line's output line, already serialised. Nothing a line holds may stop the command (one answer per input
  * line): any failure, serialising included, becomes that line's `{"error": ...}`.
  */
-function parseLine(line: number, value: Record<string, unknown>): string {
+function parseLine(line: number, value: Record<string, unknown>, defaults: ParseOptions): string {
   try {
     const text = requireString(value, 'text')
-    const calls = parseToolCalls(text, parseOptionsOf(value))
+    const calls = parseToolCalls(text, { ...defaults, ...parseOptionsOf(value) })
     return JSON.stringify({
       calls: calls.map((c) => ({ name: c.name, arguments: c.arguments, argumentsValid: c.argumentsValid, format: c.format })),
     })
   } catch (err) {
     return JSON.stringify({ error: lineError(line, err) })
   }
+}
+
+/** The template text of `--chat-template FILE`: the file itself, or the template in a JSON config. */
+async function templateOption(values: OptionValues): Promise<string | undefined> {
+  const file = values['chat-template']
+  if (file === undefined) return undefined
+  if (typeof file !== 'string' || file === '') throw new UsageError('--chat-template needs a FILE')
+  let text: string
+  try {
+    text = await readFile(file, 'utf8')
+  } catch (err) {
+    throw new UsageError(`--chat-template: cannot read ${file}: ${err instanceof Error ? err.message : String(err)}`)
+  }
+  if (!file.endsWith('.json')) return text
+  let config: unknown
+  try {
+    config = JSON.parse(text)
+  } catch {
+    throw new UsageError(`--chat-template: ${file} is not valid JSON`)
+  }
+  const template = chatTemplateOf(config)
+  if (template === undefined) throw new UsageError(`--chat-template: ${file} holds no chat_template`)
+  return template
 }

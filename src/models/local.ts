@@ -3,8 +3,8 @@
  *
  * Each sample is rendered with the tokenizer's own chat template and the sample's tools (with the generation
  * prompt), generated greedily unless sampling is asked for, and decoded with special tokens kept (several formats
- * carry tool calls in special tokens). The output text goes to the parser with the template's format as a hint when
- * the template shows it.
+ * carry tool calls in special tokens). The output text is read with the format derived from that same template
+ * (`deriveFormat`; see `template-calls.ts`).
  *
  * Loading happens once per process per model (see `local/runtime.ts`); samples in flight together are batched and
  * the KV cache of the prompt prefix they share is reused (see `local/engine.ts`).
@@ -13,6 +13,7 @@ import type { Sample } from '../data/types.js'
 import { Engine, type DecodeSettings, type EngineStats } from './local/engine.js'
 import { chatTemplateText, renderPrompt, templateFormat, type RenderOptions } from './local/prompt.js'
 import { loadModel, type LoadOptions, type LoadedModel } from './local/runtime.js'
+import { templateCalls } from './template-calls.js'
 import type { ModelOutput, ModelProvider } from './types.js'
 import { roundMs } from '../score/usage.js'
 
@@ -35,7 +36,10 @@ export interface LocalOptions extends LoadOptions, RenderOptions {
   batchSize?: number
   /** Reuse the KV cache of the prompt prefix samples share. Default true. */
   prefixCache?: boolean
-  /** Wire-format hint for the parser; default: read from the chat template ('hermes' for Qwen templates). */
+  /**
+   * Wire-format hint for the parser; default: derived from the model's chat template (`deriveFormat`: 'hermes' for
+   * Qwen templates), or the template's markers when no format can be derived (a warning says why).
+   */
   format?: string
 }
 
@@ -115,8 +119,15 @@ export function local(modelIdOrPath: string, options: LocalOptions = {}): LocalP
       text: loaded.tokenizer.decode(generated.tokens, { skip_special_tokens: false }),
       usage: { promptTokens: ids.length, completionTokens: generated.count, latencyMs },
     }
-    const format = options.format ?? templateFormat(chatTemplateText(loaded.tokenizer, renderOptions, Boolean(sample.tools?.length)))
-    if (format !== undefined) output.format = format
+    if (options.format !== undefined) output.format = options.format
+    else {
+      // The model's own template decides how its output is read (derived format); the marker guess is the fallback.
+      const template = chatTemplateText(loaded.tokenizer, renderOptions, Boolean(sample.tools?.length))
+      const read = template === undefined ? {} : templateCalls(template, output.text ?? '', sample.tools, `local:${modelIdOrPath}`)
+      if (read.calls !== undefined) output.calls = read.calls
+      const format = read.format ?? (read.calls === undefined ? templateFormat(template) : undefined)
+      if (format !== undefined) output.format = format
+    }
     return output
   }
 

@@ -11,12 +11,14 @@
  * The API key is read from the environment variable the user names, sent only in the Authorization header, and
  * scrubbed from every error message; it is never part of `id`, `settings`, or any field of the provider object.
  */
+import { createHash } from 'node:crypto'
 import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } from 'node:http'
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 import { parseJson } from '../calls/json.js'
 import { isPlainObject } from '../calls/call-object.js'
 import type { ToolCall } from '../calls/types.js'
 import { formatBytes } from '../data/hub-limits.js'
+import { templateCalls } from './template-calls.js'
 import { clip, scrub, scrubbedError } from '../data/secrets.js'
 import type { ChatMessage, Sample } from '../data/types.js'
 
@@ -58,6 +60,11 @@ export interface OpenAICompatibleOptions {
   maxTokens?: number
   /** Wire-format hint for parsing text content (the model's chat template format, e.g. 'hermes'). */
   format?: string
+  /**
+   * The model's chat template (Jinja source, as in its tokenizer_config.json): text content is parsed with the
+   * format derived from it (see `deriveFormat`), unless `format` is given. Needs `@huggingface/jinja`.
+   */
+  chatTemplate?: string
   /** Extra request fields, merged last (e.g. `{ seed: 1, chat_template_kwargs: { enable_thinking: false } }`). */
   body?: Record<string, unknown>
   /** Extra request headers (not part of the provider's identity). */
@@ -94,6 +101,8 @@ export function openaiCompatible(options: OpenAICompatibleOptions): ModelProvide
   const settings: Record<string, unknown> = { mode, temperature: options.temperature ?? 0 }
   if (options.maxTokens !== undefined) settings['maxTokens'] = options.maxTokens
   if (options.body !== undefined) settings['body'] = options.body
+  // Part of the cache key (outputs may carry calls read with it), as a digest: a template is long.
+  if (options.chatTemplate !== undefined) settings['chatTemplate'] = createHash('sha256').update(options.chatTemplate).digest('hex').slice(0, 16)
   const limiter = shared(`endpoint-limiter:${id}|${concurrency}`, () => new Limiter(concurrency))
 
   const readKey = (): string | undefined => {
@@ -154,7 +163,13 @@ export function openaiCompatible(options: OpenAICompatibleOptions): ModelProvide
         } finally {
           release()
         }
-        if (result.ok) return withLatency(outputFromResponse(result.json, mode, options.format), performance.now() - started, n)
+        if (result.ok) {
+          const output = outputFromResponse(result.json, mode, options.format)
+          if (output.calls === undefined && options.format === undefined && options.chatTemplate !== undefined) {
+            Object.assign(output, templateCalls(options.chatTemplate, output.text ?? '', sample.tools, id))
+          }
+          return withLatency(output, performance.now() - started, n)
+        }
         const { failure } = result
         if (!failure.retryable || n >= maxRetries) throw gaveUp(`${id}: ${failure.reason}`, n, '')
         const delay = retryDelay(n, failure.retryAfterMs, options)

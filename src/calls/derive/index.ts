@@ -1,0 +1,164 @@
+/**
+ * `deriveFormat`: a wire format read off a chat template. The template renders probe conversations (known calls:
+ * see probes.ts) with `@huggingface/jinja`, the engine transformers.js uses; the assistant turn of each rendering
+ * is what a model would write, and `inferFormat` reads the markers and the call shape from it. The result is
+ * checked against every probe, and against the hand-written formats (`matches`). Any failure is an error that says
+ * why: callers then fall back to detection, saying so.
+ */
+import { FORMATS } from '../formats/index.js'
+import type { ChatMessage } from '../types.js'
+import { inferFormat, commonPrefix, commonSuffix, type Rendered } from './infer.js'
+import { compileTemplate } from './jinja.js'
+import { PLAIN_ANSWER, PROBES, PROBE_TOOLS, USER_TEXT, sameCalls, type Probe } from './probes.js'
+import type { DerivedFormat, DeriveError } from './types.js'
+
+export type { CallShape, DerivedFormat, DeriveError } from './types.js'
+export { parseDerived, DERIVED } from './parse.js'
+
+export interface DeriveOptions {
+  /** Further template variables (`bos_token`, `enable_thinking`, ...); the special tokens default to ''. */
+  context?: Record<string, unknown>
+}
+
+/**
+ * How the probes' messages are written. Templates differ in what they accept: most apply `tojson` to arguments
+ * given as objects, some concatenate them as strings (DeepSeek V3); some render calls only when `content` is null.
+ */
+const VARIANTS: { stringArguments: boolean; nullContent: boolean; note?: string }[] = [
+  { stringArguments: false, nullContent: false },
+  { stringArguments: true, nullContent: false, note: 'arguments were passed as JSON strings' },
+  { stringArguments: false, nullContent: true, note: 'content was passed as null' },
+  { stringArguments: true, nullContent: true, note: 'arguments were passed as JSON strings, content as null' },
+]
+
+const cache = new Map<string, DerivedFormat | DeriveError>()
+const CACHE_SIZE = 32
+
+/**
+ * The wire format a chat template writes tool calls in, or `{ error }` saying why none could be derived (the
+ * template does not render assistant tool calls, renders them in no shape known here, or ambiguously). Cached per
+ * template (without `options`).
+ */
+export function deriveFormat(chatTemplate: string, options: DeriveOptions = {}): DerivedFormat | DeriveError {
+  const cacheable = options.context === undefined
+  const hit = cacheable ? cache.get(chatTemplate) : undefined
+  if (hit) return hit
+  let result: DerivedFormat | DeriveError
+  try {
+    result = derive(chatTemplate, options)
+  } catch (err) {
+    result = { error: `deriving the format failed: ${err instanceof Error ? err.message : String(err)}` }
+  }
+  if (cacheable) {
+    if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!)
+    cache.set(chatTemplate, result)
+  }
+  return result
+}
+
+function derive(source: string, options: DeriveOptions): DerivedFormat | DeriveError {
+  if (typeof source !== 'string' || source.trim() === '') return { error: 'the chat template is empty' }
+  const template = compileTemplate(source)
+  if (template instanceof Error) return { error: template.message }
+  const render = (messages: ChatMessage[]): string =>
+    template.render({ bos_token: '', eos_token: '', pad_token: '', unk_token: '', ...options.context, messages, tools: PROBE_TOOLS, add_generation_prompt: false })
+
+  let plainText: string
+  try {
+    plainText = render([{ role: 'user', content: USER_TEXT }, { role: 'assistant', content: PLAIN_ANSWER }])
+  } catch (err) {
+    return { error: `the template cannot render a plain conversation: ${err instanceof Error ? err.message : String(err)}` }
+  }
+  const userEnd = plainText.lastIndexOf(USER_TEXT)
+  const answerAt = userEnd < 0 ? -1 : plainText.indexOf(PLAIN_ANSWER, userEnd + USER_TEXT.length)
+  if (answerAt < 0) return { error: 'the template does not render an assistant message after a user message' }
+  // The assistant turn: after the text every turn shares (up to the answer), before the end-of-turn text.
+  const endOfTurn = plainText.slice(answerAt + PLAIN_ANSWER.length)
+  const turn = (text: string): string => {
+    const start = Math.min(commonPrefix(text, plainText), answerAt)
+    // The end-of-turn text is cut whole, or only its trailing whitespace: a partial match (`｜>` of another token)
+    // belongs to the call's own markers.
+    let cut = commonSuffix(text, endOfTurn)
+    if (cut < endOfTurn.length) cut = Math.min(cut, endOfTurn.length - endOfTurn.trimEnd().length)
+    return text.slice(start, text.length - Math.min(cut, text.length - start))
+  }
+
+  const errors: string[] = []
+  for (const variant of VARIANTS) {
+    const rendered: Rendered[] = []
+    const notes: string[] = []
+    for (const probe of PROBES) {
+      let text: string
+      try {
+        text = render([{ role: 'user', content: USER_TEXT }, assistantMessage(probe, variant)])
+      } catch (err) {
+        notes.push(`probe "${probe.id}" is left out: the template raises ${JSON.stringify(err instanceof Error ? err.message : String(err))}`)
+        continue
+      }
+      const body = turn(text)
+      if (probe.calls.some((c) => !body.includes(c.name))) {
+        notes.push(`probe "${probe.id}" is left out: the template does not render its calls`)
+        continue
+      }
+      rendered.push({ probe, body })
+    }
+    if (!rendered.some((r) => r.probe.id === 'one call')) {
+      errors.push(`${variant.note ?? 'arguments as objects, content as ""'}: ${notes.join('; ') || 'no call is rendered'}`)
+      continue
+    }
+    const f = inferFormat(rendered, turn(plainText))
+    if ('error' in f) {
+      errors.push(`${variant.note ?? 'arguments as objects'}: ${f.error}`)
+      continue
+    }
+    if (variant.note) notes.push(variant.note)
+    f.notes.unshift(...notes)
+    // A hand-written format matches when it is detected in, and reads back, every probe, and finds nothing in a plain answer.
+    const matching = FORMATS.find(
+      (fmt) =>
+        rendered.every((r) => fmt.detect(r.body) && sameCalls(safeParse(fmt, r.body), r.probe.calls)) &&
+        safeParse(fmt, turn(plainText)).length === 0,
+    )
+    if (matching) f.matches = matching.name
+    return f
+  }
+  if (errors.every((e) => e.includes('no call is rendered') || e.includes('left out'))) {
+    return { error: `the template does not render assistant tool calls (${errors[0]})` }
+  }
+  // The variants mostly fail alike: the first one's reason, and how many more were tried.
+  return { error: errors[0]! + (errors.length > 1 ? ` (${errors.length - 1} other ways of writing the probes fail too)` : '') }
+}
+
+function safeParse(fmt: (typeof FORMATS)[number], text: string) {
+  try {
+    return fmt.parse(text, { tools: PROBE_TOOLS })
+  } catch {
+    return []
+  }
+}
+
+function assistantMessage(probe: Probe, variant: (typeof VARIANTS)[number]): ChatMessage {
+  return {
+    role: 'assistant',
+    content: probe.content === '' && variant.nullContent ? null : probe.content,
+    tool_calls: probe.calls.map((c, i) => ({
+      id: `call_${i}`,
+      type: 'function',
+      function: { name: c.name, arguments: variant.stringArguments ? JSON.stringify(c.arguments) : c.arguments },
+    })),
+  }
+}
+
+/**
+ * The tool-use chat template in a tokenizer_config.json or chat_template.json object: `chat_template` as a string,
+ * or the list of named templates (`tool_use` first, then `default`). Undefined when there is none.
+ */
+export function chatTemplateOf(config: unknown): string | undefined {
+  if (typeof config !== 'object' || config === null) return undefined
+  const t = (config as Record<string, unknown>)['chat_template']
+  if (typeof t === 'string') return t
+  if (!Array.isArray(t)) return undefined
+  const named = (name: string): unknown => t.find((e: unknown) => (e as { name?: unknown } | null)?.name === name)
+  const entry = (named('tool_use') ?? named('default') ?? t[0]) as { template?: unknown } | undefined
+  return typeof entry?.template === 'string' ? entry.template : undefined
+}

@@ -1,0 +1,58 @@
+/** What `deriveFormat` infers from a chat template: plain data, so a user can print it and see what was inferred. */
+
+/** How one call is written between its `callOpen` and `callClose`. */
+export type CallShape =
+  /** One JSON object holding the name and the arguments (Hermes, Llama 3.1): `{"name": ..., "arguments": {...}}`. */
+  | { kind: 'json-object'; nameKey: string; argumentsKey: string; /** arguments written as a JSON string */ argumentsAsString: boolean }
+  /** The name, a literal, then the arguments as a JSON object (DeepSeek V3: NAME, "\n```json\n", {...}). */
+  | { kind: 'name-json'; between: string }
+  /**
+   * The name, a literal, then one key/value pair of tags per argument (GLM's `<arg_key>`, Qwen3-Coder's
+   * `<parameter=`). `values`: 'raw' writes strings as they are and other values as JSON (typed by the tool schema
+   * when parsing); 'json' writes every value as JSON.
+   */
+  | {
+      kind: 'xml-pairs'
+      between: string
+      keyOpen: string
+      keyClose: string
+      valueOpen: string
+      valueClose: string
+      values: 'raw' | 'json'
+    }
+  /** Python call syntax: `name(key=value, ...)`. */
+  | { kind: 'python' }
+
+/**
+ * A wire format read off a chat template. The markers are as the template writes them (whitespace included); the
+ * parser searches for them trimmed and tolerates any whitespace around them.
+ */
+export interface DerivedFormat {
+  /** Before the first call of a turn ('' when the template writes no block around the calls). */
+  blockOpen: string
+  /** After the last call ('' when none). */
+  blockClose: string
+  /** Before each call. */
+  callOpen: string
+  /** After each call. */
+  callClose: string
+  /** Between one call's `callClose` and the next call's `callOpen`. */
+  separator: string
+  shape: CallShape
+  /**
+   * The hand-written format (a `FORMATS` name) that reads every probe rendering back exactly, if any: parsing then
+   * uses it as the format hint, since it also knows the format's variants the template does not show.
+   */
+  matches?: string
+  /** The probes rendered and read back exactly. */
+  verified: string[]
+  /** What the derivation noticed and worked around (probes the template cannot render, input variants used). */
+  notes: string[]
+  /** The two-call probe as the template renders the assistant turn: what the markers above were read from. */
+  example: string
+}
+
+/** Why no format could be derived, and what was tried. */
+export interface DeriveError {
+  error: string
+}
