@@ -23,7 +23,11 @@ export function isPyObject(v: unknown): v is PyObject {
 
 /** A Python exception: the executor reports it as `Error during execution: <message>`. */
 export class PyExc extends Error {
-  constructor(message: string) {
+  /** The Python exception class, for where the checker reports an exception the reference would raise. */
+  constructor(
+    message: string,
+    readonly pyType = 'Exception',
+  ) {
     super(message)
     this.name = 'PyExc'
   }

@@ -305,6 +305,8 @@ class Printed {
   }
 }
 
+const MAX_SQRT_DIGITS = 100_000
+
 /** `Decimal(x).sqrt()` under a context of `prec` significant digits, printed as Decimal('...'). */
 function decimalSqrt(x: number, prec: number): Val {
   if (!Number.isInteger(prec) || prec < 1) throw new PyExc('valid range for prec is [1, MAX_PREC]')
@@ -325,8 +327,8 @@ function decimalSqrt(x: number, prec: number): Val {
     scale += 1
   }
   const digitsNeeded = prec + 2
-  let extra = 0
-  while (String(isqrt(num5 * 100n ** BigInt(extra))).length < digitsNeeded) extra++
+  // Each factor of 100 adds exactly one digit to the integer root.
+  const extra = Math.max(0, digitsNeeded - String(isqrt(num5)).length)
   const big = num5 * 100n ** BigInt(extra)
   let root = isqrt(big)
   const exact = root * root === big
@@ -356,10 +358,11 @@ function decimalSqrt(x: number, prec: number): Val {
 
 function isqrt(n: bigint): bigint {
   if (n < 2n) return n
-  let x = BigInt(Math.floor(Math.sqrt(Number(n))))
+  // Newton's method from a power of two above the root decreases to floor(sqrt(n)); a double guess overflows past 1e308.
+  let x = 1n << BigInt((n.toString(2).length >> 1) + 1)
   for (;;) {
     const y = (x + n / x) >> 1n
-    if (y >= x && x * x <= n && (x + 1n) * (x + 1n) > n) return x
+    if (y >= x) return x
     x = y
   }
 }
@@ -469,6 +472,8 @@ export class MathApi extends SimulatedApi {
         return dict([['result', mul(mul(value, factor(uin)), fl(1 / num(factor(uout))))]])
       }),
       square_root: m(['number', 'precision'], ([n, p]) => {
+        // Python would compute that many digits (minutes, gigabytes); an error the result names beats a hang.
+        if (typeof p === 'number' && p > MAX_SQRT_DIGITS) throw new PyExc(`precision ${p} is beyond this simulation's ${MAX_SQRT_DIGITS} digits`)
         try {
           if (cmp(n, 0, '<')) return dict([['error', 'Cannot calculate square root of a negative number']])
           if (!isIntOrFloat(n) || typeof p !== 'number') throw new PyExc('bad operand')
@@ -501,35 +506,54 @@ function pyRound(x: Val, places: Val): Val {
   if (!isIntOrFloat(x)) throw new PyExc(`type ${typeName(x)} doesn't define __round__ method`)
   if (typeof places !== 'number' || !Number.isInteger(places)) throw new PyExc(`'${typeName(places)}' object cannot be interpreted as an integer`)
   const v = num(x)
-  if (!(x instanceof PyFloat) && Number.isInteger(v) && typeof x !== 'boolean') {
-    if (places >= 0) return v
-    const p = 10 ** -places
-    return Math.round(v / p) * p
+  if (!(x instanceof PyFloat) && Number.isInteger(v) && typeof x !== 'boolean') return places >= 0 ? v : roundInt(v, -places)
+  return fl(roundFloat(v, places))
+}
+
+// CPython's float_round: beyond these, the answer is x itself or a signed zero, without any arithmetic.
+const NDIGITS_MAX = 323
+const NDIGITS_MIN = -308
+
+/** `round(float, places)`: the exact binary value scaled by 10^places, rounded half-even, read back correctly rounded. */
+export function roundFloat(x: number, places: number): number {
+  if (!Number.isFinite(x) || x === 0 || places > NDIGITS_MAX) return x
+  if (places < NDIGITS_MIN) return 0 * x
+  const [mantissa, twos] = exactBinary(Math.abs(x))
+  let numer = twos >= 0 ? mantissa << BigInt(twos) : mantissa
+  let denom = twos >= 0 ? 1n : 1n << BigInt(-twos)
+  if (places >= 0) numer *= 10n ** BigInt(places)
+  else denom *= 10n ** BigInt(-places)
+  const q = halfEven(numer, denom)
+  const out = Number(`${q}e${-places}`)
+  if (!Number.isFinite(out)) throw new PyExc('rounded value too large to represent', 'OverflowError')
+  return x < 0 ? -out : out
+}
+
+/** `round(int, -digits)`: half-even to a multiple of 10^digits, in exact integers. */
+function roundInt(v: number, digits: number): number {
+  // A double is below 10^309, so any coarser rounding gives 0 (Python gets there by computing 10**digits).
+  if (digits > 330) return 0
+  const p = 10n ** BigInt(digits)
+  const q = halfEven(BigInt(Math.abs(v)), p) * p
+  return (v < 0 ? -1 : 1) * Number(q)
+}
+
+/** `numer / denom` rounded half-even (both positive). */
+function halfEven(numer: bigint, denom: bigint): bigint {
+  const q = numer / denom
+  const twice = 2n * (numer - q * denom)
+  return twice > denom || (twice === denom && q % 2n === 1n) ? q + 1n : q
+}
+
+/** A finite positive double as mantissa * 2^twos, exactly. */
+function exactBinary(x: number): [bigint, number] {
+  let twos = 0
+  let v = x
+  while (!Number.isInteger(v)) {
+    v *= 2
+    twos--
   }
-  // Format with enough digits then round half-even on the decimal expansion of the exact double.
-  const text = exactDecimal(v)
-  return fl(Number(roundDecimalString(text, places)))
-}
-
-function exactDecimal(x: number): string {
-  // Doubles have at most 1074 fractional binary digits; toFixed handles up to 100 decimals, enough here.
-  return x.toFixed(100).replace(/0+$/, '').replace(/\.$/, '')
-}
-
-function roundDecimalString(text: string, places: number): string {
-  const neg = text.startsWith('-')
-  const t = neg ? text.slice(1) : text
-  const [ip, fp = ''] = t.split('.')
-  if (places < 0) return String((neg ? -1 : 1) * Math.round(Number(t) / 10 ** -places) * 10 ** -places)
-  if (fp.length <= places) return text
-  const keep = BigInt(ip! + fp.slice(0, places))
-  const rest = fp.slice(places)
-  const first = rest.charCodeAt(0) - 48
-  const tail = /[1-9]/.test(rest.slice(1))
-  const up = first > 5 || (first === 5 && (tail || keep % 2n === 1n))
-  const q = String(keep + (up ? 1n : 0n)).padStart(places + 1, '0')
-  const out = places === 0 ? q : q.slice(0, -places) + '.' + q.slice(-places)
-  return (neg ? '-' : '') + out
+  return [BigInt(v), twos]
 }
 
 /**
