@@ -8,6 +8,7 @@
  * A tool that throws (or an unknown tool, or malformed arguments) is a tool error: its message goes back to the
  * model as the call's result, `Error during execution: ...` as BFCL words it, and the run goes on.
  */
+import { thrownMessage } from '../calls/thrown.js'
 import type { ToolCall, ToolDefinition } from '../calls/types.js'
 import type { ChatMessage, Sample } from '../data/types.js'
 import type { ModelOutput, ModelProvider } from '../models/types.js'
@@ -91,15 +92,15 @@ export function toolContent(value: unknown): string {
   if (typeof value === 'string') return value
   if (value === undefined) return ''
   try {
-    return JSON.stringify(value) ?? String(value)
+    return JSON.stringify(value) ?? thrownMessage(value)
   } catch {
-    return String(value)
+    // A value JSON refuses (a cycle, a throwing toJSON) is still shown, as its text.
+    return thrownMessage(value)
   }
 }
 
-function errorMessage(err: unknown): string {
-  return err instanceof Error ? err.message : String(err)
-}
+/** Never throws: a tool may throw anything, even an object whose `toString` throws. */
+const errorMessage = thrownMessage
 
 async function runCall(env: AgentEnvironment, call: ToolCall, id: string, context: ToolContext): Promise<ToolOutcome> {
   const failed = (error: string): ToolOutcome => ({ id, name: call.name, content: `Error during execution: ${error}`, error })
@@ -208,9 +209,17 @@ export async function runAgent(
 function stepError(err: unknown, step: number, turn: number): Error {
   const out = new Error(`agent step ${step} (turn ${turn + 1}): ${errorMessage(err)}`)
   // The provider's short reason (for grouping errors in the report) stays the reason.
-  const reason = err instanceof Error ? (err as Error & { reason?: unknown }).reason : undefined
+  const reason = providerReason(err)
   ;(out as Error & { reason?: unknown }).reason = typeof reason === 'string' ? reason : errorMessage(err)
   return out
+}
+
+function providerReason(err: unknown): unknown {
+  try {
+    return err instanceof Error ? (err as Error & { reason?: unknown }).reason : undefined
+  } catch {
+    return undefined // a getter that throws gives no reason
+  }
 }
 
 /**
