@@ -465,3 +465,11 @@ function int32Chunks(n: number): number[] {
   }
   return out
 }
+
+/** `iter(v)` as the simulated APIs use it: a list, a str's characters, a dict's keys. */
+export function iterate(v: Val): Val[] {
+  if (Array.isArray(v)) return v
+  if (typeof v === 'string') return Array.from(v)
+  if (v instanceof Map) return [...v.keys()]
+  throw new PyExc(`'${typeName(v)}' object is not iterable`)
+}
