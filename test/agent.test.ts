@@ -100,6 +100,36 @@ describe('runAgent', () => {
     expect(trajectory.answer).toBe('ok')
   })
 
+  it('a tool that throws something unprintable (toString, message or everything throwing) is still a tool error', async () => {
+    const unprintable = {
+      toString() {
+        throw new Error('no toString for you')
+      },
+    }
+    const badMessage = new Error('x')
+    Object.defineProperty(badMessage, 'message', { get: () => { throw new Error('no message') } })
+    const trap = new Proxy({}, { get: () => { throw new Error('trap') }, getPrototypeOf: () => { throw new Error('trap') } })
+    // A value JSON and String both refuse: its tool result still becomes content.
+    const cyclic: Record<string, unknown> = { toString: () => { throw new Error('no') } }
+    cyclic['self'] = cyclic
+    const model = scripted((m) => (m.some((x) => x.role === 'tool') ? { text: 'ok' } : { calls: [c('a'), c('b'), c('p'), c('v')] }))
+    const env = functionsEnvironment({
+      a: () => { throw unprintable },
+      b: () => { throw badMessage },
+      p: () => { throw trap },
+      v: () => cyclic,
+    })
+    const { trajectory } = await runAgent(model, sample(), env, { maxSteps: 5 })
+    expect(trajectory.toolErrors).toBe(3)
+    expect(trajectory.steps[0]?.results.map((r) => r.content)).toEqual([
+      'Error during execution: [object Object]',
+      'Error during execution: [object Error]',
+      'Error during execution: a thrown value that cannot be printed',
+      '[object Object]',
+    ])
+    expect(trajectory.answer).toBe('ok')
+  })
+
   it('stops the run at the step limit, later turns included', async () => {
     const model = scripted(() => ({ calls: [c('again')] }))
     const { trajectory } = await runAgent(model, sample({ turns: [[{ role: 'user', content: 'more' }]] }), functionsEnvironment({ again: () => 1 }), { maxSteps: 2 })

@@ -1,7 +1,8 @@
 // Repeated trials as units: the option's validation, the reducers on NeMo's metrics, no-call samples and user
 // scorers, flip rates, replay's lookup of trial lines, the cache key, and the snapshot normalisation of calls.
+import { basename } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { callsKey, composeSnapshotFile, normaliseCalls, parseSnapshotFile } from '../src/score/snapshot-format.js'
+import { callsKey, composeSnapshotFile, normaliseCalls, parseSnapshotFile, readSnapshotText } from '../src/score/snapshot-format.js'
 import { snapshotPath, snapshotPlan } from '../src/eval/snapshot.js'
 import { modalTrial, reduceTrials, trialsPlan, trialSummary, type TrialOutcome } from '../src/eval/trials.js'
 import { generationKey } from '../src/models/cache.js'
@@ -142,7 +143,16 @@ describe('snapshot normalisation', () => {
   it('files: natural id order, a broken line named by file and line', () => {
     expect(composeSnapshotFile(new Map([['w10', 'B'], ['w2', 'A']]))).toBe('A\nB\n')
     expect(() => parseSnapshotFile('{"id":"w1","calls":[]}\nnope\n', 'x.calls.jsonl')).toThrow('x.calls.jsonl:2: not a snapshot line')
-    expect(snapshotPath('/p/evals/weather.eval.ts', 'Weather tools')).toBe('/p/evals/weather.eval.weather-tools.calls.jsonl')
+    // -u rewrites the file: lenient reading keeps the good lines and lists the bad ones.
+    const read = readSnapshotText('{"id":"w1","calls":[]}\n{"id":"w2","ca', 'x.calls.jsonl', { lenient: true })
+    expect([...read.entries.keys()]).toEqual(['w1'])
+    expect(read.errors).toEqual(['x.calls.jsonl:2: not a snapshot line (not valid JSON); fix it, or rerun with -u to rewrite the file'])
+    expect(snapshotPath('/p/evals/weather.eval.ts', 'weather_tools')).toBe('/p/evals/weather.eval.weather_tools.calls.jsonl')
+    // A name the slug does not keep exactly gets a hash of the exact name: colliding slugs, distinct files.
+    expect(snapshotPath('/p/evals/weather.eval.ts', 'Weather tools')).toMatch(/^\/p\/evals\/weather\.eval\.weather-tools\.[0-9a-f]{10}\.calls\.jsonl$/)
+    const paths = ['天気', '日本', 'a b', 'a-b', 'suite', ''].map((s) => snapshotPath('/p/w.eval.ts', s))
+    expect(new Set(paths).size).toBe(paths.length)
+    expect(basename(snapshotPath('/p/w.eval.ts', 'Ab'.repeat(150))).length).toBeLessThan(100)
     expect(snapshotPlan('fail', 'e')).toEqual({ mode: 'fail', ignore: [] })
     expect(snapshotPlan({ ignore: ['arguments.id'] }, 'e')).toEqual({ mode: 'report', ignore: ['arguments.id'] })
     expect(() => snapshotPlan({ mode: 'strict' as never }, 'describeEval("w")')).toThrow("describeEval(\"w\"): option `snapshot.mode` must be 'report' or 'fail'")

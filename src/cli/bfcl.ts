@@ -10,7 +10,9 @@ import { BFCL_CATEGORIES, isBfclCategory, scoreFileName, unsupportedReason } fro
 import { loadCategoryData, loadCategoryResults, resultCategories } from '../score/bfcl/files.js'
 import { scoreCategory, scoreFileText, type BfclCategoryScore, type BfclScoreOptions } from '../score/bfcl/score.js'
 import { ApiSession } from '../score/bfcl/multi-turn/api.js'
-import { isMultiTurnCategory, multiTurnScoreFileText, scoreMultiTurnCategory } from '../score/bfcl/multi-turn/category.js'
+import { isMultiTurnCategory, multiTurnScoreFileText, scoreMultiTurnCategory, type MultiTurnCategoryScore } from '../score/bfcl/multi-turn/category.js'
+import { CHECKER_ERROR } from '../score/bfcl/multi-turn/checker.js'
+import { describeThrown } from '../calls/thrown.js'
 import { printable } from '../calls/printable.js'
 import { EXIT_BAD_INPUT, EXIT_OK, UsageError, writeLine, type Command, type OptionValues } from './command.js'
 
@@ -133,12 +135,23 @@ export const bfclCommand: Command = {
     const session = new ApiSession()
     for (const category of categories) {
       if (isMultiTurnCategory(category)) {
-        const score = await scoreMultiTurnCategory(dataDir, resultsDir, category, { modelName, session })
+        let score: MultiTurnCategoryScore
+        let text: string
+        try {
+          score = await scoreMultiTurnCategory(dataDir, resultsDir, category, { modelName, session })
+          text = multiTurnScoreFileText(score, modelName)
+        } catch (e) {
+          // Entries fail alone inside the checker; this is only for a failure outside any entry.
+          warn(`${category}: internal error: ${describeThrown(e)}`)
+          await writeLine(io.stdout, JSON.stringify({ category, error: `internal error: ${describeThrown(e)}` }))
+          continue
+        }
         for (const e of score.errors) warn(e)
+        for (const e of score.entries) if (e.error_type === CHECKER_ERROR) warn(`${category}: ${e.id}: ${e.error_message}`)
         const line = { category, accuracy: score.accuracy, correct_count: score.correct_count, total_count: score.total_count }
         await writeLine(io.stdout, JSON.stringify(line))
         scores[category] = line
-        if (scoreDir !== undefined) await writeFile(join(scoreDir, scoreFileName(category)), multiTurnScoreFileText(score, modelName), 'utf8')
+        if (scoreDir !== undefined) await writeFile(join(scoreDir, scoreFileName(category)), text, 'utf8')
         continue
       }
       if (!isBfclCategory(category)) {

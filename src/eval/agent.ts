@@ -9,6 +9,7 @@
  * model as the call's result, `Error during execution: ...` as BFCL words it, and the run goes on. A
  * `ToolRuntimeError` (the tools' runtime failed, not a tool) ends the run instead: the sample is errored.
  */
+import { thrownMessage } from '../calls/thrown.js'
 import type { ToolCall, ToolDefinition } from '../calls/types.js'
 import type { ChatMessage, Sample } from '../data/types.js'
 import { retriesOf, type GenerateOptions, type ModelOutput, type ModelProvider } from '../models/types.js'
@@ -96,9 +97,10 @@ export function toolContent(value: unknown): string {
   if (typeof value === 'string') return value
   if (value === undefined) return ''
   try {
-    return JSON.stringify(value) ?? String(value)
+    return JSON.stringify(value) ?? thrownMessage(value)
   } catch {
-    return String(value)
+    // A value JSON refuses (a cycle, a throwing toJSON) is still shown, as its text.
+    return thrownMessage(value)
   }
 }
 
@@ -117,9 +119,8 @@ export class ToolRuntimeError extends Error {
   }
 }
 
-function errorMessage(err: unknown): string {
-  return err instanceof Error ? err.message : String(err)
-}
+/** Never throws: a tool may throw anything, even an object whose `toString` throws. */
+const errorMessage = thrownMessage
 
 async function runCall(env: AgentEnvironment, call: ToolCall, id: string, context: ToolContext): Promise<ToolOutcome> {
   const failed = (error: string): ToolOutcome => ({ id, name: call.name, content: `Error during execution: ${error}`, error })
@@ -243,10 +244,18 @@ function stepOptions(options: { signal?: AbortSignal | undefined; deadline?: num
 function stepError(err: unknown, step: number, turn: number): Error {
   const out = new Error(`agent step ${step} (turn ${turn + 1}): ${errorMessage(err)}`)
   // The provider's short reason (for grouping errors in the report) stays the reason.
-  const reason = err instanceof Error ? (err as Error & { reason?: unknown }).reason : undefined
+  const reason = providerReason(err)
   ;(out as Error & { reason?: unknown }).reason = typeof reason === 'string' ? reason : errorMessage(err)
   const retries = retriesOf(err)
   return retries === undefined ? out : Object.assign(out, { retries })
+}
+
+function providerReason(err: unknown): unknown {
+  try {
+    return err instanceof Error ? (err as Error & { reason?: unknown }).reason : undefined
+  } catch {
+    return undefined // a getter that throws gives no reason
+  }
 }
 
 /**

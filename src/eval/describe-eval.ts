@@ -6,6 +6,7 @@
  * missing recorded output): a wrong call is recorded and shown, and the gate is the reporter's thresholds.
  * `strict: true` or an `assert` callback makes per-sample expectations fail their test.
  */
+import { thrownMessage } from '../calls/thrown.js'
 import type { TaskMeta } from '@vitest/runner'
 import { afterAll, describe, expect, test } from 'vitest'
 import { assertKnownFormat } from '../calls/index.js'
@@ -188,7 +189,16 @@ export function describeEval(name: string, options: EvalOptions): void {
         )
         if (!run) return
         const meta = run.evaluated
-        if (suiteSnapshot) await keepSnapshot(suiteSnapshot, ctx.task, name, sample.id, run, sample.id === lastPlanned, samplesByName)
+        if (suiteSnapshot) {
+          try {
+            await keepSnapshot(suiteSnapshot, ctx.task, name, sample.id, run, sample.id === lastPlanned, samplesByName)
+          } catch (err) {
+            // The sample fails for its snapshot file (damaged, unwritable): its record says so, not "timed out".
+            const reason = `tool-call snapshot: ${thrownMessage(err)}`
+            writeEvalMeta(ctx.task.meta, unfinishedMeta(sample, name, scoreOptions, scorers, ctx.task.timeout, reason))
+            throw err
+          }
+        }
         writeEvalMeta(ctx.task.meta, meta.stored)
         let failed = true
         try {
@@ -280,8 +290,9 @@ function errorReason(error: unknown): { reason: string; detail: string } {
 }
 
 /** What a sample's test stores until it has a result: errored, scored as no prediction. */
-function unfinishedMeta(sample: Sample, suite: string, scoreOptions: ScoreOptions, scorers: readonly Scorer[], timeoutMs: number): EvalMeta {
-  const error = `timed out after ${timeoutMs} ms (the sample's test timeout), or the run was interrupted`
+/** An errored record: by default the provisional one a test leaves if it times out; `error` names another cause. */
+function unfinishedMeta(sample: Sample, suite: string, scoreOptions: ScoreOptions, scorers: readonly Scorer[], timeoutMs: number, error?: string): EvalMeta {
+  error ??= `timed out after ${timeoutMs} ms (the sample's test timeout), or the run was interrupted`
   const record: SampleRecord = { id: sample.id, suite, error }
   if (sample.mustPass) record.mustPass = true
   record.score = scoreSample([], sample.expected, scoreOptions)

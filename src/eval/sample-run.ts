@@ -78,7 +78,7 @@ export async function generateAndEvaluate<E extends EvaluatedLike>(
  */
 export async function keepSnapshot(
   snapshot: SuiteSnapshot,
-  task: { id: string; file: { filepath: string } },
+  task: { id: string; file: TaskTree & { filepath: string } },
   suite: string,
   id: string,
   run: SampleRun<EvaluatedLike>,
@@ -86,13 +86,32 @@ export async function keepSnapshot(
   dataIds: ReadonlyMap<string, unknown>,
 ): Promise<void> {
   const root = process.cwd() // Vitest's workers run in the project root: report paths are relative to it
-  const file = task.file.filepath
+  const site = { evalFile: task.file.filepath, suite, suitesInFile: suiteNames(task.file) }
   const stored = run.evaluated.stored
   // Errored and skipped samples have no calls to keep: their stored lines stay as they are.
   if (stored.record.error === undefined && stored.record.skipped === undefined) {
-    stored.snapshot = await snapshot.check(file, suite, root, id, run.snapshotCalls, run.frequency)
+    stored.snapshot = await snapshot.check(site, root, id, run.snapshotCalls, run.frequency)
   }
-  if (last) stored.snapshotSuite = await snapshot.finish(new Set(dataIds.keys()), root, task.id, file, suite)
+  if (last) stored.snapshotSuite = await snapshot.finish(new Set(dataIds.keys()), root, task.id, site)
+}
+
+/** The bit of Vitest's task tree read here: suites and their children. */
+interface TaskTree {
+  type?: string
+  name?: string
+  tasks?: readonly TaskTree[]
+}
+
+/** Every describe block's name in a test file (collection is over when a test runs, so all are there). */
+function suiteNames(file: TaskTree): string[] {
+  const names: string[] = []
+  const stack = [...(file.tasks ?? [])]
+  while (stack.length > 0) {
+    const t = stack.pop()!
+    if (t.type === 'suite' && typeof t.name === 'string') names.push(t.name)
+    stack.push(...(t.tasks ?? []))
+  }
+  return names
 }
 
 /** Why the sample's test fails on its snapshot ('fail' mode), if it does. */

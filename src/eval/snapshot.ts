@@ -15,12 +15,14 @@
  * Each sample's test compares its calls with its stored line when it runs; the suite's last planned sample writes
  * the file once (tests in a suite run in order) and lists the obsolete ids.
  */
+import { createHash } from 'node:crypto'
+import { unlink } from 'node:fs/promises'
 import { basename, dirname, join, relative } from 'node:path'
 import { expect } from 'vitest'
 import {
   composeSnapshotFile,
   lineDiff,
-  parseSnapshotFile,
+  readSnapshotText,
   snapshotLine,
   type SampleSnapshotMeta,
   type SnapshotCall,
@@ -52,11 +54,42 @@ export function snapshotPlan(option: SnapshotOption | undefined, where: string):
   return { mode, ignore }
 }
 
-/** `weather.eval.ts` and suite `Weather tools` → `weather.eval.weather-tools.calls.jsonl`, beside the eval file. */
+/** Longest slug kept in a file name: with the base, the hash and the suffix, far below the 255-byte limit. */
+const MAX_SLUG = 60
+
+function evalBase(evalFile: string): string {
+  return basename(evalFile).replace(/\.(c|m)?[jt]sx?$/, '')
+}
+
+function slugOf(suite: string): string {
+  return suite.toLowerCase().replace(/[^a-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '') || 'suite'
+}
+
+/**
+ * The suite's snapshot file, beside the eval file: `weather.eval.ts` and suite `weather` → `weather.eval.weather.calls.jsonl`.
+ * A name the slug does not keep exactly (`Weather tools`, `天気`, one over 60 characters) gets a short hash of the
+ * exact name after the slug (`weather.eval.weather-tools.1a2b3c4d5e.calls.jsonl`): distinct suites, distinct files
+ * (a slug has no dot, so the two forms never meet), and the name stays short.
+ */
 export function snapshotPath(evalFile: string, suite: string): string {
-  const base = basename(evalFile).replace(/\.(c|m)?[jt]sx?$/, '')
-  const slug = suite.toLowerCase().replace(/[^a-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '') || 'suite'
-  return join(dirname(evalFile), `${base}.${slug}.calls.jsonl`)
+  const slug = slugOf(suite)
+  const name = slug === suite && suite.length <= MAX_SLUG ? slug : `${slug.slice(0, MAX_SLUG).replace(/-+$/, '')}.${suiteHash(suite)}`
+  return join(dirname(evalFile), `${evalBase(evalFile)}.${name}.calls.jsonl`)
+}
+
+function suiteHash(suite: string): string {
+  return createHash('sha256').update(suite, 'utf8').digest('hex').slice(0, 10)
+}
+
+/** The name before hashed names: the slug alone, which several suites could share. Still read where unambiguous. */
+export function legacySnapshotPath(evalFile: string, suite: string): string {
+  return join(dirname(evalFile), `${evalBase(evalFile)}.${slugOf(suite)}.calls.jsonl`)
+}
+
+/** The old file is this suite's alone when no other suite name in the eval file has the same slug. */
+function legacyIsUnambiguous(suite: string, suitesInFile: readonly string[]): boolean {
+  const slug = slugOf(suite)
+  return suitesInFile.every((other) => other === suite || slugOf(other) !== slug)
 }
 
 type UpdateMode = 'all' | 'new' | 'none'
@@ -73,9 +106,24 @@ function snapshotState(): VitestSnapshotState | undefined {
   return (expect.getState() as { snapshotState?: VitestSnapshotState }).snapshotState
 }
 
+/** Where a suite's snapshot lives: its eval file, its name, and every suite name in that file (for the old names). */
+export interface SnapshotSite {
+  evalFile: string
+  suite: string
+  suitesInFile: readonly string[]
+}
+
+/** What was read: the entries, where from, and whether the file held lines that are not snapshot lines. */
+interface Loaded {
+  entries: Map<string, SnapshotEntry>
+  /** The old-named file the entries came from, when the current name has none yet. */
+  legacy?: string
+  corrupt: boolean
+}
+
 /** One suite's snapshot file during a run. */
 export class SuiteSnapshot {
-  private stored: Promise<Map<string, SnapshotEntry>> | undefined
+  private stored: Promise<Loaded> | undefined
   /** This run's lines, by id. */
   private readonly current = new Map<string, string>()
   private readonly status = new Map<string, SampleSnapshotMeta['status']>()
@@ -83,23 +131,39 @@ export class SuiteSnapshot {
 
   constructor(readonly plan: SnapshotPlan) {}
 
-  private load(path: string): Promise<Map<string, SnapshotEntry>> {
+  private path(site: SnapshotSite): string {
+    this.file ??= snapshotPath(site.evalFile, site.suite)
+    return this.file
+  }
+
+  private load(site: SnapshotSite): Promise<Loaded> {
     this.stored ??= (async () => {
       const env = snapshotState()?.environment
-      const text = env ? await env.readSnapshotFile(path) : null
-      return parseSnapshotFile(text ?? '', path)
+      const path = this.path(site)
+      let text = env ? await env.readSnapshotFile(path) : null
+      let legacy: string | undefined
+      if (text === null && env) {
+        const old = legacySnapshotPath(site.evalFile, site.suite)
+        if (old !== path && legacyIsUnambiguous(site.suite, site.suitesInFile)) {
+          text = await env.readSnapshotFile(old)
+          if (text !== null) legacy = old
+        }
+      }
+      // `-u` rewrites the file, so a damaged one is no obstacle then: its good lines are kept, the rest dropped.
+      const lenient = this.updateMode() === 'all'
+      const parsed = readSnapshotText(text ?? '', legacy ?? path, { lenient })
+      return { entries: parsed.entries, legacy, corrupt: parsed.errors.length > 0 }
     })()
     return this.stored
   }
 
   /** Compare one sample's calls with its stored line. `root`: the project root (paths in the report are relative). */
-  async check(evalFile: string, suite: string, root: string, id: string, calls: readonly SnapshotCall[], frequency?: string): Promise<SampleSnapshotMeta> {
-    this.file ??= snapshotPath(evalFile, suite)
-    const stored = await this.load(this.file)
+  async check(site: SnapshotSite, root: string, id: string, calls: readonly SnapshotCall[], frequency?: string): Promise<SampleSnapshotMeta> {
+    const { entries: stored, legacy } = await this.load(site)
     const line = snapshotLine(id, calls, frequency)
     this.current.set(id, line)
     const before = stored.get(id)
-    const file = relative(root, this.file)
+    const file = relative(root, legacy ?? this.path(site))
     let status: SampleSnapshotMeta['status']
     if (!before) status = 'added'
     else status = before.calls === JSON.stringify(calls) ? 'unchanged' : 'changed'
@@ -116,10 +180,9 @@ export class SuiteSnapshot {
    * Write the file as the update mode allows and list the obsolete ids (`ids`: every id in the suite's data).
    * `testId` is the writing test's id (Vitest counts the written and updated snapshots under it).
    */
-  async finish(ids: ReadonlySet<string>, root: string, testId: string, evalFile: string, suite: string): Promise<SuiteSnapshotMeta> {
-    this.file ??= snapshotPath(evalFile, suite)
-    const path = this.file
-    const stored = await this.load(path)
+  async finish(ids: ReadonlySet<string>, root: string, testId: string, site: SnapshotSite): Promise<SuiteSnapshotMeta> {
+    const path = this.path(site)
+    const { entries: stored, legacy, corrupt } = await this.load(site)
     const obsolete = [...stored.keys()].filter((id) => !ids.has(id)).sort()
     const mode = this.updateMode()
     const lines = new Map<string, string>()
@@ -134,17 +197,19 @@ export class SuiteSnapshot {
     const before = composeSnapshotFile(new Map([...stored].map(([id, e]) => [id, e.line])))
     let written = false
     const state = snapshotState()
-    if (mode !== 'none' && content !== before && state?.environment) {
+    // A damaged file or one under its old name is rewritten even when its entries did not change.
+    if (mode !== 'none' && (content !== before || corrupt || legacy !== undefined) && state?.environment) {
       await state.environment.saveSnapshotFile(path, content)
+      if (legacy !== undefined) await unlink(legacy).catch(() => undefined) // moved: the new name holds it now
       written = true
       // Vitest's summary counts what was written: new lines as added, changed or removed ones as updated.
       for (const [id, s] of this.status) {
         if (s === 'added' && lines.has(id)) state.added?.increment(testId)
         if (s === 'changed' && mode === 'all') state.updated?.increment(testId)
       }
-      if (mode === 'all' && obsolete.length > 0) state.updated?.increment(testId)
+      if (mode === 'all' && (obsolete.length > 0 || corrupt)) state.updated?.increment(testId)
     }
-    return { file: relative(root, path), obsolete, written }
+    return { file: relative(root, written ? path : (legacy ?? path)), obsolete, written }
   }
 }
 

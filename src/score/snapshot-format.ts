@@ -102,24 +102,37 @@ export interface SnapshotEntry {
 
 /** Parse a snapshot file; a line that is not one is an error naming the file and line (a hand edit gone wrong). */
 export function parseSnapshotFile(text: string, file: string): Map<string, SnapshotEntry> {
-  const out = new Map<string, SnapshotEntry>()
-  const lines = text.split('\n')
-  lines.forEach((raw, i) => {
+  return readSnapshotText(text, file).entries
+}
+
+/**
+ * A snapshot file's entries. A line that is not a snapshot line (a hand edit gone wrong, a truncated write) throws an
+ * error naming the file and line, or with `lenient` (`-u`, which rewrites the file) is dropped and listed in `errors`.
+ */
+export function readSnapshotText(text: string, file: string, options: { lenient?: boolean } = {}): { entries: Map<string, SnapshotEntry>; errors: string[] } {
+  const entries = new Map<string, SnapshotEntry>()
+  const errors: string[] = []
+  const bad = (n: number, why: string): void => {
+    const message = `${file}:${n}: not a snapshot line (${why}); fix it, or rerun with -u to rewrite the file`
+    if (!options.lenient) throw new Error(message)
+    errors.push(message)
+  }
+  text.split('\n').forEach((raw, i) => {
     const line = raw.trim()
     if (line === '') return
     let obj: unknown
     try {
       obj = JSON.parse(line)
     } catch {
-      throw new Error(`${file}:${i + 1}: not a snapshot line (not valid JSON); fix it or rerun with -u`)
+      return bad(i + 1, 'not valid JSON')
     }
     const entry = obj as { id?: unknown; calls?: unknown }
     if (typeof entry !== 'object' || entry === null || typeof entry.id !== 'string' || !Array.isArray(entry.calls)) {
-      throw new Error(`${file}:${i + 1}: not a snapshot line (needs \`id\` and \`calls\`); fix it or rerun with -u`)
+      return bad(i + 1, 'needs `id` and `calls`')
     }
-    out.set(entry.id, { line, calls: callsKey(entry.calls as SnapshotCall[]) })
+    entries.set(entry.id, { line, calls: callsKey(entry.calls as SnapshotCall[]) })
   })
-  return out
+  return { entries, errors }
 }
 
 const ID_ORDER = new Intl.Collator('en', { numeric: true })

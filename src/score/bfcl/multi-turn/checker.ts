@@ -7,7 +7,8 @@
 import type { PyDict, PyValue } from '../pyvalue.js'
 import { ApiSession } from './api.js'
 import { InstanceSet, decodeFunctionCallingStep } from './executor.js'
-import { eq, repr, type Val } from './pyrt.js'
+import { PyExc, eq, repr, type Val } from './pyrt.js'
+import { describeThrown } from '../../../calls/thrown.js'
 
 export interface MultiTurnEntry {
   id: string
@@ -69,8 +70,30 @@ export function scoreMultiTurnEntry(entry: MultiTurnEntry, result: PyValue, grou
   return { ...verdict, id, model_result_decoded: decoded }
 }
 
-/** The reference's `multi_turn_checker` on decoded results. */
+/** The error type of an entry the checker could not score (the reference has none: its run stops there). */
+export const CHECKER_ERROR = 'multi_turn:checker_error'
+
+/** What went wrong, never itself throwing (the thrown value may be anything). */
+export function checkerErrorMessage(e: unknown): string {
+  if (e instanceof PyExc) {
+    return `The checker raised ${e.pyType}: ${e.message}. BFCL's own checker raises the same here and stops the whole run; this entry is scored as failed.`
+  }
+  return `Internal error while checking this entry: ${describeThrown(e)}. This entry is scored as failed.`
+}
+
+/**
+ * The reference's `multi_turn_checker` on decoded results. Never throws: an entry it cannot finish (a Python exception
+ * the reference would raise, or a fault here) fails alone, so the category goes on with the others.
+ */
 export function multiTurnChecker(decoded: string[][][], groundTruth: string[][], entry: MultiTurnEntry, options: MultiTurnOptions): Omit<MultiTurnVerdict, 'id'> {
+  try {
+    return checkTurns(decoded, groundTruth, entry, options)
+  } catch (e) {
+    return { valid: false, error_type: CHECKER_ERROR, error_message: checkerErrorMessage(e) }
+  }
+}
+
+function checkTurns(decoded: string[][][], groundTruth: string[][], entry: MultiTurnEntry, options: MultiTurnOptions): Omit<MultiTurnVerdict, 'id'> {
   const session = options.session ?? new ApiSession()
   const category = entry.id.slice(0, entry.id.lastIndexOf('_'))
   const longContext = category.includes('long_context') || category.includes('composite')

@@ -11,7 +11,8 @@ import { ApiSession, bindArgs, type ApiMethod, type SimulatedApi } from './api.j
 import { GorillaFileSystem } from './file-system.js'
 import { PyExc, deepCopy, fl, jsonDumps, neg, repr, str, type Val } from './pyrt.js'
 import { MessageApi, TicketApi, TwitterApi } from './social.js'
-import { MathApi, TradingBot } from './trading.js'
+import { MathApi } from './math.js'
+import { TradingBot } from './trading.js'
 import { TravelApi } from './travel.js'
 import { VehicleControlApi } from './vehicle.js'
 

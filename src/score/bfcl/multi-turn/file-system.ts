@@ -1,7 +1,23 @@
 /** BFCL's GorillaFileSystem: an in-memory tree of directories and files with shell-like commands. */
 import { PyFloat, type PyDict } from '../pyvalue.js'
 import { SimulatedApi, m, opt, type ApiMethod } from './api.js'
-import { PyExc, asVal, cmp, contains, dict, num, repr, truthy, type PyObject, type Val } from './pyrt.js'
+import { PyExc, asVal, cmp, contains, dict, eq, num, repr, truthy, type PyObject, type Val } from './pyrt.js'
+
+/**
+ * `cp(source='a', destination='a')` makes a directory that contains itself, as in BFCL's Python (its `contents` is a
+ * shallow copy that already holds the new directory). Python survives printing such a tree because `dict.__repr__`
+ * prints a dict it is already printing as `{...}`; comparing or walking one ends in RecursionError. These mirror both:
+ * the dicts being printed, and how deep a walk may go before raising Python's error.
+ */
+const printing = new Set<Map<string, FsFile | FsDirectory>>()
+// CPython's default recursion limit is 1000 frames; a walk spends one or two per level. Only a cycle gets this deep.
+const MAX_DEPTH = 480
+
+export const RECURSION_ERROR = 'maximum recursion depth exceeded'
+
+function tooDeep(depth: number, where: string): void {
+  if (depth > MAX_DEPTH) throw new PyExc(RECURSION_ERROR + where, 'RecursionError')
+}
 
 export class FsFile implements PyObject {
   readonly pyTypeName = 'File'
@@ -36,14 +52,26 @@ export class FsDirectory implements PyObject {
     return name === '.' ? this : this.contents.get(name)
   }
   pyRepr(): string {
-    const items = [...this.contents].map(([k, v]) => `${repr(k)}: ${v.pyRepr()}`)
-    return `<Directory: ${this.name}, Parent: ${this.parent ? this.parent.name : 'None'}, Contents: {${items.join(', ')}}>`
+    return `<Directory: ${this.name}, Parent: ${this.parent ? this.parent.name : 'None'}, Contents: ${this.contentsRepr()}>`
   }
-  pyEquals(other: unknown): boolean {
+  private contentsRepr(): string {
+    if (printing.has(this.contents)) return '{...}'
+    printing.add(this.contents)
+    try {
+      return `{${[...this.contents].map(([k, v]) => `${repr(k)}: ${v.pyRepr()}`).join(', ')}}`
+    } finally {
+      printing.delete(this.contents)
+    }
+  }
+  pyEquals(other: unknown, depth = 0): boolean {
     if (!(other instanceof FsDirectory) || other.name !== this.name || other.contents.size !== this.contents.size) return false
+    tooDeep(depth, ' in comparison')
     for (const [k, v] of this.contents) {
       const o = other.contents.get(k)
-      if (o === undefined || !v.pyEquals(o)) return false
+      if (o === undefined) return false
+      // dict == dict compares values with `is` first, so a shared directory is equal without a walk.
+      if (v === o) continue
+      if (!(v instanceof FsDirectory ? v.pyEquals(o, depth + 1) : eq(v, o))) return false
     }
     return true
   }
@@ -197,9 +225,12 @@ export class GorillaFileSystem extends SimulatedApi {
         return dict([['error', `diff: ${String(a)} or ${String(b)}: No such file or directory`]])
       }),
       du: m([opt('human_readable', false)], ([h]) => {
-        const size = (item: FsFile | FsDirectory): number =>
-          item instanceof FsFile ? Buffer.byteLength(item.content, 'utf8') : [...item.contents.values()].reduce((a, c) => a + size(c), 0)
-        let total = size(cur())
+        const size = (item: FsFile | FsDirectory, depth: number): number => {
+          if (item instanceof FsFile) return Buffer.byteLength(item.content, 'utf8')
+          tooDeep(depth, '')
+          return [...item.contents.values()].reduce((a, c) => a + size(c, depth + 1), 0)
+        }
+        let total = size(cur(), 0)
         let out: string
         if (truthy(h)) {
           const units = ['B', 'KB', 'MB', 'GB', 'TB']
@@ -232,14 +263,15 @@ export class GorillaFileSystem extends SimulatedApi {
           return msg.startsWith('cd:') ? dict([['error', msg.replace('cd:', 'find:')]]) : target
         }
         const matches: string[] = []
-        const walk = (dir: FsDirectory, base: string): void => {
+        const walk = (dir: FsDirectory, base: string, depth: number): void => {
+          tooDeep(depth, ' while calling a Python object')
           for (const [itemName, item] of dir.contents) {
             const p = `${base}/${itemName}`
             if (name === null || contains(itemName, name)) matches.push(p)
-            if (item instanceof FsDirectory) walk(item, p)
+            if (item instanceof FsDirectory) walk(item, p, depth + 1)
           }
         }
-        walk(target, rstrip(s(path!, 'rstrip'), '/'))
+        walk(target, rstrip(s(path!, 'rstrip'), '/'), 0)
         return dict([['matches', matches]])
       }),
       grep: m(['file_name', 'pattern'], ([f, pattern]) => {

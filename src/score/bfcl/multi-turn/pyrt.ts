@@ -23,7 +23,11 @@ export function isPyObject(v: unknown): v is PyObject {
 
 /** A Python exception: the executor reports it as `Error during execution: <message>`. */
 export class PyExc extends Error {
-  constructor(message: string) {
+  /** The Python exception class, for where the checker reports an exception the reference would raise. */
+  constructor(
+    message: string,
+    readonly pyType = 'Exception',
+  ) {
     super(message)
     this.name = 'PyExc'
   }
@@ -460,4 +464,12 @@ function int32Chunks(n: number): number[] {
     n = Math.floor(n / 2 ** 32)
   }
   return out
+}
+
+/** `iter(v)` as the simulated APIs use it: a list, a str's characters, a dict's keys. */
+export function iterate(v: Val): Val[] {
+  if (Array.isArray(v)) return v
+  if (typeof v === 'string') return Array.from(v)
+  if (v instanceof Map) return [...v.keys()]
+  throw new PyExc(`'${typeName(v)}' object is not iterable`)
 }

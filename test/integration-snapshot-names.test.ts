@@ -1,0 +1,121 @@
+// Snapshot file names through real `vitest` subprocesses: suites whose slugs collide (`天気`/`日本`, `a b`/`a-b`)
+// get files of their own, so `-u` then a CI run passes; a 300-character suite name gets a short file name; a
+// truncated file fails with its real cause (not "timed out") and `-u` rewrites it; a file under its old name is
+// still read, and `-u` moves it.
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createEvalProject, ensureBuilt, type EvalProject } from './helpers/eval-project.js'
+
+const jsonl = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join('\n') + '\n'
+const sample = (id: string, city: string) => ({ id, messages: [{ role: 'user', content: `Weather in ${city}?` }], expected: [{ name: 'get_weather', arguments: { city } }] })
+const output = (id: string, city: string) => ({ id, tool_calls: [{ id: 'c', type: 'function', function: { name: 'get_weather', arguments: JSON.stringify({ city }) } }] })
+
+const config = `
+import { defineConfig } from 'vitest/config'
+import ToolEvalsReporter from 'vitest-tool-evals/reporter'
+export default defineConfig({
+  test: { include: ['evals/**/*.eval.mjs'], testTimeout: 60000, reporters: ['default', new ToolEvalsReporter({ outputFile: 'report.json' })] },
+})
+`
+
+const LONG = 'x'.repeat(300)
+// Each suite has its own samples: were two to share a file, one's lines would be missing after the other wrote it.
+const SUITES: [string, string][] = [['天気', 't'], ['日本', 'n'], ['a b', 'ab'], ['a-b', 'ad'], [LONG, 'l']]
+const namesEval = `
+import { describeEval, replay } from 'vitest-tool-evals'
+for (const [name, prefix] of ${JSON.stringify(SUITES)}) {
+  describeEval(name, { data: 'data/' + prefix + '.jsonl', model: replay('data/outputs.jsonl'), snapshot: { mode: 'fail' } })
+}
+`
+
+function files(dir: string): string[] {
+  return readdirSync(join(dir, 'evals')).filter((f) => f.endsWith('.calls.jsonl')).sort()
+}
+
+describe('snapshot file names (real vitest runs)', () => {
+  let project: EvalProject
+  const report = () => JSON.parse(readFileSync(join(project.dir, 'report.json'), 'utf8'))
+
+  beforeAll(() => {
+    ensureBuilt()
+    const data: Record<string, string> = {}
+    const outputs: unknown[] = []
+    for (const [, p] of SUITES) {
+      data[`data/${p}.jsonl`] = jsonl([sample(`${p}1`, 'Paris'), sample(`${p}2`, 'Rome')])
+      outputs.push(output(`${p}1`, 'Paris'), output(`${p}2`, 'Rome'))
+    }
+    project = createEvalProject({ 'vitest.config.mjs': config, 'evals/names.eval.mjs': namesEval, ...data, 'data/outputs.jsonl': jsonl(outputs) })
+  })
+  afterAll(() => project?.remove())
+
+  it('-u writes one file per suite (colliding slugs, a 300-character name); a CI run then passes', { timeout: 240_000 }, async () => {
+    const written = await project.run(['run', '-u'])
+    expect(written.code, written.stdout + written.stderr).toBe(0)
+    const names = files(project.dir)
+    expect(names).toHaveLength(SUITES.length)
+    for (const n of names) expect(n.length).toBeLessThan(120)
+    // Each file holds its own suite's samples only.
+    const ids = names.map((n) => readFileSync(join(project.dir, 'evals', n), 'utf8').trim().split('\n').map((l) => JSON.parse(l).id).join(','))
+    expect(ids.sort()).toEqual(SUITES.map(([, p]) => `${p}1,${p}2`).sort())
+
+    const ci = await project.run(['run'])
+    expect(ci.code, ci.stdout + ci.stderr).toBe(0)
+    expect(report().snapshots).toMatchObject({ changed: [], added: [], obsolete: [], unchanged: 2 * SUITES.length })
+  })
+
+  it('a truncated file fails its samples with the real cause, not a timeout; -u rewrites it', { timeout: 240_000 }, async () => {
+    const file = files(project.dir).find((n) => readFileSync(join(project.dir, 'evals', n), 'utf8').includes('"t1"'))!
+    const path = join(project.dir, 'evals', file)
+    const text = readFileSync(path, 'utf8')
+    writeFileSync(path, text.slice(0, text.length - 20)) // the last line cut short, as an interrupted write leaves it
+    const broken = await project.run(['run'])
+    expect(broken.code).toBe(1)
+    const out = broken.stdout + broken.stderr
+    expect(out).toContain(`evals/${file}:2: not a snapshot line (not valid JSON); fix it, or rerun with -u to rewrite the file`)
+    const reasons = (report().errored.samples as { id: string; reason: string }[]).map((s) => [s.id, s.reason])
+    expect(reasons.map(([id]) => id).sort()).toEqual(['t1', 't2'])
+    for (const [, reason] of reasons) {
+      expect(reason).toContain('tool-call snapshot')
+      expect(reason).not.toContain('timed out')
+    }
+
+    const fixed = await project.run(['run', '-u'])
+    expect(fixed.code, fixed.stdout + fixed.stderr).toBe(0)
+    expect(readFileSync(path, 'utf8')).toBe(text)
+    expect((await project.run(['run'])).code).toBe(0)
+  })
+})
+
+describe('a snapshot file under its old name (real vitest runs)', () => {
+  it('is read while unambiguous; -u moves it to the new name', { timeout: 240_000 }, async () => {
+    ensureBuilt()
+    const old = 'evals/w.eval.weather-tools.calls.jsonl'
+    const line = '{"id":"w1","calls":[{"arguments":{"city":"Paris"},"name":"get_weather"}]}\n'
+    const project = createEvalProject({
+      'vitest.config.mjs': config,
+      'evals/w.eval.mjs': `import { describeEval, replay } from 'vitest-tool-evals'
+describeEval('Weather tools', { data: 'data/w.jsonl', model: replay('data/outputs.jsonl'), snapshot: { mode: 'fail' } })\n`,
+      'data/w.jsonl': jsonl([sample('w1', 'Paris')]),
+      'data/outputs.jsonl': jsonl([output('w1', 'Paris')]),
+      [old]: line,
+    })
+    try {
+      const ci = await project.run(['run'])
+      expect(ci.code, ci.stdout + ci.stderr).toBe(0)
+      const report = () => JSON.parse(readFileSync(join(project.dir, 'report.json'), 'utf8'))
+      expect(report().snapshots).toMatchObject({ unchanged: 1, added: [], files: [{ file: old, written: false }] })
+
+      const moved = await project.run(['run', '-u'])
+      expect(moved.code, moved.stdout + moved.stderr).toBe(0)
+      expect(existsSync(join(project.dir, old))).toBe(false)
+      const now = files(project.dir)
+      expect(now).toHaveLength(1)
+      expect(now[0]).toMatch(/^w\.eval\.weather-tools\.[0-9a-f]{10}\.calls\.jsonl$/)
+      expect(readFileSync(join(project.dir, 'evals', now[0]!), 'utf8')).toBe(line)
+      expect((await project.run(['run'])).code).toBe(0)
+    } finally {
+      project.remove()
+    }
+  })
+})
