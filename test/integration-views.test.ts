@@ -190,7 +190,8 @@ describe('every view renders the one report', () => {
       expect(line, metric).toBeDefined()
       expect(line).toContain(`p=${p},`)
       expect(line).toContain(`n=${m.n})`)
-      const mdRow = md.split('\n').find((l) => l.includes(`| ${mdText(metric)} |`) && l.includes('→'))
+      // The metric's row (an ungated one says so after its name).
+      const mdRow = md.split('\n').find((l) => l.split(' | ')[1]?.replace(' (not gated)', '') === mdText(metric) && l.includes('→'))
       expect(mdRow, metric).toBeDefined()
       expect(mdRow).toContain(`| ${p} |`)
       expect(mdRow?.endsWith(`| ${m.n} |`)).toBe(true)

@@ -7,7 +7,8 @@ import { Writable } from 'node:stream'
 import { afterAll, describe, expect, it } from 'vitest'
 import { runCli } from '../src/cli/command.js'
 import { planCommand } from '../src/cli/plan.js'
-import { serialiseOutcomes, type SampleOutcome } from '../src/reporter/compare/outcomes.js'
+import type { SampleOutcome } from '../src/reporter/compare/outcomes.js'
+import { writeSamplesFile } from '../src/reporter/compare/gate.js'
 import { planGate } from '../src/reporter/compare/plan.js'
 import { gatePower, scaleDesign } from '../src/score/power.js'
 
@@ -22,10 +23,11 @@ function baseline(): SampleOutcome[] {
   })
 }
 
+/** A finished run's report and its per-sample file, bound together as the reporter writes them (run id, hash). */
 function writeReport(name: string, outcomes: SampleOutcome[], extra: Record<string, unknown> = {}): string {
-  writeFileSync(join(dir, `${name}.samples.jsonl`), serialiseOutcomes(outcomes))
   const file = join(dir, `${name}.json`)
-  writeFileSync(file, JSON.stringify({ samplesFile: `${name}.samples.jsonl`, ...extra }))
+  const written = writeSamplesFile(file, outcomes)
+  writeFileSync(file, JSON.stringify({ samples: outcomes.length, ...written, ...extra }))
   return file
 }
 
