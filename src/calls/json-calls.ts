@@ -362,9 +362,15 @@ function readJsonCalls(text: string, format: string, options: ParseOptions): Too
   const to = text.length
   let budget = RETRY_BUDGET_BASE + RETRY_BUDGET_FACTOR * to
   let start = 0
+  // Spans that failed to decode, by start: their end. A retry pass finds most of the previous pass's spans again
+  // (`{"q":x }; ` repeated after a stray `{"` is one span less per pass), and a decode's outcome depends only on
+  // the span, so a span known to fail is not decoded again; the budget is spent as if it were.
+  let failed: Map<number, number> | undefined
   for (let pass = 0; start < to && (pass === 0 || budget > 0); pass++) {
     const { roots, unclosedAt, brokenString } = scanSpans(text, start, to)
     if (pass > 0) budget -= to - start
+    // Worth remembering only when another pass may follow.
+    if (unclosedAt >= 0 && brokenString) failed ??= new Map()
     const out: ToolCall[] = []
     // Depth-first over the span tree in text order; a span is decoded only if no enclosing span decoded.
     const pending: { span: Span; free: boolean }[] = roots.reverse().map((span) => ({ span, free: pass === 0 }))
@@ -379,12 +385,15 @@ function readJsonCalls(text: string, format: string, options: ParseOptions): Too
       }
       if (plausibleJson(text, s.start, s.end) && (free || size <= budget)) {
         if (!free) budget -= size
-        // A balanced span: the native parser takes it whole. If that fails, the bracket scan would find the same
-        // end (a valid value closes where its span does) and fail the same way, so it is not run.
-        const r = parseJsonSpan(text, s.start, s.end) ?? parseJsonAt(text, s.start, s.end)
-        if (r.ok) {
-          out.push(...callsFromValue(r.value, format, r.floatPaths, text.slice(s.start, s.end), options, BARE))
-          continue
+        if (failed?.get(s.start) !== s.end) {
+          // A balanced span: the native parser takes it whole. If that fails, the bracket scan would find the same
+          // end (a valid value closes where its span does) and fail the same way, so it is not run.
+          const r = parseJsonSpan(text, s.start, s.end) ?? parseJsonAt(text, s.start, s.end)
+          if (r.ok) {
+            out.push(...callsFromValue(r.value, format, r.floatPaths, text.slice(s.start, s.end), options, BARE))
+            continue
+          }
+          failed?.set(s.start, s.end)
         }
       }
       const children: Span[] = []

@@ -20,6 +20,7 @@ const OPEN_BRACKET = 91 // [
 const CLOSE_BRACKET = 93 // ]
 const QUOTE = 34 // "
 const BACKSLASH = 92 // \
+const COMMA = 44
 
 export function isJsonSpace(code: number): boolean {
   return code === 32 || code === 10 || code === 13 || code === 9
@@ -216,9 +217,17 @@ export function parseJsonAt(text: string, start = 0, limit = text.length): JsonR
   if (c === OPEN_BRACE || c === OPEN_BRACKET) {
     // A throw costs microseconds: a bracket whose first token cannot be JSON (`[\"a\"]`) fails without one.
     if (!plausibleStart(text, s, e)) return invalidJson(slice, s)
+    // Past a few failed parses of this text, a span is checked by a scan before the native parse: a text of many
+    // small spans that are not JSON (`{"q":x }` repeated) would otherwise cost a throw every few bytes.
+    if (text === atFailedText && atFailures >= MAX_SPAN_FAILURES && !isJsonText(text, s, e)) return invalidJson(slice, s)
     try {
       value = JSON.parse(slice) as JsonValue
     } catch (err) {
+      if (text !== atFailedText) {
+        atFailedText = text
+        atFailures = 0
+      }
+      atFailures++
       return { ok: false, error: `invalid JSON: ${(err as Error).message}`, at: s }
     }
   } else if (c === QUOTE) {
@@ -235,6 +244,10 @@ export function parseJsonAt(text: string, start = 0, limit = text.length): JsonR
   }
   return decoded(value, e, slice)
 }
+
+/** `parseJsonAt`'s own count of failed native parses of the last text (see MAX_SPAN_FAILURES). */
+let atFailedText: string | undefined
+let atFailures = 0
 
 /**
  * The object or array that fills `text[start, end)` (whitespace around it allowed), decoded by one native
@@ -298,6 +311,99 @@ function plausibleStart(text: string, s: number, e: number): boolean {
 function skipJsonSpace(text: string, i: number, end: number): number {
   while (i < end && isJsonSpace(text.charCodeAt(i))) i++
   return i
+}
+
+/** Open containers of `isJsonText` by level: 1 an object, 0 an array. Shared, grown as needed (never in use twice). */
+let containers = new Uint8Array(64)
+
+/**
+ * Whether `text[s, e)` is exactly one JSON value, as `JSON.parse` would accept it, found by one scan without
+ * allocating or throwing. It never turns down what the native parser accepts (it reads the same grammar), so callers
+ * may run the native parse only when it says yes.
+ */
+export function isJsonText(text: string, s: number, e: number): boolean {
+  let depth = 0
+  let i = skipJsonSpace(text, s, e)
+  for (;;) {
+    // A value starts at i.
+    if (i >= e) return false
+    const c = text.charCodeAt(i)
+    if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+      if (depth === containers.length) {
+        const grownTo = new Uint8Array(depth * 2)
+        grownTo.set(containers)
+        containers = grownTo
+      }
+      containers[depth++] = c === OPEN_BRACE ? 1 : 0
+      i = skipJsonSpace(text, i + 1, e)
+      if (text.charCodeAt(i) === (c === OPEN_BRACE ? CLOSE_BRACE : CLOSE_BRACKET)) {
+        depth--
+        i++
+      } else if (c === OPEN_BRACE) {
+        i = jsonKeyEnd(text, i, e)
+        if (i < 0) return false
+        continue
+      } else continue
+    } else if (c === QUOTE) {
+      i = jsonStringEnd(text, i, e)
+      if (i < 0) return false
+    } else {
+      const t = scanPrimitiveEnd(text, i, e)
+      if (t === i) return false
+      const n = t - i
+      const literal =
+        (n === 4 && text.startsWith('true', i)) || (n === 5 && text.startsWith('false', i)) || (n === 4 && text.startsWith('null', i))
+      if (!literal && !isJsonNumber(text, i, t)) return false
+      i = t
+    }
+    // After a value: a comma (then the next value, or key and value) or the closer of the open container.
+    for (;;) {
+      i = skipJsonSpace(text, i, e)
+      if (depth === 0) return i === e
+      const d = text.charCodeAt(i)
+      const inObject = containers[depth - 1] === 1
+      if (d === COMMA) {
+        i = skipJsonSpace(text, i + 1, e)
+        if (inObject) {
+          i = jsonKeyEnd(text, i, e)
+          if (i < 0) return false
+        }
+        break
+      }
+      if (d !== (inObject ? CLOSE_BRACE : CLOSE_BRACKET)) return false
+      depth--
+      i++
+    }
+  }
+}
+
+/** After `"key"` and `:` at `i` (spaces around the colon allowed): the index past them, or -1. */
+function jsonKeyEnd(text: string, i: number, e: number): number {
+  if (i >= e || text.charCodeAt(i) !== QUOTE) return -1
+  i = jsonStringEnd(text, i, e)
+  if (i < 0) return -1
+  i = skipJsonSpace(text, i, e)
+  if (i >= e || text.charCodeAt(i) !== 58 /* : */) return -1
+  return skipJsonSpace(text, i + 1, e)
+}
+
+/** End (exclusive) of the valid JSON string literal opening at `i`, or -1 (unclosed, control character, bad escape). */
+function jsonStringEnd(text: string, i: number, e: number): number {
+  for (i++; i < e; i++) {
+    const c = text.charCodeAt(i)
+    if (c === QUOTE) return i + 1
+    if (c < 0x20) return -1
+    if (c === BACKSLASH) {
+      const d = text.charCodeAt(++i)
+      if (d === 117 /* u */) {
+        for (let k = 1; k <= 4; k++) if (i + k >= e || !isHexDigit(text.charCodeAt(i + k))) return -1
+        i += 4
+      } else if (!(d === QUOTE || d === BACKSLASH || d === 47 || d === 98 || d === 102 || d === 110 || d === 114 || d === 116)) {
+        return -1 // not one of " \ / b f n r t
+      }
+    }
+  }
+  return -1
 }
 
 /** Decode `text` as exactly one JSON value (surrounding whitespace allowed). */
