@@ -245,6 +245,32 @@ export function parseJsonAt(text: string, start = 0, limit = text.length): JsonR
   return decoded(value, e, slice)
 }
 
+/**
+ * The value of the bracketed span `text[start, end)` (`start` at its `{` or `[`, `end` after its closer), or
+ * undefined when it is not JSON: what `parseJsonSpan` and then `parseJsonAt` would give, for callers that only need
+ * a value, without building a failure (a text of thousands of failing spans would build one each).
+ */
+export function bracketedValue(text: string, start: number, end: number): (JsonResult & { ok: true }) | undefined {
+  const span = parseJsonSpan(text, start, end)
+  if (span) return span.ok ? span : undefined
+  const e = scanBracketEnd(text, start, end)
+  if (e < 0 || !plausibleStart(text, start, e)) return undefined
+  if (text === atFailedText && atFailures >= MAX_SPAN_FAILURES && !isJsonText(text, start, e)) return undefined
+  const slice = text.slice(start, e)
+  let value: JsonValue
+  try {
+    value = JSON.parse(slice) as JsonValue
+  } catch {
+    if (text !== atFailedText) {
+      atFailedText = text
+      atFailures = 0
+    }
+    atFailures++
+    return undefined
+  }
+  return decoded(value, e, slice) as JsonResult & { ok: true }
+}
+
 /** `parseJsonAt`'s own count of failed native parses of the last text (see MAX_SPAN_FAILURES). */
 let atFailedText: string | undefined
 let atFailures = 0
