@@ -395,6 +395,7 @@ function readJsonCalls(text: string, format: string, options: ParseOptions): Too
   // (`{"q":x }; ` repeated after a stray `{"` is one span less per pass), and a decode's outcome depends only on
   // the span, so a span known to fail is not decoded again; the budget is spent as if it were.
   let failed: Map<number, number> | undefined
+  const tally = { failures: 0 }
   // A retry pass reads the text after the outermost bracket left open. When that bracket (level 1 of the last
   // scan, or level k+1 after k such passes) stayed open to the end and every string read directly inside it closed
   // with a quote and held no bracket, reading those quotes as prose changes nothing: the pass finds the last scan's
@@ -437,9 +438,9 @@ function readJsonCalls(text: string, format: string, options: ParseOptions): Too
       if (plausibleJson(text, s.start, s.end) && (free || size <= budget)) {
         if (!free) budget -= size
         if (failed?.get(s.start) !== s.end) {
-          // A balanced span: the native parser takes it whole. If that fails, the bracket scan would find the same
-          // end (a valid value closes where its span does) and fail the same way, so it is not run.
-          const r = bracketedValue(text, s.start, s.end)
+          // A balanced span: the native parser takes it whole. The bracket scan would find the same end (a valid
+          // value closes where its span does), so it is not run.
+          const r = bracketedValue(text, s.start, s.end, tally)
           if (r) {
             out.push(...callsFromValue(r.value, format, r.floatPaths, text.slice(s.start, s.end), options, BARE))
             continue

@@ -217,17 +217,9 @@ export function parseJsonAt(text: string, start = 0, limit = text.length): JsonR
   if (c === OPEN_BRACE || c === OPEN_BRACKET) {
     // A throw costs microseconds: a bracket whose first token cannot be JSON (`[\"a\"]`) fails without one.
     if (!plausibleStart(text, s, e)) return invalidJson(slice, s)
-    // Past a few failed parses of this text, a span is checked by a scan before the native parse: a text of many
-    // small spans that are not JSON (`{"q":x }` repeated) would otherwise cost a throw every few bytes.
-    if (text === atFailedText && atFailures >= MAX_SPAN_FAILURES && !isJsonText(text, s, e)) return invalidJson(slice, s)
     try {
       value = JSON.parse(slice) as JsonValue
     } catch (err) {
-      if (text !== atFailedText) {
-        atFailedText = text
-        atFailures = 0
-      }
-      atFailures++
       return { ok: false, error: `invalid JSON: ${(err as Error).message}`, at: s }
     }
   } else if (c === QUOTE) {
@@ -246,34 +238,30 @@ export function parseJsonAt(text: string, start = 0, limit = text.length): JsonR
 }
 
 /**
- * The value of the bracketed span `text[start, end)` (`start` at its `{` or `[`, `end` after its closer), or
- * undefined when it is not JSON: what `parseJsonSpan` and then `parseJsonAt` would give, for callers that only need
- * a value, without building a failure (a text of thousands of failing spans would build one each).
+ * The value of the balanced span `text[start, end)` (from its `{` or `[` to just after its closer, as the bare-JSON
+ * span scan finds it), or undefined when it is not JSON: what `parseJsonSpan` and then `parseJsonAt` give there, for
+ * a caller that reads many spans of one text and only needs values. A failed native parse throws (microseconds), so
+ * past `MAX_SPAN_FAILURES` failures counted in `tally` (the caller's, one per text: comparing texts to find the
+ * last one would read a whole text per call when two equal texts alternate) a span is checked by a scan first.
  */
-export function bracketedValue(text: string, start: number, end: number): (JsonResult & { ok: true }) | undefined {
-  const span = parseJsonSpan(text, start, end)
-  if (span) return span.ok ? span : undefined
-  const e = scanBracketEnd(text, start, end)
-  if (e < 0 || !plausibleStart(text, start, e)) return undefined
-  if (text === atFailedText && atFailures >= MAX_SPAN_FAILURES && !isJsonText(text, start, e)) return undefined
-  const slice = text.slice(start, e)
+export function bracketedValue(
+  text: string,
+  start: number,
+  end: number,
+  tally: { failures: number },
+): (JsonResult & { ok: true }) | undefined {
+  if (!plausibleStart(text, start, end)) return undefined
+  if (tally.failures >= MAX_SPAN_FAILURES && !isJsonText(text, start, end)) return undefined
+  const slice = text.slice(start, end)
   let value: JsonValue
   try {
     value = JSON.parse(slice) as JsonValue
   } catch {
-    if (text !== atFailedText) {
-      atFailedText = text
-      atFailures = 0
-    }
-    atFailures++
+    tally.failures++
     return undefined
   }
-  return decoded(value, e, slice) as JsonResult & { ok: true }
+  return decoded(value, end, slice) as JsonResult & { ok: true }
 }
-
-/** `parseJsonAt`'s own count of failed native parses of the last text (see MAX_SPAN_FAILURES). */
-let atFailedText: string | undefined
-let atFailures = 0
 
 /**
  * The object or array that fills `text[start, end)` (whitespace around it allowed), decoded by one native
