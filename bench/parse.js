@@ -1,6 +1,6 @@
 // Parser speed: throughput on a mixed-format corpus as a ratio to JSON.parse of the same call payloads, and cost
 // per byte on adversarial inputs at 1 MB and 4 MB (and typed-number shapes) relative to ordinary output of the same
-// size. Run: npm run bench (or node bench/parse.js after npm run build). BENCH_DIST=/path/to/dist measures another
+// size (a few with a format hint). Run: npm run bench (or node bench/parse.js after npm run build). BENCH_DIST=/path/to/dist measures another
 // build (an older commit's, for before/after figures). BENCH_ADVERSARIAL_SIZES=1,4 picks the sizes in MB;
 // BENCH_PARSE=single,throughput,adversarial,typed,python picks the parts. Figures go to BENCHMARKS.md; nothing here
 // passes or fails.
@@ -119,6 +119,12 @@ function closedTo(unit, size) {
   return repeatTo(unit, size - 1) + ']'
 }
 
+/** `{"name": "g", "parameters": {"q":x }; ` repeated to about `size`, ending in `{"` when `open`. */
+function bareCalls(size, open) {
+  const unit = '{"name": "g", "parameters": {"q":x }; '
+  return unit.repeat(Math.floor((size - 2) / unit.length)) + (open ? '{"' : '')
+}
+
 function adversarial(size) {
   const fill = (unit) => repeatTo(unit, size)
   const closed = (unit) => closedTo(unit, size)
@@ -166,12 +172,22 @@ function adversarial(size) {
     longcatXmlKeys: fill('<longcat_tool_call>f<longcat_arg_key>a</longcat_arg_key><longcat_arg_value>'),
     kimiK3Frames: fill('<|open|>tools<|sep|>'),
     minicpmParams: fill('<function name="f"><param name="a">'),
+    // Bare JSON objects that never close, each holding a small span that is not JSON (issue 21): every span once
+    // cost a thrown parse, and a stray `{"` at the end made the bare reader retry once per object.
+    bareCallsOpen: bareCalls(size, true),
+    bareCallsOpenJsonHint: [bareCalls(size, true), { format: 'json' }],
+    bareCallsOpenHermesHint: [bareCalls(size, true), { format: 'hermes' }],
+    bareCalls: bareCalls(size, false),
+    bareCallsJsonHint: [bareCalls(size, false), { format: 'json' }],
+    bareCallsHermesHint: [bareCalls(size, false), { format: 'hermes' }],
+    // Not malformed: a pythonic list of about 150,000 calls per MB (issue 21).
+    pythonicManyCalls: '[' + 'f(a=1),'.repeat(Math.floor((size - 5) / 7)) + 'g()]',
   }
   // Not adversarial, for scale: the baseline's text with its calls written as pythonic lists instead of Hermes JSON
   // (same prose, one call a line). Its calls go through the Python parser rather than the native JSON.parse.
   const reference = { normalPythonic: fill('Sure, I will check the weather for you. [get_weather(city="Paris")]\n') }
   const ms = {}
-  for (const [name, text] of Object.entries(inputs)) ms[name] = timeParse(text)
+  for (const [name, input] of Object.entries(inputs)) ms[name] = Array.isArray(input) ? timeParse(input[0], 5, input[1]) : timeParse(input)
   const refMs = {}
   for (const [name, text] of Object.entries(reference)) refMs[name] = timeParse(text)
   // The baseline is timed first and again at the end; its best time is the least noisy estimate.

@@ -2,7 +2,8 @@
  * One run of detection (`parseToolCalls` trying formats in turn) as a scope for sharing work between formats that
  * read the same text the same way: Hermes and then the generic JSON format both look for bare JSON calls in an
  * output without `<tool_call>` tags. A result remembered here is used again only within the same run, where the
- * text and the options cannot change; a format called on its own (a hint, or directly) is never in a run.
+ * text and the options cannot change: detection and the hinted format run after it (`parseToolCalls`); a format
+ * called directly is never in a run.
  */
 
 let current = 0 // the run in progress; 0: none

@@ -131,13 +131,17 @@ export function parseToolCalls(text: string, options: ParseOptions = {}): ToolCa
   if (typeof text !== 'string' || text.length === 0) return []
   if (options.chatTemplate !== undefined && options.format === undefined) return parseWithTemplate(text, options)
   const hinted = options.format === undefined ? undefined : byName.get(options.format)
-  const detected = inDetectionRun((outermost) => detect(text, options, outermost))
-  if (!hinted || detected[0]?.format === hinted.name) return detected
-  // A hint never finds fewer calls than detection: the hinted format's calls unless detection finds more.
-  const calls = runFormat(hinted, hinted.reasoning === 'keep' ? text : stripReasoning(text), options)
-  // Fewer calls, or as many with fewer readable (a wrong hint reads a block as one unnamed call): detection's.
-  const more = detected.length - calls.length
-  return more > 0 || (more === 0 && named(detected) > named(calls)) ? detected : calls
+  // The hinted format runs in detection's run: a reader that found nothing in this text during detection (the bare
+  // JSON reader, behind both `hermes` and `json`) is not run again for the hint.
+  return inDetectionRun((outermost) => {
+    const detected = detect(text, options, outermost)
+    if (!hinted || detected[0]?.format === hinted.name) return detected
+    // A hint never finds fewer calls than detection: the hinted format's calls unless detection finds more.
+    const calls = runFormat(hinted, hinted.reasoning === 'keep' ? text : stripReasoning(text), options)
+    // Fewer calls, or as many with fewer readable (a wrong hint reads a block as one unnamed call): detection's.
+    const more = detected.length - calls.length
+    return more > 0 || (more === 0 && named(detected) > named(calls)) ? detected : calls
+  })
 }
 
 /** Templates whose failed derivation was already reported (once each, not once per output). */

@@ -1,6 +1,6 @@
 /** JSON call objects found in free text or after a marker, shared by the JSON formats (generic JSON, Hermes, Mistral, Granite, Llama 3 JSON, Functionary, ...). */
 import { callFromObject, decodeArguments, isPlainObject, makeCall, subPaths } from './call-object.js'
-import { parseJsonAt, parseJsonSpan, skipSpace, UNTERMINATED, type JsonResult } from './json.js'
+import { bracketedValue, parseJsonAt, parseJsonSpan, skipSpace, UNTERMINATED, type JsonResult } from './json.js'
 import { NoCallMemo } from './detection-pass.js'
 import type { JsonValue, ParseOptions, ToolCall } from './types.js'
 
@@ -202,6 +202,19 @@ interface ScanResult {
   unclosedAt: number
   /** Whether a string ran to the end or into a raw newline: the sign of a stray quote. */
   brokenString: boolean
+  /** Start of the last string that ran to the end or into a raw newline (-1: none). */
+  lastBroken: number
+  /** Whether a bracket that never closed was closed over by a closer of the other kind (not left open at the end). */
+  poppedUnclosed: boolean
+  /** The brackets open at the end, by level from 1 (index 0 unused). */
+  openAt: Int32Array
+  /**
+   * By level from 1: whether every string read at that depth, after the bracket open there at the end was opened,
+   * closed with a quote and held no bracket. Such strings read the same as prose (see `readJsonCalls`).
+   */
+  plain: Uint8Array
+  /** How many brackets are open at the end. */
+  openCount: number
 }
 
 /** The ASCII characters `scanSpans` acts on: `"`, `{`, `}`, `[`, `]`. */
@@ -223,6 +236,7 @@ function scanSpans(text: string, from: number, to: number): ScanResult {
   let starts: Int32Array = new Int32Array(16)
   let firsts: Int32Array = new Int32Array(16)
   let lasts: Int32Array = new Int32Array(16)
+  let plain: Uint8Array = new Uint8Array(16)
   starts[0] = -1
   firsts[0] = -1
   lasts[0] = -1
@@ -232,6 +246,8 @@ function scanSpans(text: string, from: number, to: number): ScanResult {
   let openBrackets = 0
   let unclosedAt = -1
   let brokenString = false
+  let lastBroken = -1
+  let poppedUnclosed = false
   let i = from
   while (i < to) {
     const c = text.charCodeAt(i)
@@ -242,15 +258,21 @@ function scanSpans(text: string, from: number, to: number): ScanResult {
     }
     if (c === QUOTE && top > 0) {
       let j = i + 1
+      let bracket = false
       while (j < to) {
         const d = text.charCodeAt(j)
         if (d === QUOTE || d === NEWLINE) break
+        if (d < 128 && SPAN_CHARS[d]) bracket = true
         j += d === BACKSLASH ? 2 : 1
       }
       // Closed string: continue after it; broken by a newline or the end: continue there, as prose.
-      if (j < to && text.charCodeAt(j) === QUOTE) i = j + 1
-      else {
+      if (j < to && text.charCodeAt(j) === QUOTE) {
+        if (bracket) plain[top] = 0
+        i = j + 1
+      } else {
         brokenString = true
+        lastBroken = i
+        plain[top] = 0
         i = j
       }
       continue
@@ -261,8 +283,12 @@ function scanSpans(text: string, from: number, to: number): ScanResult {
         starts = grown(starts)
         firsts = grown(firsts)
         lasts = grown(lasts)
+        const p = new Uint8Array(plain.length * 2)
+        p.set(plain)
+        plain = p
       }
       starts[top] = i
+      plain[top] = 1
       firsts[top] = -1
       lasts[top] = -1
       if (c === OPEN_BRACE) openBraces++
@@ -290,18 +316,21 @@ function scanSpans(text: string, from: number, to: number): ScanResult {
           break
         }
         // Never closed: its child spans move to the level below.
+        poppedUnclosed = true
         unclosedAt = unclosedAt < 0 ? start : Math.min(unclosedAt, start)
         appendSpans(spans, firsts, lasts, top, firsts[level]!, lasts[level]!)
       }
     }
     i++
   }
+  const openCount = top
+  const openAt = starts.slice(0, top + 1)
   // Brackets still open never closed: their child spans move down, level by level, to the top level.
   if (top > 0) unclosedAt = unclosedAt < 0 ? starts[1]! : Math.min(unclosedAt, starts[1]!)
   for (; top > 0; top--) appendSpans(spans, firsts, lasts, top - 1, firsts[top]!, lasts[top]!)
   const roots: Span[] = []
   for (let s = firsts[0]! >= 0 ? spans[firsts[0]!] : undefined; s; s = s.next) roots.push(s)
-  return { roots, unclosedAt, brokenString }
+  return { roots, unclosedAt, brokenString, lastBroken, poppedUnclosed, openAt, plain, openCount }
 }
 
 /** A copy of `a` with twice the room. */
@@ -362,14 +391,43 @@ function readJsonCalls(text: string, format: string, options: ParseOptions): Too
   const to = text.length
   let budget = RETRY_BUDGET_BASE + RETRY_BUDGET_FACTOR * to
   let start = 0
+  // Spans that failed to decode, by start: their end. A retry pass finds most of the previous pass's spans again
+  // (`{"q":x }; ` repeated after a stray `{"` is one span less per pass), and a decode's outcome depends only on
+  // the span, so a span known to fail is not decoded again; the budget is spent as if it were.
+  let failed: Map<number, number> | undefined
+  const tally = { failures: 0 }
+  // A retry pass reads the text after the outermost bracket left open. When that bracket (level 1 of the last
+  // scan, or level k+1 after k such passes) stayed open to the end and every string read directly inside it closed
+  // with a quote and held no bracket, reading those quotes as prose changes nothing: the pass finds the last scan's
+  // spans after the bracket, and the next bracket left open is the one above it. Such a pass reuses that scan
+  // (`scan`, less its `level` lowest brackets) instead of scanning again: one scan for any number of them.
+  let scan: ScanResult | undefined
+  let level = 0
+  const pending: Span[] = []
+  const pendingFree: boolean[] = []
   for (let pass = 0; start < to && (pass === 0 || budget > 0); pass++) {
-    const { roots, unclosedAt, brokenString } = scanSpans(text, start, to)
+    if (scan && !scan.poppedUnclosed && level < scan.openCount && scan.plain[level + 1] === 1 && start === scan.openAt[level + 1]! + 1) {
+      level++
+    } else {
+      scan = scanSpans(text, start, to)
+      level = 0
+    }
+    const after = level > 0 ? scan.openAt[level]! : -1
+    const unclosedAt = level === 0 ? scan.unclosedAt : level < scan.openCount ? scan.openAt[level + 1]! : -1
+    const brokenString = level === 0 ? scan.brokenString : scan.lastBroken > after
+    const roots = scan.roots
     if (pass > 0) budget -= to - start
+    // Worth remembering only when another pass may follow.
+    if (unclosedAt >= 0 && brokenString) failed ??= new Map()
     const out: ToolCall[] = []
     // Depth-first over the span tree in text order; a span is decoded only if no enclosing span decoded.
-    const pending: { span: Span; free: boolean }[] = roots.reverse().map((span) => ({ span, free: pass === 0 }))
+    for (let k = roots.length - 1; k >= 0 && roots[k]!.start > after; k--) {
+      pending.push(roots[k]!)
+      pendingFree.push(pass === 0)
+    }
     while (pending.length > 0) {
-      const { span: s, free } = pending.pop()!
+      const s = pending.pop()!
+      const free = pendingFree.pop()!
       const size = s.end - s.start
       if (skipSpace(text, s.start + 1, s.end) === s.end - 1) {
         // `{}` or `[]`: no call, whether it decodes or not, and no span inside. Only its budget is spent, as a
@@ -379,17 +437,28 @@ function readJsonCalls(text: string, format: string, options: ParseOptions): Too
       }
       if (plausibleJson(text, s.start, s.end) && (free || size <= budget)) {
         if (!free) budget -= size
-        // A balanced span: the native parser takes it whole. If that fails, the bracket scan would find the same
-        // end (a valid value closes where its span does) and fail the same way, so it is not run.
-        const r = parseJsonSpan(text, s.start, s.end) ?? parseJsonAt(text, s.start, s.end)
-        if (r.ok) {
-          out.push(...callsFromValue(r.value, format, r.floatPaths, text.slice(s.start, s.end), options, BARE))
-          continue
+        if (failed?.get(s.start) !== s.end) {
+          // A balanced span: the native parser takes it whole. The bracket scan would find the same end (a valid
+          // value closes where its span does), so it is not run.
+          const r = bracketedValue(text, s.start, s.end, tally)
+          if (r) {
+            out.push(...callsFromValue(r.value, format, r.floatPaths, text.slice(s.start, s.end), options, BARE))
+            continue
+          }
+          failed?.set(s.start, s.end)
         }
       }
-      const children: Span[] = []
-      for (let c = s.first; c; c = c.next) children.push(c)
-      for (let k = children.length - 1; k >= 0; k--) pending.push({ span: children[k]!, free: false })
+      const base = pending.length
+      for (let c = s.first; c; c = c.next) {
+        pending.push(c)
+        pendingFree.push(false)
+      }
+      // Children in reverse, so that the first is taken next.
+      for (let a = base, b = pending.length - 1; a < b; a++, b--) {
+        const t = pending[a]!
+        pending[a] = pending[b]!
+        pending[b] = t
+      }
     }
     if (out.length > 0 || unclosedAt < 0 || !brokenString) return out
     // A bracket that never closed, and a string that never closed either: a stray quote in a stray bracket may have
