@@ -232,7 +232,9 @@ function verdictSection(report: ToolEvalsReport, c: ChalkInstance): string[] {
   const rows = ['']
   if (report.gate.notGated) rows.push(c.yellow(`  ${printable(report.gate.notGated)}`))
   if (report.pass) {
-    rows.push(c.green(report.thresholds.length + (report.maxThresholds?.length ?? 0) > 0 ? '  All thresholds pass: the run passes' : '  The run passes'))
+    const bounds = report.thresholds.length + (report.maxThresholds?.length ?? 0)
+    const text = bounds === 0 ? 'The run passes' : report.thresholdsPass ? 'All thresholds pass: the run passes' : 'The run passes (its thresholds are shown, not gated)'
+    rows.push(c.green(`  ${text}`))
     return rows
   }
   rows.push(c.red.bold(`  The run fails (${report.gate.reasons.length} reason${report.gate.reasons.length === 1 ? '' : 's'}):`))
