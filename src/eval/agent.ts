@@ -122,6 +122,15 @@ export class ToolRuntimeError extends Error {
 /** Never throws: a tool may throw anything, even an object whose `toString` throws. */
 const errorMessage = thrownMessage
 
+/** `instanceof` that never throws: a thrown Proxy may trap even the prototype lookup. */
+function isToolRuntimeError(err: unknown): boolean {
+  try {
+    return err instanceof ToolRuntimeError
+  } catch {
+    return false
+  }
+}
+
 async function runCall(env: AgentEnvironment, call: ToolCall, id: string, context: ToolContext): Promise<ToolOutcome> {
   const failed = (error: string): ToolOutcome => ({ id, name: call.name, content: `Error during execution: ${error}`, error })
   if (!call.argumentsValid) return failed(`the arguments of ${call.name || 'the call'} are not a well-formed object`)
@@ -129,7 +138,7 @@ async function runCall(env: AgentEnvironment, call: ToolCall, id: string, contex
     const value = await env.call(call.name, call.arguments, context)
     return { id, name: call.name, content: toolContent(value), value }
   } catch (err) {
-    if (err instanceof ToolRuntimeError) throw err
+    if (isToolRuntimeError(err)) throw err
     return failed(errorMessage(err))
   }
 }
