@@ -6,6 +6,10 @@
  * `JSON.parse`; only slices that contain an integral float literal are walked again to record its path.
  */
 import type { JsonValue } from './types.js'
+import { isJsonText } from './json-check.js'
+import { isDigit, isHexDigit, isJsonNumber, isJsonSpace, scanPrimitiveEnd, skipJsonSpace } from './json-lexemes.js'
+
+export { isJsonSpace } from './json-lexemes.js'
 
 /** The error of a value that does not close before the limit (callers that read on past it test for this). */
 export const UNTERMINATED = 'unterminated JSON value'
@@ -20,11 +24,6 @@ const OPEN_BRACKET = 91 // [
 const CLOSE_BRACKET = 93 // ]
 const QUOTE = 34 // "
 const BACKSLASH = 92 // \
-const COMMA = 44
-
-export function isJsonSpace(code: number): boolean {
-  return code === 32 || code === 10 || code === 13 || code === 9
-}
 
 /** Index of the first non-whitespace character at or after `i` (JSON whitespace plus other Unicode spaces). */
 export function skipSpace(text: string, i: number, end = text.length): number {
@@ -90,47 +89,6 @@ export function scanBracketEnd(text: string, start: number, limit = text.length)
 }
 
 /** Characters a primitive token may hold: `-+0-9.eE` and lower-case letters (`true`, `false`, `null`). */
-function isPrimitiveChar(c: number): boolean {
-  return (c >= 48 && c <= 57) || (c >= 97 && c <= 122) || c === 45 || c === 43 || c === 46 || c === 69
-}
-
-/** End (exclusive) of the primitive token (number, true, false, null) at `start`. */
-function scanPrimitiveEnd(text: string, start: number, limit: number): number {
-  let i = start
-  while (i < limit && isPrimitiveChar(text.charCodeAt(i))) i++
-  return i
-}
-
-/** Whether `text[s, e)` is a JSON number: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?`. */
-function isJsonNumber(text: string, s: number, e: number): boolean {
-  let i = s
-  if (text.charCodeAt(i) === 45 /* - */) i++
-  if (i >= e) return false
-  let c = text.charCodeAt(i)
-  if (c === 48 /* 0 */) i++
-  else if (c >= 49 && c <= 57) {
-    while (i < e && isDigit(text.charCodeAt(i))) i++
-  } else return false
-  if (i < e && text.charCodeAt(i) === 46 /* . */) {
-    const d = ++i
-    while (i < e && isDigit(text.charCodeAt(i))) i++
-    if (i === d) return false
-  }
-  if (i < e && (text.charCodeAt(i) | 0x20) === 101 /* e, E */) {
-    i++
-    c = text.charCodeAt(i)
-    if (c === 43 || c === 45) i++
-    const d = i
-    while (i < e && isDigit(text.charCodeAt(i))) i++
-    if (i === d) return false
-  }
-  return i === e
-}
-
-function isDigit(c: number): boolean {
-  return c >= 48 && c <= 57
-}
-
 /**
  * The value of the string literal `text[s, e)` (quotes included) when it is valid JSON, else undefined. Strings
  * without escapes (the common case) are sliced, not parsed; any control character makes the literal invalid.
@@ -162,10 +120,6 @@ function validEscapes(text: string, s: number, e: number): boolean {
     }
   }
   return true
-}
-
-function isHexDigit(c: number): boolean {
-  return (c >= 48 && c <= 57) || ((c | 0x20) >= 97 && (c | 0x20) <= 102)
 }
 
 /** Reading a value where none starts: routine when formats probe, so the message is built only when read. */
@@ -320,104 +274,6 @@ function plausibleStart(text: string, s: number, e: number): boolean {
     return c === QUOTE || c === CLOSE_BRACKET || c === 45 || (c >= 48 && c <= 57) || c === 116 || c === 102 || c === 110
   }
   return true
-}
-
-function skipJsonSpace(text: string, i: number, end: number): number {
-  while (i < end && isJsonSpace(text.charCodeAt(i))) i++
-  return i
-}
-
-/** Open containers of `isJsonText` by level: 1 an object, 0 an array. Shared, grown as needed (never in use twice). */
-let containers = new Uint8Array(64)
-
-/**
- * Whether `text[s, e)` is exactly one JSON value, as `JSON.parse` would accept it, found by one scan without
- * allocating or throwing. It never turns down what the native parser accepts (it reads the same grammar), so callers
- * may run the native parse only when it says yes.
- */
-export function isJsonText(text: string, s: number, e: number): boolean {
-  let depth = 0
-  let i = skipJsonSpace(text, s, e)
-  for (;;) {
-    // A value starts at i.
-    if (i >= e) return false
-    const c = text.charCodeAt(i)
-    if (c === OPEN_BRACE || c === OPEN_BRACKET) {
-      if (depth === containers.length) {
-        const grownTo = new Uint8Array(depth * 2)
-        grownTo.set(containers)
-        containers = grownTo
-      }
-      containers[depth++] = c === OPEN_BRACE ? 1 : 0
-      i = skipJsonSpace(text, i + 1, e)
-      if (text.charCodeAt(i) === (c === OPEN_BRACE ? CLOSE_BRACE : CLOSE_BRACKET)) {
-        depth--
-        i++
-      } else if (c === OPEN_BRACE) {
-        i = jsonKeyEnd(text, i, e)
-        if (i < 0) return false
-        continue
-      } else continue
-    } else if (c === QUOTE) {
-      i = jsonStringEnd(text, i, e)
-      if (i < 0) return false
-    } else {
-      const t = scanPrimitiveEnd(text, i, e)
-      if (t === i) return false
-      const n = t - i
-      const literal =
-        (n === 4 && text.startsWith('true', i)) || (n === 5 && text.startsWith('false', i)) || (n === 4 && text.startsWith('null', i))
-      if (!literal && !isJsonNumber(text, i, t)) return false
-      i = t
-    }
-    // After a value: a comma (then the next value, or key and value) or the closer of the open container.
-    for (;;) {
-      i = skipJsonSpace(text, i, e)
-      if (depth === 0) return i === e
-      const d = text.charCodeAt(i)
-      const inObject = containers[depth - 1] === 1
-      if (d === COMMA) {
-        i = skipJsonSpace(text, i + 1, e)
-        if (inObject) {
-          i = jsonKeyEnd(text, i, e)
-          if (i < 0) return false
-        }
-        break
-      }
-      if (d !== (inObject ? CLOSE_BRACE : CLOSE_BRACKET)) return false
-      depth--
-      i++
-    }
-  }
-}
-
-/** After `"key"` and `:` at `i` (spaces around the colon allowed): the index past them, or -1. */
-function jsonKeyEnd(text: string, i: number, e: number): number {
-  if (i >= e || text.charCodeAt(i) !== QUOTE) return -1
-  i = jsonStringEnd(text, i, e)
-  if (i < 0) return -1
-  i = skipJsonSpace(text, i, e)
-  if (i >= e || text.charCodeAt(i) !== 58 /* : */) return -1
-  return skipJsonSpace(text, i + 1, e)
-}
-
-/** End (exclusive) of the valid JSON string literal opening at `i`, or -1 (unclosed, control character, bad escape). */
-function jsonStringEnd(text: string, i: number, e: number): number {
-  for (i++; i < e; i++) {
-    const c = text.charCodeAt(i)
-    if (c === QUOTE) return i + 1
-    if (c < 0x20) return -1
-    if (c === BACKSLASH) {
-      const d = text.charCodeAt(++i)
-      if (d === 117 /* u */) {
-        for (let k = 1; k <= 4; k++) if (i + k >= e || !isHexDigit(text.charCodeAt(i + k))) return -1
-        i += 4
-      } else if (!(d === QUOTE || d === BACKSLASH || d === 47 || d === 98 || d === 102 || d === 110 || d === 114 || d === 116)) {
-        return -1 // not one of " \ / b f n r t
-      }
-    }
-  }
-  return -1
 }
 
 /** Decode `text` as exactly one JSON value (surrounding whitespace allowed). */
