@@ -116,11 +116,13 @@ describe('evaluate', () => {
     expect(JSON.parse(JSON.stringify(stored))).toEqual(stored) // plain JSON: it travels through blob reports
   })
 
-  it('a fully right sample stores its record only (the reporter shows only samples that are not fully right)', async () => {
+  it('a fully right sample stores its record and one line of its calls (the reporter shows the rest only for samples that are not fully right)', async () => {
     const { stored, result } = await evaluate(s, { text: '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>' }, undefined, 'weather', {})
     expect(stored.record).toMatchObject({ id: 'w1', suite: 'weather', score: { failures: [], metrics: { args_exact_match: 1 } } })
-    // The record, and the hash of its normalised calls (a baseline comparison tells changed calls by it).
-    expect(Object.keys(stored).sort()).toEqual(['callsHash', 'record', 'v'])
+    // The record, the hash of its normalised calls (a baseline comparison tells changed calls by it), and the calls
+    // as one line (the HTML report shows what was right).
+    expect(Object.keys(stored).sort()).toEqual(['callsHash', 'record', 'rightCalls', 'v'])
+    expect(stored.rightCalls).toBe('get_weather({"city":"Paris"})')
     expect(result.calls).toHaveLength(1) // `assert` still gets everything
   })
 
