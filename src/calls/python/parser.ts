@@ -37,20 +37,32 @@ function unexpectedCharacter(text: string, at: number): string {
   return ch === '"' || ch === '\\' || ch < ' ' ? `unexpected character ${JSON.stringify(ch)}` : `unexpected character "${ch}"`
 }
 
+/** Where `callList` hands each call as it is parsed. */
+export interface PyCallSink {
+  add(call: PyCallNode): void
+}
+
+/** The positional arguments of the calls that have none (most): shared, never written to. */
+const NO_NODES: PyNode[] = []
+
 const FAILED_CALL: PyCallNode = { kind: 'call', name: '', positional: [], keywords: [], start: 0, end: 0, depth: 0 }
 
 export class Parser extends PyScanner {
   // -- calls ------------------------------------------------------------------------------------------------
 
-  /** `[call, call, ...]` with the `[` at `pos`. */
-  callList(): PyCallNode[] {
+  /**
+   * `[call, call, ...]` with the `[` at `pos`. With a `sink`, each call goes to it as soon as it is parsed instead
+   * (and none are returned): a list of very many calls then never holds all their trees at once.
+   */
+  callList(sink?: PyCallSink): PyCallNode[] {
     this.pos++ // [
     const calls: PyCallNode[] = []
     this.skip()
     while (this.peek() !== C.RBRACKET) {
       const call = this.callExpr()
       if (this.failed) return []
-      calls.push(call)
+      if (sink) sink.add(call)
+      else calls.push(call)
       this.skip()
       const c = this.peek()
       if (c === C.COMMA) {
@@ -280,7 +292,7 @@ export class Parser extends PyScanner {
   callArguments(depth: number, name: string, start: number): PyCallNode {
     if (!this.checkDepth(depth + 1)) return FAILED_CALL
     this.pos++ // (
-    const positional: PyNode[] = []
+    let positional = NO_NODES
     const keywords: { key: string; value: PyNode }[] = []
     const seen = new KeywordSet()
     let maxDepth = 0
@@ -335,6 +347,7 @@ export class Parser extends PyScanner {
             this.fail('positional argument follows keyword argument', at)
             return FAILED_CALL
           }
+          if (positional === NO_NODES) positional = []
           positional.push(value)
           maxDepth = Math.max(maxDepth, value.depth)
         }
