@@ -62,7 +62,7 @@ export function pythonicListsIn(
   to = text.length,
   { brackets, closers }: ListFinders = listFinders(text),
 ): ToolCall[] {
-  const out: ToolCall[] = []
+  let out: ToolCall[] = []
   let i = from
   while (i < to) {
     const b = brackets.next(i)
@@ -76,7 +76,8 @@ export function pythonicListsIn(
     }
     const r = parsePythonCallListMap(text, b, JSON_LITERALS, (c) => toolCallFromPython(c, format))
     if (r.ok && r.end <= to) {
-      for (const c of r.calls) out.push(c)
+      if (out.length === 0) out = r.calls // most texts hold one list: no copy of its calls
+      else for (const c of r.calls) out.push(c)
       i = r.end
     } else i = Math.max(b + 1, r.ok ? r.end : r.scanned)
   }

@@ -79,10 +79,13 @@ class PlainValues implements PyValueBuilder<unknown, string> {
   }
 }
 
+/** The positional values of the calls that have none (most): shared, so frozen. */
+const NO_VALUES: unknown[] = Object.freeze([]) as unknown as unknown[]
+
 /** One parsed top-level call with plain values (see `PyCall`). */
 export function pyCallOf(node: PyCallNode, text: string, options: PyParseOptions): PyCall {
   const args: Record<string, unknown> = {}
-  const call: PyCall = { name: node.name, args, positional: [], node, raw: text.slice(node.start, node.end) }
+  const call: PyCall = { name: node.name, args, positional: NO_VALUES, node, raw: text.slice(node.start, node.end) }
   // Builders and their path lists only for arguments that need them: a literal string, boolean, None or number is
   // its value directly (calls are often nothing else, and a list of many short calls pays this per call).
   let paths: Paths | undefined
