@@ -125,6 +125,17 @@ function bareCalls(size, open) {
   return unit.repeat(Math.floor((size - 2) / unit.length)) + (open ? '{"' : '')
 }
 
+/** The ToolCalls of `[f(a=1),f(a=1),...,g()]` built directly, as the pythonic format returns them. */
+function manyCallsOutput(text) {
+  const out = []
+  for (let i = 1; i + 7 < text.length; i += 7) {
+    const args = {}
+    args[text.slice(i + 2, i + 3)] = 1
+    out.push({ name: text.slice(i, i + 1), arguments: args, argumentsValid: true, format: 'pythonic', raw: text.slice(i, i + 6) })
+  }
+  return out
+}
+
 function adversarial(size) {
   const fill = (unit) => repeatTo(unit, size)
   const closed = (unit) => closedTo(unit, size)
@@ -190,6 +201,8 @@ function adversarial(size) {
   for (const [name, input] of Object.entries(inputs)) ms[name] = Array.isArray(input) ? timeParse(input[0], 5, input[1]) : timeParse(input)
   const refMs = {}
   for (const [name, text] of Object.entries(reference)) refMs[name] = timeParse(text)
+  // The floor under pythonicManyCalls: only allocating the ToolCalls its parse returns (no parsing), one per call.
+  refMs.pythonicManyCallsOutputOnly = time(() => manyCallsOutput(inputs.pythonicManyCalls), 1, 5)
   // The baseline is timed first and again at the end; its best time is the least noisy estimate.
   const base = Math.min(ms.normal, timeParse(inputs.normal))
   const ratios = (times) =>

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { decodeArguments, MAX_ARGUMENT_DEPTH } from '../src/calls/call-object.js'
 import { FORMATS, parseToolCalls } from '../src/calls/index.js'
+import { MAX_PY_DEPTH } from '../src/calls/python/index.js'
 
 const nestedObject = (depth: number): string => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth)
 const nestedList = (depth: number): string => '['.repeat(depth) + '1' + ']'.repeat(depth)
@@ -24,6 +25,16 @@ describe('argument nesting depth', () => {
     expect(tooDeep).toEqual([{ name: 'f', arguments: {}, argumentsValid: false, format: 'hermes', raw: expect.any(String) }])
     expect(decodeArguments(JSON.parse(nestedObject(MAX_ARGUMENT_DEPTH))).argumentsValid).toBe(true)
     expect(decodeArguments(nestedObject(MAX_ARGUMENT_DEPTH + 1))).toEqual({ arguments: {}, argumentsValid: false })
+  })
+
+  it('needs no walk for Python calls: the deepest call the Python parser accepts is within MAX_ARGUMENT_DEPTH', () => {
+    // A nested call is two levels of arguments (`{g: {a: ...}}`) for one of the parse tree, the deepest kind.
+    expect(2 * MAX_PY_DEPTH + 1).toBeLessThanOrEqual(MAX_ARGUMENT_DEPTH)
+    const nested = (k: number): string => (k === 0 ? '1' : `g(a=${nested(k - 1)})`)
+    const deepest = parseToolCalls(`[f(a=${nested(MAX_PY_DEPTH - 2)})]`)
+    expect(deepest).toMatchObject([{ name: 'f', argumentsValid: true }])
+    expect(JSON.stringify(deepest[0]!.arguments).split('{').length - 1).toBeGreaterThan(MAX_PY_DEPTH)
+    expect(parseToolCalls(`[f(a=${nested(MAX_PY_DEPTH)})]`)).toEqual([])
   })
 
   const D = 100_000

@@ -147,8 +147,12 @@ export function callFromObject(
  */
 export function makeCall(name: string, args: DecodedArguments, format: string, raw?: string, id?: string): ToolCall {
   if (args.argumentsValid && !args.depthChecked && !nestingWithin(args.arguments)) args = INVALID()
-  const call: ToolCall = { name, arguments: args.arguments, argumentsValid: args.argumentsValid, format }
-  if (raw !== undefined) call.raw = raw
+  // With `raw` in the literal (same key order as adding it after): an added property would cost the object a second
+  // allocation for its property store, per call.
+  const call: ToolCall =
+    raw !== undefined
+      ? { name, arguments: args.arguments, argumentsValid: args.argumentsValid, format, raw }
+      : { name, arguments: args.arguments, argumentsValid: args.argumentsValid, format }
   if (id !== undefined) call.id = id
   if (args.floatPaths && args.floatPaths.length > 0) call.floatPaths = args.floatPaths
   if (args.error !== undefined && !args.argumentsValid) call.argumentsError = args.error

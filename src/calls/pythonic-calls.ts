@@ -1,12 +1,16 @@
 /** Pythonic call lists (`[f(a=1), g()]`) in text, shared by the pythonic formats (pythonic, LFM2, Llama 4, OLMo 3). */
 import { makeCall } from './call-object.js'
-import { parsePythonCallListAt, renderPythonCall, type PyCall } from './python/index.js'
+import { parsePythonCallListMap, renderPythonCall, type PyCall } from './python/index.js'
 import type { ToolCall } from './types.js'
 import { ForwardSearch } from './scan.js'
 
-/** A ToolCall from a parsed Python call (keyword arguments only). */
+/**
+ * A ToolCall from a parsed Python call (keyword arguments only). Its depth needs no walk: the parser rejects trees
+ * deeper than MAX_PY_DEPTH (200), and a level of the tree is at most two of the arguments (a nested call becomes
+ * `{name: {keywords}}`), well within MAX_ARGUMENT_DEPTH (512).
+ */
 export function toolCallFromPython(call: PyCall, format: string): ToolCall {
-  return makeCall(call.name, { arguments: call.args, argumentsValid: true, floatPaths: call.floatPaths }, format, call.raw)
+  return makeCall(call.name, { arguments: call.args, argumentsValid: true, floatPaths: call.floatPaths, depthChecked: true }, format, call.raw)
 }
 
 function isSpace(c: number): boolean {
@@ -35,6 +39,8 @@ function startsCallList(text: string, i: number, end: number): boolean {
   return text.charCodeAt(j) === 40 /* ( */
 }
 
+const JSON_LITERALS = { jsonLiterals: true }
+
 /** The searches for `[` and `]` over one text, shared by the ranges a caller reads in order. */
 export interface ListFinders {
   brackets: ForwardSearch
@@ -56,7 +62,7 @@ export function pythonicListsIn(
   to = text.length,
   { brackets, closers }: ListFinders = listFinders(text),
 ): ToolCall[] {
-  const out: ToolCall[] = []
+  let out: ToolCall[] = []
   let i = from
   while (i < to) {
     const b = brackets.next(i)
@@ -68,9 +74,10 @@ export function pythonicListsIn(
       i = b + 1
       continue
     }
-    const r = parsePythonCallListAt(text, b, { jsonLiterals: true })
+    const r = parsePythonCallListMap(text, b, JSON_LITERALS, (c) => toolCallFromPython(c, format))
     if (r.ok && r.end <= to) {
-      for (const c of r.calls) out.push(toolCallFromPython(c, format))
+      if (out.length === 0) out = r.calls // most texts hold one list: no copy of its calls
+      else for (const c of r.calls) out.push(c)
       i = r.end
     } else i = Math.max(b + 1, r.ok ? r.end : r.scanned)
   }

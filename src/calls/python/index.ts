@@ -22,10 +22,10 @@
  * interpret.ts (the walk over values), to-plain.ts (plain values), constant.ts (arithmetic), repr.ts (Python's
  * repr and ast.unparse), render.ts (values as Python source), value.ts (the BFCL checker's value model).
  */
-import { Parser } from './parser.js'
+import { Parser, type PyCallSink } from './parser.js'
 import { C } from './scanner.js'
 import { pyCallOf, plainValue } from './to-plain.js'
-import { PyError, type PyCallNode, type PyCallsResult, type PyNode, type PyParseOptions } from './types.js'
+import { PyError, type PyCall, type PyCallNode, type PyCallsResult, type PyNode, type PyParseOptions } from './types.js'
 
 export type {
   PyBinaryOperator,
@@ -75,16 +75,62 @@ function wholeCalls(p: Parser): PyCallNode[] {
 
 /** Parse one `[call, ...]` list whose `[` is at `start` (leading whitespace skipped). `[]` gives no calls. */
 export function parsePythonCallListAt(text: string, start = 0, options: PyParseOptions = {}): PyCallsResult {
-  return guarded(text, start, callListAt, options)
+  return parsePythonCallListMap(text, start, options, identity)
 }
 
-function callListAt(p: Parser): PyCallNode[] {
-  p.skip()
-  if (p.peek() !== C.LBRACKET) {
-    p.fail("expected '['")
-    return []
+const identity = <T>(x: T): T => x
+
+/**
+ * `parsePythonCallListAt` with each call passed through `convert` as soon as it is parsed: a list of very many calls
+ * never holds every call's tree and `PyCall` at once (the garbage collector would copy them all while the list
+ * grows). Same results, in the same cases, as converting the calls after the parse.
+ */
+export function parsePythonCallListMap<T>(
+  text: string,
+  start: number,
+  options: PyParseOptions,
+  convert: (call: PyCall) => T,
+): { ok: true; calls: T[]; end: number } | Extract<PyCallsResult, { ok: false }> {
+  const p = new Parser(text, options)
+  p.pos = start
+  const sink = new Converted(text, options, convert)
+  try {
+    p.skip()
+    if (p.peek() !== C.LBRACKET) p.fail("expected '['")
+    else p.callList(sink)
+    // A parse failure wins over a conversion failure, as when the calls were converted after the parse.
+    if (p.failed) return { ok: false, error: p.error, at: p.errorAt, scanned: p.scanned }
+    if (sink.failed) return asFailure(sink.error, p)
+    return { ok: true, calls: sink.calls, end: p.pos }
+  } catch (e) {
+    return asFailure(e, p)
   }
-  return p.callList()
+}
+
+/** The calls of one list, converted as they are parsed; after the first conversion failure the rest are only parsed. */
+class Converted<T> implements PyCallSink {
+  calls: T[] = []
+  failed = false
+  error: unknown
+
+  constructor(
+    readonly text: string,
+    readonly options: PyParseOptions,
+    readonly convert: (call: PyCall) => T,
+  ) {}
+
+  add(node: PyCallNode): void {
+    if (this.failed) return
+    let call: PyCall
+    try {
+      call = pyCallOf(node, this.text, this.options)
+    } catch (e) {
+      this.failed = true
+      this.error = e
+      return
+    }
+    this.calls.push(this.convert(call))
+  }
 }
 
 /** Parse one call (`name(...)`, dotted names allowed) starting at `start` (leading whitespace skipped). */

@@ -9,23 +9,31 @@ const RESERVED = new Set([
   'return', 'try', 'while', 'with', 'yield',
 ])
 
+type Keyword = { key: string; value: PyNode }
+
+/** The keyword arguments of the calls that have none: shared, never written to. */
+const NO_KEYWORDS: Keyword[] = []
+
 /**
  * The keywords of one call so far. Calls have a handful, which a look along the list checks faster than a hash set
- * is built; past `KEYWORD_SET_FROM` of them a set takes over, so a call with thousands of keywords stays linear.
+ * is built; past `KEYWORD_SET_FROM` of them a set takes over, so a call with thousands of keywords stays linear. The
+ * list starts as an array of one (an empty array's first push reserves 17 slots, per call).
  */
-class KeywordSet {
+class Keywords {
+  list = NO_KEYWORDS
   private set: Set<string> | undefined
 
-  has(keywords: readonly { key: string }[], key: string): boolean {
+  has(key: string): boolean {
     if (this.set) return this.set.has(key)
-    for (const kw of keywords) if (kw.key === key) return true
+    for (const kw of this.list) if (kw.key === key) return true
     return false
   }
 
-  /** Note `key`, about to be appended to `keywords`. */
-  add(keywords: readonly { key: string }[], key: string): void {
+  add(key: string, value: PyNode): void {
+    if (this.list === NO_KEYWORDS) this.list = [{ key, value }]
+    else this.list.push({ key, value })
     if (this.set) this.set.add(key)
-    else if (keywords.length + 1 >= KEYWORD_SET_FROM) this.set = new Set([...keywords.map((kw) => kw.key), key])
+    else if (this.list.length >= KEYWORD_SET_FROM) this.set = new Set(this.list.map((kw) => kw.key))
   }
 }
 
@@ -37,20 +45,32 @@ function unexpectedCharacter(text: string, at: number): string {
   return ch === '"' || ch === '\\' || ch < ' ' ? `unexpected character ${JSON.stringify(ch)}` : `unexpected character "${ch}"`
 }
 
+/** Where `callList` hands each call as it is parsed. */
+export interface PyCallSink {
+  add(call: PyCallNode): void
+}
+
+/** The positional arguments of the calls that have none (most): shared, never written to. */
+const NO_NODES: PyNode[] = []
+
 const FAILED_CALL: PyCallNode = { kind: 'call', name: '', positional: [], keywords: [], start: 0, end: 0, depth: 0 }
 
 export class Parser extends PyScanner {
   // -- calls ------------------------------------------------------------------------------------------------
 
-  /** `[call, call, ...]` with the `[` at `pos`. */
-  callList(): PyCallNode[] {
+  /**
+   * `[call, call, ...]` with the `[` at `pos`. With a `sink`, each call goes to it as soon as it is parsed instead
+   * (and none are returned): a list of very many calls then never holds all their trees at once.
+   */
+  callList(sink?: PyCallSink): PyCallNode[] {
     this.pos++ // [
     const calls: PyCallNode[] = []
     this.skip()
     while (this.peek() !== C.RBRACKET) {
       const call = this.callExpr()
       if (this.failed) return []
-      calls.push(call)
+      if (sink) sink.add(call)
+      else calls.push(call)
       this.skip()
       const c = this.peek()
       if (c === C.COMMA) {
@@ -280,9 +300,8 @@ export class Parser extends PyScanner {
   callArguments(depth: number, name: string, start: number): PyCallNode {
     if (!this.checkDepth(depth + 1)) return FAILED_CALL
     this.pos++ // (
-    const positional: PyNode[] = []
-    const keywords: { key: string; value: PyNode }[] = []
-    const seen = new KeywordSet()
+    let positional = NO_NODES
+    const keywords = new Keywords()
     let maxDepth = 0
     this.skip()
     while (this.peek() !== C.RPAREN) {
@@ -307,7 +326,7 @@ export class Parser extends PyScanner {
             this.fail('keywords must be strings', key.start)
             return FAILED_CALL
           }
-          if (!this.addKeyword(keywords, seen, key.value, d.values[k]!, key.start)) return FAILED_CALL
+          if (!this.addKeyword(keywords, key.value, d.values[k]!, key.start)) return FAILED_CALL
           maxDepth = Math.max(maxDepth, d.values[k]!.depth)
         }
       } else if (c === C.STAR) {
@@ -328,13 +347,14 @@ export class Parser extends PyScanner {
         const value = this.expr(depth + 1)
         if (this.failed) return FAILED_CALL
         if (keyword !== undefined) {
-          if (!this.addKeyword(keywords, seen, keyword, value, at)) return FAILED_CALL
+          if (!this.addKeyword(keywords, keyword, value, at)) return FAILED_CALL
           maxDepth = Math.max(maxDepth, value.depth)
         } else {
-          if (keywords.length > 0) {
+          if (keywords.list.length > 0) {
             this.fail('positional argument follows keyword argument', at)
             return FAILED_CALL
           }
+          if (positional === NO_NODES) positional = []
           positional.push(value)
           maxDepth = Math.max(maxDepth, value.depth)
         }
@@ -355,23 +375,16 @@ export class Parser extends PyScanner {
       this.fail(`expression nested deeper than ${MAX_PY_DEPTH} levels`, start)
       return FAILED_CALL
     }
-    return { kind: 'call', name, positional, keywords, start, end: this.pos, depth: depthOfCall }
+    return { kind: 'call', name, positional, keywords: keywords.list, start, end: this.pos, depth: depthOfCall }
   }
 
   /** Append a keyword argument; false (after failing) when it repeats one and that is not allowed. */
-  addKeyword(
-    keywords: { key: string; value: PyNode }[],
-    seen: KeywordSet,
-    key: string,
-    value: PyNode,
-    at: number,
-  ): boolean {
-    if (!this.options.repeatedKeywords && seen.has(keywords, key)) {
+  addKeyword(keywords: Keywords, key: string, value: PyNode, at: number): boolean {
+    if (!this.options.repeatedKeywords && keywords.has(key)) {
       this.fail(`keyword argument repeated: ${key}`, at)
       return false
     }
-    seen.add(keywords, key)
-    keywords.push({ key, value })
+    keywords.add(key, value)
     return true
   }
 

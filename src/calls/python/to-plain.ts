@@ -79,15 +79,43 @@ class PlainValues implements PyValueBuilder<unknown, string> {
   }
 }
 
+/** The positional values of the calls that have none (most): shared, so frozen. */
+const NO_VALUES: unknown[] = Object.freeze([]) as unknown as unknown[]
+
 /** One parsed top-level call with plain values (see `PyCall`). */
 export function pyCallOf(node: PyCallNode, text: string, options: PyParseOptions): PyCall {
   const args: Record<string, unknown> = {}
-  const call: PyCall = { name: node.name, args, positional: [], node, raw: text.slice(node.start, node.end) }
-  // Builders and their path lists only for arguments there are (most calls have no positional ones).
-  if (node.keywords.length > 0) {
-    const paths = newPaths()
-    const values = new PlainValues(paths, options)
-    for (const { key, value } of node.keywords) setOwn(args, key, foldPyValue(value, childPath('', key), values))
+  const call: PyCall = { name: node.name, args, positional: NO_VALUES, node, raw: text.slice(node.start, node.end) }
+  // Builders and their path lists only for arguments that need them: a literal string, boolean, None or number is
+  // its value directly (calls are often nothing else, and a list of many short calls pays this per call).
+  let paths: Paths | undefined
+  let values: PlainValues | undefined
+  for (const { key, value } of node.keywords) {
+    let v: unknown
+    switch (value.kind) {
+      case 'str':
+      case 'bool':
+        v = value.value
+        break
+      case 'none':
+        v = null
+        break
+      case 'int':
+        v = Number(value.value)
+        if (!Number.isFinite(v)) throw new PyError('integer too large for a JSON number', value.start)
+        break
+      case 'float':
+        v = value.value
+        if (!Number.isFinite(v)) throw new PyError('number out of range', value.start)
+        if (Number.isInteger(v)) (paths ??= newPaths()).floats.push(childPath('', key))
+        break
+      default:
+        values ??= new PlainValues((paths ??= newPaths()), options)
+        v = foldPyValue(value, childPath('', key), values)
+    }
+    setOwn(args, key, v)
+  }
+  if (paths) {
     if (paths.floats.length > 0) call.floatPaths = paths.floats
     if (paths.bareNames.length > 0) call.bareNames = paths.bareNames
     if (paths.nestedCalls.length > 0) call.nestedCalls = paths.nestedCalls
