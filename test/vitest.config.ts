@@ -4,16 +4,21 @@ import { fileURLToPath } from 'node:url'
 const src = fileURLToPath(new URL('../src/', import.meta.url))
 
 /**
- * Tests that run real subprocesses (`vitest run` projects, the built CLI, `npm pack`) or a browser: they need
- * `dist/` (built by `pretest`) and take most of the time. Everything else is a unit test (`npm run test:unit`).
+ * Tests that run something real beside the test process (`vitest run` projects, the built CLI, `npm pack`, a
+ * browser, MCP servers, the ONNX runtime, the TypeScript compiler over the docs): they need `dist/` (built by
+ * `pretest`) or seconds of start-up each. Everything else is a unit test (`npm run test:unit`, fast feedback).
  */
 const INTEGRATION = [
   'test/integration*.test.ts',
   'test/packaging.test.ts',
   'test/html-report.test.ts',
+  'test/html-tool-names.test.ts',
   'test/artifact.test.ts',
   'test/cli.test.ts',
   'test/bfcl-cli.test.ts',
+  'test/mcp.test.ts',
+  'test/local.test.ts',
+  'test/docs-examples.test.ts',
 ]
 
 // Unit and integration tests of the library itself (`npm test` runs both projects). The example evals have their
@@ -25,7 +30,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     projects: [
-      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: INTEGRATION } },
+      // Threads start faster than forks; no unit test needs a process of its own.
+      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: INTEGRATION, pool: 'threads' } },
       // Subprocess tests wait on other processes: generous limits hold on a loaded 2-core machine.
       { extends: true, test: { name: 'integration', include: INTEGRATION, testTimeout: 180_000, hookTimeout: 300_000 } },
     ],
