@@ -11,6 +11,7 @@ import { loadCategoryData, loadCategoryResults, resultCategories } from '../scor
 import { scoreCategory, scoreFileText, type BfclCategoryScore, type BfclScoreOptions } from '../score/bfcl/score.js'
 import { ApiSession } from '../score/bfcl/multi-turn/api.js'
 import { isMultiTurnCategory, multiTurnScoreFileText, scoreMultiTurnCategory } from '../score/bfcl/multi-turn/category.js'
+import { needsUnderscoreToDot } from '../score/bfcl/name-mapping.js'
 import { printable } from '../calls/printable.js'
 import { EXIT_BAD_INPUT, EXIT_OK, UsageError, writeLine, type Command, type OptionValues } from './command.js'
 
@@ -35,6 +36,13 @@ function requiredDir(values: OptionValues, name: string): string {
 function changedVerdicts(greedy: BfclCategoryScore, optimal: BfclCategoryScore): string[] {
   const before = new Map(greedy.entries.map((e) => [e.id, e.valid]))
   return optimal.entries.filter((e) => before.get(e.id) !== e.valid).map((e) => e.id)
+}
+
+/** The options a category is scored with: `underscoreToDot` turned on, with a note, where its results need it. */
+function mappedNames(category: string, input: Parameters<typeof needsUnderscoreToDot>[0], options: BfclScoreOptions, stderr: NodeJS.WritableStream): BfclScoreOptions {
+  if (options.underscoreToDot === true || !needsUnderscoreToDot(input)) return options
+  stderr.write(`tool-evals bfcl: ${printable(category)}: the results call dotted functions with underscores (math_factorial for math.factorial); scoring with --underscore-to-dot, as the leaderboard does for such models\n`)
+  return { ...options, underscoreToDot: true }
 }
 
 const SCORE_FILE = /^BFCL_v4_(.+)_score\.json$/
@@ -162,7 +170,8 @@ export const bfclCommand: Command = {
         continue
       }
       const input = { category, entries: data.entries, answers: data.answers, results: results.results }
-      const score = scoreCategory(input, options)
+      const categoryOptions = mappedNames(category, input, options, io.stderr)
+      const score = scoreCategory(input, categoryOptions)
       for (const e of score.entries) if (e.error_type === 'input_error') warn(String(e.error[0]))
 
       const line: Record<string, unknown> = {
@@ -172,7 +181,7 @@ export const bfclCommand: Command = {
         total_count: score.total_count,
       }
       if (matching === 'optimal') {
-        const greedy = scoreCategory(input, { ...options, parallelMatching: 'greedy' })
+        const greedy = scoreCategory(input, { ...categoryOptions, parallelMatching: 'greedy' })
         line['greedy_correct_count'] = greedy.correct_count
         line['verdicts_changed'] = changedVerdicts(greedy, score).length
       }
