@@ -12,6 +12,8 @@ import { scoreCategory, scoreFileText, type BfclCategoryScore, type BfclScoreOpt
 import { ApiSession } from '../score/bfcl/multi-turn/api.js'
 import { isMultiTurnCategory, multiTurnScoreFileText, scoreMultiTurnCategory } from '../score/bfcl/multi-turn/category.js'
 import { needsUnderscoreToDot } from '../score/bfcl/name-mapping.js'
+import { isAgenticCategory } from '../score/bfcl/agentic.js'
+import { scoreAgenticCategory } from './bfcl-agentic.js'
 import { printable } from '../calls/printable.js'
 import { EXIT_BAD_INPUT, EXIT_OK, UsageError, writeLine, type Command, type OptionValues } from './command.js'
 
@@ -74,6 +76,8 @@ export const bfclCommand: Command = {
     '  --data DIR            BFCL data: BFCL_v4_<category>.json and possible_answer/BFCL_v4_<category>.json',
     '                        (multi_turn_base, _miss_func, _miss_param, _long_context: executed against BFCL\'s',
     '                        simulated APIs; name them with --categories and point --data at the multi-turn folder)',
+    '                        (web_search_base, web_search_no_snippet, memory_kv, memory_vector, memory_rec_sum:',
+    '                        function-calling results, BFCL\'s agentic checker; answers from DIR/agentic/possible_answer)',
     '  --results DIR         recorded results: BFCL_v4_<category>_result.json (or one folder below)',
     '  --categories a,b      categories to score (default: every category with a results file)',
     '  --score-dir OUT       write OUT/BFCL_v4_<category>_score.json as the leaderboard does: the accuracy line,',
@@ -147,6 +151,15 @@ export const bfclCommand: Command = {
         await writeLine(io.stdout, JSON.stringify(line))
         scores[category] = line
         if (scoreDir !== undefined) await writeFile(join(scoreDir, scoreFileName(category)), multiTurnScoreFileText(score, modelName), 'utf8')
+        continue
+      }
+      if (isAgenticCategory(category)) {
+        const score = await scoreAgenticCategory(dataDir, resultsDir, category, modelName)
+        for (const e of score.errors) warn(e)
+        const line = { category, accuracy: score.accuracy, correct_count: score.correct_count, total_count: score.total_count }
+        await writeLine(io.stdout, JSON.stringify(line))
+        scores[category] = line
+        if (scoreDir !== undefined) await writeFile(join(scoreDir, scoreFileName(category)), score.scoreFile, 'utf8')
         continue
       }
       if (!isBfclCategory(category)) {
