@@ -20,6 +20,8 @@ import type { ModelOutput, ModelProvider } from '../models/types.js'
 import { dataFileName } from '../score/bfcl/categories.js'
 import { parseJsonLines } from '../score/bfcl/files.js'
 import { isPyDict, type PyValue } from '../score/bfcl/pyvalue.js'
+import type { BfclEnvironmentName } from '../eval/bfcl-environment.js'
+import { runPromptingEntry, type PromptingEntry } from './bfcl-prompting-turns.js'
 
 export type BfclMode = 'fc' | 'prompting'
 
@@ -141,6 +143,33 @@ async function multiTurn(sample: Sample, options: ReturnType<typeof bfclMultiTur
   }
 }
 
+/** A multi-turn entry in prompting mode (`bfcl-prompting-turns.ts`), as a result record. */
+async function promptingMultiTurn(category: string, line: { json: Record<string, unknown>; py: PyValue }, multiDir: string, settings: GenerateSettings): Promise<{ record: BfclResultRecord; requests: number }> {
+  const config = isPyDict(line.py) ? line.py.get('initial_config') : undefined
+  const entry: PromptingEntry = {
+    id: String(line.json['id']),
+    category,
+    question: line.json['question'] as ChatMessage[][],
+    classes: (line.json['involved_classes'] as BfclEnvironmentName[]) ?? [],
+    config: isPyDict(config) ? config : new Map(),
+    missed: (line.json['missed_function'] ?? {}) as Record<string, string[]>,
+  }
+  const run = await runPromptingEntry(entry, join(multiDir, 'multi_turn_func_doc'), settings.provider)
+  const steps = run.steps.map((s) => ({ ...stepOf(s.output, 'prompting'), response: s.response }))
+  const turns = run.steps.map((s) => s.turn)
+  const n = run.turns
+  return {
+    record: {
+      id: entry.id,
+      result: run.error !== undefined ? `Error during inference: ${run.error}` : byTurn(steps, turns, n, (s) => s.response),
+      input_token_count: byTurn(steps, turns, n, (s) => s.input),
+      output_token_count: byTurn(steps, turns, n, (s) => s.output),
+      latency: byTurn(steps, turns, n, (s) => s.latencyS),
+    },
+    requests: steps.length,
+  }
+}
+
 /** Run `work` over `items` with at most `concurrency` in flight; results in input order. */
 async function pool<T, R>(items: readonly T[], concurrency: number, work: (item: T) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array(items.length)
@@ -168,13 +197,18 @@ export async function generateCategory(category: string, dataDir: string, multiD
   let samples: Sample[]
   let run: (sample: Sample) => Promise<{ record: BfclResultRecord; requests: number }>
   if (multi) {
-    if (settings.mode !== 'fc') throw new Error(`${category}: multi-turn categories run in function-calling mode only (--mode fc); prompting mode is not implemented`)
-    const options = bfclMultiTurn({ dataDir: multiDir, category, ...(settings.limit !== undefined ? { limit: settings.limit } : {}) })
-    samples = options.data.map((d) => {
-      const { id, messages, turns, tools, expected, ...extra } = d as unknown as Sample & Record<string, unknown>
-      return { id, messages, turns, tools, expected, extra } as Sample
-    })
-    run = (s) => multiTurn(s, options, settings)
+    if (settings.mode === 'prompting') {
+      const lines = dataLines(multiDir, category, settings.limit)
+      samples = lines.map((l) => ({ id: String(l.json['id']), messages: [], expected: [], extra: { line: l } }))
+      run = (s) => promptingMultiTurn(category, s.extra!['line'] as { json: Record<string, unknown>; py: PyValue }, multiDir, settings)
+    } else {
+        const options = bfclMultiTurn({ dataDir: multiDir, category, ...(settings.limit !== undefined ? { limit: settings.limit } : {}) })
+      samples = options.data.map((d) => {
+        const { id, messages, turns, tools, expected, ...extra } = d as unknown as Sample & Record<string, unknown>
+        return { id, messages, turns, tools, expected, extra } as Sample
+      })
+      run = (s) => multiTurn(s, options, settings)
+    }
   } else {
     samples = dataLines(dataDir, category, settings.limit).map((l) => singleTurnSample(category, l.json, l.py, settings.mode))
     run = (s) => singleTurn(s, settings)

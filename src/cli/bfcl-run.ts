@@ -93,7 +93,7 @@ export const bfclRunCommand: Command = {
     '  --output-dir OUT      OUT/result/<model>/<group>/BFCL_v4_<category>_result.json (BFCL\'s layout) and',
     '                        OUT/score/<model>/: score files and the leaderboard CSVs',
     '  --mode M              fc (default: tools, BFCL\'s function-calling handler) or prompting (the system',
-    '                        prompt with the function docs; single-turn categories)',
+    '                        prompt with the function docs; calls decoded from the text)',
     `  --temperature T       default ${BFCL_DEFAULT_TEMPERATURE}, as BFCL's generate`,
     '  --api-key-env VAR     environment variable holding the API key (sent only as the Authorization header)',
     '  --concurrency N       entries in flight at once (default 8)',

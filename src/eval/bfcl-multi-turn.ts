@@ -69,7 +69,7 @@ function readLines(path: string): { json: Record<string, unknown>; py: PyValue }
 }
 
 /** A class's function docs as Python values, in file order. */
-function funcDocs(classes: readonly BfclEnvironmentName[], dir: string): PyValue[] {
+export function funcDocs(classes: readonly BfclEnvironmentName[], dir: string): PyValue[] {
   return classes.flatMap((c) => readLines(join(dir, FUNC_DOC_FILES[c])).map((l) => l.py))
 }
 
