@@ -12,7 +12,7 @@ interface Scenario {
 }
 
 const SCENARIOS = JSON.parse(readFileSync(new URL('../fixtures/bfcl-overall.json', import.meta.url), 'utf8')) as Scenario[]
-const FILES = ['data_non_live.csv', 'data_live.csv', 'data_multi_turn.csv', 'data_agentic.csv', 'data_overall.csv']
+const FILES = ['data_non_live.csv', 'data_live.csv', 'data_multi_turn.csv', 'data_agentic.csv', 'data_format_sensitivity.csv', 'data_overall.csv']
 
 describe("leaderboard CSVs equal BFCL's generate_leaderboard_csv", () => {
   test.each(SCENARIOS.map((s) => [s.name, s] as const))('%s', (_name, scenario) => {

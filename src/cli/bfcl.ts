@@ -57,7 +57,8 @@ async function scoreFilesIn(dir: string): Promise<Record<string, CategoryCount>>
     if (!m) continue
     try {
       const head = JSON.parse((await readFile(join(dir, name), 'utf8')).split('\n', 1)[0]!) as Partial<CategoryCount>
-      if (typeof head.accuracy === 'number' && typeof head.total_count === 'number') out[m[1]!] = { accuracy: head.accuracy, total_count: head.total_count }
+      // The whole header: format sensitivity's carries its spread and per-format accuracies for the CSVs.
+      if (typeof head.accuracy === 'number' && typeof head.total_count === 'number') out[m[1]!] = { ...head, accuracy: head.accuracy, total_count: head.total_count }
     } catch {
       // not a score file this project can read: left out, as a category without a score
     }
