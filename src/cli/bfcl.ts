@@ -5,7 +5,10 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import { basename, join, resolve } from 'node:path'
 import { formatPercent, summarizeBfcl, type CategoryCount } from '../score/bfcl/aggregate.js'
-import { leaderboardCsvFiles } from '../score/bfcl/leaderboard.js'
+import { BFCL_V4_SIZES, leaderboardCsvFiles, leaderboardRows, percentCell } from '../score/bfcl/leaderboard.js'
+
+/** The categories the overall accuracy is made of (every scoring category but live_relevance). */
+const OVERALL_PARTS = Object.keys(BFCL_V4_SIZES).filter((c) => c !== 'live_relevance')
 import { BFCL_CATEGORIES, isBfclCategory, scoreFileName, unsupportedReason } from '../score/bfcl/categories.js'
 import { loadCategoryData, loadCategoryResults, resultCategories } from '../score/bfcl/files.js'
 import { scoreCategory, scoreFileText, type BfclCategoryScore, type BfclScoreOptions } from '../score/bfcl/score.js'
@@ -217,6 +220,9 @@ export const bfclCommand: Command = {
       for (const [k, v] of Object.entries(s)) {
         summary[k] = { accuracy: v.accuracy, complete: v.complete, display: formatPercent(v), total_count: v.total_count }
       }
+      // The leaderboard's v4 overall (weights 10/10/10/30/40; a missing category counts 0), as data_overall.csv has it.
+      const overall = leaderboardRows(scores, modelName).overall[1] as number
+      summary['overall'] = { accuracy: overall, display: percentCell(overall), complete: OVERALL_PARTS.every((c) => c in scores) }
       await writeLine(io.stdout, JSON.stringify({ summary }))
     }
     return failed ? EXIT_BAD_INPUT : EXIT_OK
