@@ -7,6 +7,7 @@ import { runCli, type Command } from './cli/command.js'
 import { parseCommand } from './cli/parse.js'
 import { scoreCommand } from './cli/score.js'
 import { bfclCommand } from './cli/bfcl.js'
+import { bfclRunCommand } from './cli/bfcl-run.js'
 import { compareCommand } from './cli/compare.js'
 import { planCommand } from './cli/plan.js'
 // To add a command: import it here (e.g. `import { bfclCommand } from './cli/bfcl.js'`) and list it below.
@@ -15,6 +16,7 @@ const COMMANDS: readonly Command[] = [
   parseCommand,
   scoreCommand,
   bfclCommand,
+  bfclRunCommand,
   compareCommand,
   planCommand,
 ]
@@ -25,7 +27,10 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
   throw err
 })
 
-runCli(COMMANDS, process.argv.slice(2), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }).then(
+// `tool-evals bfcl run ...` is the command named 'bfcl run'.
+const argv = process.argv.slice(2)
+if (argv[0] === 'bfcl' && argv[1] === 'run') argv.splice(0, 2, 'bfcl run')
+runCli(COMMANDS, argv, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }).then(
   (code) => {
     process.exitCode = code
   },

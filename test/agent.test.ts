@@ -233,7 +233,9 @@ describe('bfclEnvironment', () => {
     expect(env.call('wc', { file_name: 'a.txt', mode: 'w' }, {} as never)).toBe('{"count": 2, "type": "words"}')
     expect(env.call('add', { a: 1, b: 2.5 }, {} as never)).toBe('{"result": 3.5}')
     expect(() => env.call('cd', {}, {} as never)).toThrow("GorillaFileSystem.cd() missing 1 required positional argument: 'folder'")
-    expect(() => env.call('os.system', {}, {} as never)).toThrow('"os.system" is not a function name')
+    // Built into the call string as BFCL builds it; the executor only dispatches to the simulated APIs, never evaluates.
+    expect(() => env.call('os.system', {}, {} as never)).toThrow("name 'os' is not defined")
+    expect(() => env.call('ls<|channel|>commentary', {}, {} as never)).toThrow('invalid syntax (<string>, line 1)')
     env.call('touch', { file_name: 'b.txt' }, {} as never)
     expect(Object.keys((env.state!() as { GorillaFileSystem: { root: { contents: object } } }).GorillaFileSystem.root.contents)).toEqual(['a.txt', 'b.txt'])
     const fresh = await make(sample())

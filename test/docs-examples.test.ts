@@ -160,7 +160,11 @@ function checkShell(code: string, commands: Command[], scripts: Record<string, s
     for (const segment of command.split(/\|\||&&|[|;]/)) {
       const cli = /(?:^|\s)tool-evals\s+([\w-]+)(.*)$/.exec(segment)
       if (cli) {
-        const c = commands.find((x) => x.name === cli[1])
+        // A command of two words (`bfcl run`) is found before its first word's command.
+        const sub = /^\s+([a-z][\w-]*)/.exec(cli[2]!)
+        const two = sub ? commands.find((x) => x.name === `${cli[1]} ${sub[1]}`) : undefined
+        if (two && sub) cli[2] = cli[2]!.slice(sub[0].length)
+        const c = two ?? commands.find((x) => x.name === cli[1])
         if (!c) problems.push(`tool-evals ${cli[1]}: no such command`)
         else
           for (const [, flag] of cli[2]!.matchAll(/(?:^|[\s[])--([a-z][\w-]*)/g))
@@ -182,7 +186,7 @@ describe('shell examples name real commands, options and scripts', () => {
   })
 
   it('the command objects are found', () => {
-    expect(commands.map((c) => c.name).sort()).toEqual(['bfcl', 'compare', 'parse', 'plan', 'score'])
+    expect(commands.map((c) => c.name).sort()).toEqual(['bfcl', 'bfcl run', 'compare', 'parse', 'plan', 'score'])
   })
 
   it('the checker catches an unknown option, command and script', () => {

@@ -5,7 +5,10 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import { basename, join, resolve } from 'node:path'
 import { formatPercent, summarizeBfcl, type CategoryCount } from '../score/bfcl/aggregate.js'
-import { leaderboardCsvFiles } from '../score/bfcl/leaderboard.js'
+import { BFCL_V4_SIZES, leaderboardCsvFiles, leaderboardRows, percentCell } from '../score/bfcl/leaderboard.js'
+
+/** The categories the overall accuracy is made of (every scoring category but live_relevance). */
+const OVERALL_PARTS = Object.keys(BFCL_V4_SIZES).filter((c) => c !== 'live_relevance')
 import { BFCL_CATEGORIES, isBfclCategory, scoreFileName, unsupportedReason } from '../score/bfcl/categories.js'
 import { loadCategoryData, loadCategoryResults, resultCategories } from '../score/bfcl/files.js'
 import { scoreCategory, scoreFileText, type BfclCategoryScore, type BfclScoreOptions } from '../score/bfcl/score.js'
@@ -13,6 +16,9 @@ import { ApiSession } from '../score/bfcl/multi-turn/api.js'
 import { isMultiTurnCategory, multiTurnScoreFileText, scoreMultiTurnCategory, type MultiTurnCategoryScore } from '../score/bfcl/multi-turn/category.js'
 import { CHECKER_ERROR } from '../score/bfcl/multi-turn/checker.js'
 import { describeThrown } from '../calls/thrown.js'
+import { needsUnderscoreToDot } from '../score/bfcl/name-mapping.js'
+import { isAgenticCategory } from '../score/bfcl/agentic.js'
+import { scoreAgenticCategory } from './bfcl-agentic.js'
 import { printable } from '../calls/printable.js'
 import { EXIT_BAD_INPUT, EXIT_OK, UsageError, writeLine, type Command, type OptionValues } from './command.js'
 
@@ -39,6 +45,13 @@ function changedVerdicts(greedy: BfclCategoryScore, optimal: BfclCategoryScore):
   return optimal.entries.filter((e) => before.get(e.id) !== e.valid).map((e) => e.id)
 }
 
+/** The options a category is scored with: `underscoreToDot` turned on, with a note, where its results need it. */
+function mappedNames(category: string, input: Parameters<typeof needsUnderscoreToDot>[0], options: BfclScoreOptions, stderr: NodeJS.WritableStream): BfclScoreOptions {
+  if (options.underscoreToDot === true || !needsUnderscoreToDot(input)) return options
+  stderr.write(`tool-evals bfcl: ${printable(category)}: the results call dotted functions with underscores (math_factorial for math.factorial); scoring with --underscore-to-dot, as the leaderboard does for such models\n`)
+  return { ...options, underscoreToDot: true }
+}
+
 const SCORE_FILE = /^BFCL_v4_(.+)_score\.json$/
 
 /** The accuracy lines of the score files already in a folder (earlier runs), by category, as the leaderboard reads them. */
@@ -49,7 +62,8 @@ async function scoreFilesIn(dir: string): Promise<Record<string, CategoryCount>>
     if (!m) continue
     try {
       const head = JSON.parse((await readFile(join(dir, name), 'utf8')).split('\n', 1)[0]!) as Partial<CategoryCount>
-      if (typeof head.accuracy === 'number' && typeof head.total_count === 'number') out[m[1]!] = { accuracy: head.accuracy, total_count: head.total_count }
+      // The whole header: format sensitivity's carries its spread and per-format accuracies for the CSVs.
+      if (typeof head.accuracy === 'number' && typeof head.total_count === 'number') out[m[1]!] = { ...head, accuracy: head.accuracy, total_count: head.total_count }
     } catch {
       // not a score file this project can read: left out, as a category without a score
     }
@@ -68,6 +82,8 @@ export const bfclCommand: Command = {
     '  --data DIR            BFCL data: BFCL_v4_<category>.json and possible_answer/BFCL_v4_<category>.json',
     '                        (multi_turn_base, _miss_func, _miss_param, _long_context: executed against BFCL\'s',
     '                        simulated APIs; name them with --categories and point --data at the multi-turn folder)',
+    '                        (web_search_base, web_search_no_snippet, memory_kv, memory_vector, memory_rec_sum:',
+    '                        function-calling results, BFCL\'s agentic checker; answers from DIR/agentic/possible_answer)',
     '  --results DIR         recorded results: BFCL_v4_<category>_result.json (or one folder below)',
     '  --categories a,b      categories to score (default: every category with a results file)',
     '  --score-dir OUT       write OUT/BFCL_v4_<category>_score.json as the leaderboard does: the accuracy line,',
@@ -154,6 +170,15 @@ export const bfclCommand: Command = {
         if (scoreDir !== undefined) await writeFile(join(scoreDir, scoreFileName(category)), text, 'utf8')
         continue
       }
+      if (isAgenticCategory(category)) {
+        const score = await scoreAgenticCategory(dataDir, resultsDir, category, modelName)
+        for (const e of score.errors) warn(e)
+        const line = { category, accuracy: score.accuracy, correct_count: score.correct_count, total_count: score.total_count }
+        await writeLine(io.stdout, JSON.stringify(line))
+        scores[category] = line
+        if (scoreDir !== undefined) await writeFile(join(scoreDir, scoreFileName(category)), score.scoreFile, 'utf8')
+        continue
+      }
       if (!isBfclCategory(category)) {
         warn(`unknown category ${category} (known: ${BFCL_CATEGORIES.join(', ')})`)
         await writeLine(io.stdout, JSON.stringify({ category, error: `unknown category ${category}` }))
@@ -175,7 +200,8 @@ export const bfclCommand: Command = {
         continue
       }
       const input = { category, entries: data.entries, answers: data.answers, results: results.results }
-      const score = scoreCategory(input, options)
+      const categoryOptions = mappedNames(category, input, options, io.stderr)
+      const score = scoreCategory(input, categoryOptions)
       for (const e of score.entries) if (e.error_type === 'input_error') warn(String(e.error[0]))
 
       const line: Record<string, unknown> = {
@@ -185,7 +211,7 @@ export const bfclCommand: Command = {
         total_count: score.total_count,
       }
       if (matching === 'optimal') {
-        const greedy = scoreCategory(input, { ...options, parallelMatching: 'greedy' })
+        const greedy = scoreCategory(input, { ...categoryOptions, parallelMatching: 'greedy' })
         line['greedy_correct_count'] = greedy.correct_count
         line['verdicts_changed'] = changedVerdicts(greedy, score).length
       }
@@ -207,6 +233,9 @@ export const bfclCommand: Command = {
       for (const [k, v] of Object.entries(s)) {
         summary[k] = { accuracy: v.accuracy, complete: v.complete, display: formatPercent(v), total_count: v.total_count }
       }
+      // The leaderboard's v4 overall (weights 10/10/10/30/40; a missing category counts 0), as data_overall.csv has it.
+      const overall = leaderboardRows(scores, modelName).overall[1] as number
+      summary['overall'] = { accuracy: overall, display: percentCell(overall), complete: OVERALL_PARTS.every((c) => c in scores) }
       await writeLine(io.stdout, JSON.stringify({ summary }))
     }
     return failed ? EXIT_BAD_INPUT : EXIT_OK

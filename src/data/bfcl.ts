@@ -18,6 +18,9 @@ import { isPyDict, toJsonWithFloatPaths, toPlain, type PyValue } from '../score/
 import type { ExpectedCall } from '../score/types.js'
 import type { ChatMessage, Sample } from './types.js'
 import { decodeJsonLine, forEachJsonlLine } from '../calls/jsonl.js'
+import type { JsonValue } from '../calls/types.js'
+import { fromJson } from '../score/bfcl/pyvalue.js'
+import { bfclOpenAITools, hintedFunctions } from './bfcl-request.js'
 
 /** What `sample.bfcl` holds: a BfclAnswer (plain JSON) plus the entry's id. */
 export interface BfclSampleInfo extends BfclAnswer {
@@ -52,34 +55,17 @@ export interface BfclLoadOptions {
   limit?: number
 }
 
-// BFCL's type names in JSON Schema terms (the leaderboard's own mapping for function-calling models).
-const TO_JSON_SCHEMA: Record<string, string> = {
-  dict: 'object',
-  float: 'number',
-  tuple: 'array',
-  any: 'string',
-}
-
-function jsonSchemaOf(schema: unknown, depth = 0): unknown {
-  if (depth > 32 || schema === null || typeof schema !== 'object' || Array.isArray(schema)) return schema
-  const out: Record<string, unknown> = { ...(schema as Record<string, unknown>) }
-  if (typeof out['type'] === 'string') out['type'] = TO_JSON_SCHEMA[out['type']] ?? out['type']
-  if (out['items'] !== undefined) out['items'] = jsonSchemaOf(out['items'], depth + 1)
-  if (out['properties'] !== null && typeof out['properties'] === 'object') {
-    const props: Record<string, unknown> = {}
-    for (const [k, v] of Object.entries(out['properties'] as Record<string, unknown>)) props[k] = jsonSchemaOf(v, depth + 1)
-    out['properties'] = props
-  }
-  return out
-}
-
-/** BFCL function descriptions as OpenAI-style tools (`dict` → `object`, `float` → `number`, ...). */
+/**
+ * BFCL function descriptions as the tools BFCL's OpenAI-compatible handler sends (`convert_to_tool`: its type
+ * mapping, `dict` → `object`, `float` → `number` with a note, dots in names as underscores).
+ */
 export function bfclTools(functions: readonly BfclFunction[]): ToolDefinition[] {
-  return functions.map((f) => {
-    const fn: ToolDefinition['function'] = { ...f, name: f.name }
-    if (f.parameters !== undefined) fn.parameters = jsonSchemaOf(f.parameters) as ToolDefinition['function']['parameters']
-    return { type: 'function', function: fn }
-  })
+  return bfclOpenAITools(functions.map((f) => fromJson(f as unknown as JsonValue) ?? null))
+}
+
+/** Whether BFCL's handler renames any of these functions (a dot in the name): answers are then compared mapped back. */
+export function hasDottedName(functions: readonly { name: string }[]): boolean {
+  return functions.some((f) => f.name.includes('.'))
 }
 
 /** BFCL's `question`: a list of turns, each a list of messages; single-turn entries have one. */
@@ -153,6 +139,8 @@ export function bfclSamplesFromText(
       continue
     }
     const bfcl: BfclSampleInfo = { category, id: entry.id, kind: info.kind, functions: entry.functions }
+    // The tools name `math.factorial` `math_factorial`, as BFCL's handler sends it: the checker maps names back.
+    if (hasDottedName(entry.functions)) bfcl.underscoreToDot = true
     let expected: ExpectedCall[] = []
     if (info.kind === 'ast') {
       const gt = data.answers!.get(entry.id)
@@ -165,7 +153,9 @@ export function bfclSamplesFromText(
       if (floatPaths.length > 0) bfcl.floatPaths = floatPaths
       expected = canonicalCalls(gt)
     }
-    const tools = bfclTools(entry.functions)
+    // BFCL's request: the data loader's language hint on each function, then the handler's tool conversion.
+    const pyFunctions = isPyDict(entry.prompt) ? entry.prompt.get('function') : undefined
+    const tools = Array.isArray(pyFunctions) ? bfclOpenAITools(hintedFunctions(pyFunctions, category)) : bfclTools(entry.functions)
     const source = entry.line === undefined ? undefined : { file: dataFile, line: entry.line }
     const sample: Sample = { id: entry.id, messages, tools, expected, bfcl }
     if (source) sample.source = source

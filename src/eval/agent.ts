@@ -213,13 +213,18 @@ export async function runAgent(
       const step: TrajectoryStep = { turn, calls, results: [] }
       if (output.text !== undefined) step.text = output.text
       steps.push(step)
+      // BFCL's protocol (a provider that returns the reply's message): that message goes back verbatim, and tool
+      // results carry only their call's id, as BFCL's handler appends them.
+      const echo = output.message as ChatMessage | undefined
       if (calls.length === 0) {
-        messages.push({ role: 'assistant', content: output.text ?? '' })
+        messages.push(echo ?? { role: 'assistant', content: output.text ?? '' })
         if (output.text !== undefined) trajectory.answer = output.text
         continue turns
       }
       const ids = calls.map((c, i) => c.id ?? `call_${n}_${i}`)
-      messages.push(assistantMessage(calls, ids))
+      messages.push(echo ?? assistantMessage(calls, ids))
+      // BFCL decodes every call's arguments before running any: one that is not JSON ends the turn, nothing run.
+      if (echo && calls.some((c) => !c.argumentsValid)) continue turns
       // In call order, one at a time: a stateful environment sees the calls as the model listed them.
       for (const [i, call] of calls.entries()) {
         let outcome: ToolOutcome
@@ -230,7 +235,7 @@ export async function runAgent(
         }
         if (outcome.error !== undefined) trajectory.toolErrors++
         step.results.push(outcome)
-        messages.push({ role: 'tool', tool_call_id: outcome.id, name: outcome.name, content: outcome.content })
+        messages.push(echo ? { role: 'tool', content: outcome.content, tool_call_id: outcome.id } : { role: 'tool', tool_call_id: outcome.id, name: outcome.name, content: outcome.content })
       }
     }
     // The turn used every step and the model still called tools: the run stops, as BFCL force-terminates.

@@ -40,7 +40,7 @@ export type BfclEnvironmentName =
   | 'VehicleControlAPI'
 
 /** Each class's function document in BFCL's `multi_turn_func_doc/` folder. */
-const FUNC_DOC_FILES: Record<BfclEnvironmentName, string> = {
+export const FUNC_DOC_FILES: Record<BfclEnvironmentName, string> = {
   GorillaFileSystem: 'gorilla_file_system.json',
   MathAPI: 'math_api.json',
   MessageAPI: 'message_api.json',
@@ -63,14 +63,14 @@ export interface BfclEnvironmentOptions {
   floatPaths?: string[]
 }
 
-const IDENTIFIER = /^[A-Za-z_]\w*$/
-
-/** A call as the Python-call string BFCL's executor runs (`cd(folder='documents')`). */
+/**
+ * A call as the Python-call string BFCL's executor runs (`cd(folder='documents')`), built as BFCL builds it: a name
+ * that is no identifier (`ls<|channel|>commentary`) makes a string the executor rejects as Python does ("invalid
+ * syntax"), never evaluated.
+ */
 function callString(name: string, args: Record<string, unknown>): string {
-  if (!IDENTIFIER.test(name)) throw new Error(`"${name}" is not a function name`)
   const parts: string[] = []
   for (const [key, value] of Object.entries(args)) {
-    if (!IDENTIFIER.test(key)) throw new Error(`"${key}" is not an argument name`)
     const v = fromJson(value as JsonValue)
     if (v === undefined) throw new Error(`the value of ${key} is not a JSON value`)
     parts.push(`${key}=${repr(v)}`)

@@ -22,11 +22,12 @@ import { parseJsonLines } from '../score/bfcl/files.js'
 import { ApiSession } from '../score/bfcl/multi-turn/api.js'
 import { isMultiTurnCategory } from '../score/bfcl/multi-turn/category.js'
 import { scoreMultiTurnEntry, type MultiTurnVerdict } from '../score/bfcl/multi-turn/checker.js'
-import { fromJson, pyJsonDumps, toJsonWithFloatPaths, type PyDict, type PyValue } from '../score/bfcl/pyvalue.js'
+import { fromJson, isPyDict, pyJsonDumps, toJsonWithFloatPaths, type PyDict, type PyValue } from '../score/bfcl/pyvalue.js'
 import type { Scorer } from '../score/scorer.js'
 import { bfclScorer, type BfclRecord } from '../score/scorers/bfcl.js'
 import type { AgentEnvironment, AgentOptions } from './agent.js'
-import { bfclEnvironment, bfclEnvironmentTools, type BfclEnvironmentName } from './bfcl-environment.js'
+import { FUNC_DOC_FILES, bfclEnvironment, type BfclEnvironmentName } from './bfcl-environment.js'
+import { bfclOpenAITools, hintedFunctions } from '../data/bfcl-request.js'
 import type { Trajectory } from '../score/trajectory.js'
 import type { JsonValue } from '../calls/types.js'
 
@@ -67,6 +68,11 @@ function readLines(path: string): { json: Record<string, unknown>; py: PyValue }
   return parsed.lines.map((l) => ({ json: l.json as Record<string, unknown>, py: l.py }))
 }
 
+/** A class's function docs as Python values, in file order. */
+export function funcDocs(classes: readonly BfclEnvironmentName[], dir: string): PyValue[] {
+  return classes.flatMap((c) => readLines(join(dir, FUNC_DOC_FILES[c])).map((l) => l.py))
+}
+
 /** Ground-truth call strings as expected calls (for the NeMo metrics; the checker compares executions). */
 function expectedCalls(groundTruth: string[][]) {
   const all = groundTruth.flat()
@@ -84,18 +90,20 @@ export function loadBfclMultiTurn(dataDir: string, category: string, limit?: num
   return entries.map(({ json: entry, py }) => {
     const id = String(entry['id'])
     const classes = (entry['involved_classes'] as string[]).map(String)
-    let docs = bfclEnvironmentTools(classes as BfclEnvironmentName[], funcDocDir)
-    const named = (name: string) => docs.findIndex((d) => d.function.name === name)
+    // As BFCL's loader (gorilla 8db0b7ca): every class's docs, the held-out ones moved to their turn (without the
+    // language hint, which the loader adds only to the docs left in place); `excluded_function` is not read there.
+    const docs = funcDocs(classes as BfclEnvironmentName[], funcDocDir)
+    const named = (name: string) => docs.findIndex((d) => isPyDict(d) && d.get('name') === name)
     const addedTools: Record<string, ToolDefinition[]> = {}
     for (const [turn, names] of Object.entries((entry['missed_function'] ?? {}) as Record<string, string[]>)) {
-      addedTools[turn] = []
+      const held: PyValue[] = []
       for (const name of names) {
         const i = named(name)
-        if (i >= 0) addedTools[turn].push(...docs.splice(i, 1))
+        if (i >= 0) held.push(...docs.splice(i, 1))
       }
+      addedTools[turn] = bfclOpenAITools(held)
     }
-    const excluded = new Set(((entry['excluded_function'] ?? []) as string[]).map(String))
-    docs = docs.filter((d) => !excluded.has(d.function.name))
+    const tools = bfclOpenAITools(hintedFunctions(docs, category))
     const question = entry['question'] as { role: string; content: string }[][]
     // BFCL asserts that a held-out turn has no message of its own: such an entry fails inference at that turn, and
     // its result is that error whatever the turns before it did (so they are run only up to the first odd turn).
@@ -116,7 +124,7 @@ export function loadBfclMultiTurn(dataDir: string, category: string, limit?: num
     const { json: initialConfig, floatPaths } = toJsonWithFloatPaths(config instanceof Map ? config : new Map())
     const info: EntryInfo = { category, involvedClasses: classes, addedTools, groundTruth, initialConfig, floatPaths }
     if (inferenceError !== undefined) info.inferenceError = inferenceError
-    return { id, messages: turns[0], turns: turns.slice(1), tools: docs, expected: expectedCalls(groundTruth), bfclMultiTurn: info }
+    return { id, messages: turns[0], turns: turns.slice(1), tools, expected: expectedCalls(groundTruth), bfclMultiTurn: info }
   })
 }
 

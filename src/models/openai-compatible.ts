@@ -65,6 +65,13 @@ export interface OpenAICompatibleOptions {
    * format derived from it (see `deriveFormat`), unless `format` is given. Needs `@huggingface/jinja`.
    */
   chatTemplate?: string
+  /**
+   * 'bfcl': requests shaped as BFCL's OpenAI-compatible handler shapes them (`messages`, `model`, `temperature`,
+   * `store: false`, `tools` when there are any; no `stream`, no `tool_choice`, messages sent as given), and each
+   * output carries the reply's message verbatim (`message`), which the agent loop then appends to the conversation
+   * as the OpenAI SDK echoes it; native calls only, never parsed from text. Default 'default'.
+   */
+  wire?: 'default' | 'bfcl'
   /** Extra request fields, merged last (e.g. `{ seed: 1, chat_template_kwargs: { enable_thinking: false } }`). */
   body?: Record<string, unknown>
   /** Extra request headers (not part of the provider's identity). */
@@ -103,6 +110,7 @@ export function openaiCompatible(options: OpenAICompatibleOptions): ModelProvide
   if (options.body !== undefined) settings['body'] = options.body
   // Part of the cache key (outputs may carry calls read with it), as a digest: a template is long.
   if (options.chatTemplate !== undefined) settings['chatTemplate'] = createHash('sha256').update(options.chatTemplate).digest('hex').slice(0, 16)
+  if (options.wire === 'bfcl') settings['wire'] = 'bfcl'
   const limiter = shared(`endpoint-limiter:${id}|${concurrency}`, () => new Limiter(concurrency))
 
   const readKey = (): string | undefined => {
@@ -164,8 +172,8 @@ export function openaiCompatible(options: OpenAICompatibleOptions): ModelProvide
           release()
         }
         if (result.ok) {
-          const output = outputFromResponse(result.json, mode, options.format)
-          if (output.calls === undefined && options.format === undefined && options.chatTemplate !== undefined) {
+          const output = options.wire === 'bfcl' ? bfclOutput(result.json) : outputFromResponse(result.json, mode, options.format)
+          if (options.wire !== 'bfcl' && output.calls === undefined && options.format === undefined && options.chatTemplate !== undefined) {
             Object.assign(output, templateCalls(options.chatTemplate, output.text ?? '', sample.tools, id))
           }
           return withLatency(output, performance.now() - started, n)
@@ -192,6 +200,7 @@ export function openaiCompatible(options: OpenAICompatibleOptions): ModelProvide
 // Request and response
 
 function requestBody(sample: Sample, options: OpenAICompatibleOptions, mode: 'tools' | 'text'): Record<string, unknown> {
+  if (options.wire === 'bfcl') return bfclRequestBody(sample, options)
   const body: Record<string, unknown> = {
     model: options.model,
     messages: sample.messages.map(wireMessage),
@@ -204,6 +213,29 @@ function requestBody(sample: Sample, options: OpenAICompatibleOptions, mode: 'to
   }
   if (options.maxTokens !== undefined) body['max_tokens'] = options.maxTokens
   return { ...body, ...options.body }
+}
+
+/** BFCL's `_query_FC` / `_query_prompting` keyword arguments, as the OpenAI SDK sends them. */
+function bfclRequestBody(sample: Sample, options: OpenAICompatibleOptions): Record<string, unknown> {
+  const body: Record<string, unknown> = { messages: sample.messages, model: options.model, temperature: options.temperature ?? 0, store: false }
+  if (sample.tools && sample.tools.length > 0) body['tools'] = sample.tools
+  return { ...body, ...options.body }
+}
+
+/** BFCL wire: the reply's message as is, its native calls (an empty list is no call), its text, usage. */
+function bfclOutput(json: unknown): ModelOutput {
+  const message = firstMessage(json)
+  if (message === undefined) throw new Error('response has no choices[0].message')
+  const output: ModelOutput = { text: contentText(message['content']), message, calls: [] }
+  const toolCalls = message['tool_calls']
+  if (Array.isArray(toolCalls) && toolCalls.length > 0) output.calls = nativeCalls(toolCalls)
+  const usage = isPlainObject(json) ? json['usage'] : undefined
+  if (isPlainObject(usage)) {
+    output.usage = {}
+    if (typeof usage['prompt_tokens'] === 'number') output.usage.promptTokens = usage['prompt_tokens']
+    if (typeof usage['completion_tokens'] === 'number') output.usage.completionTokens = usage['completion_tokens']
+  }
+  return output
 }
 
 /** The OpenAI wire shape of a message: tool call arguments are JSON strings there. */

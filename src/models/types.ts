@@ -22,6 +22,11 @@ export interface ModelOutput {
   cached?: true
   /** Set by `cached()` when the sample's cache entry existed but was unusable and was generated again: why. */
   cacheRegenerated?: string
+  /**
+   * The reply's message object as the server sent it (`openaiCompatible` with `wire: 'bfcl'`): the agent loop
+   * appends it to the conversation verbatim, as BFCL's handler appends the OpenAI SDK's message.
+   */
+  message?: Record<string, unknown>
   /** The agent loop's run of the sample (describeEval with `tools` or `environment`): every step, call and result. */
   trajectory?: Trajectory
 }

@@ -121,7 +121,7 @@ export function pyStrRepr(s: string): string {
 // ---------------------------------------------------------------------------------------------------------------
 // Python's repr() and json.dumps(ensure_ascii=False), for messages and score files identical to the reference's
 
-function pyIntRepr(x: number): string {
+export function pyIntRepr(x: number): string {
   return Number.isSafeInteger(x) ? String(x) : BigInt(x).toString()
 }
 

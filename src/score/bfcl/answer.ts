@@ -23,6 +23,11 @@ export interface BfclAnswer {
   floatPaths?: readonly string[]
   /** The functions on offer: BFCL descriptions, or OpenAI-style tools (their JSON Schema types are mapped). */
   functions: readonly unknown[]
+  /**
+   * The model saw dotted names with underscores (BFCL's function-calling tools): a called `math_factorial` is
+   * `math.factorial` when the functions have that name and not this one.
+   */
+  underscoreToDot?: boolean
 }
 
 /**
@@ -89,6 +94,18 @@ function decodeRaw(received: unknown, options: BfclScoreOptions): DecodeResult {
   return decodeResult(py, options)
 }
 
+/** Calls to a dotted function by its underscored name, renamed back (only where no function has the called name). */
+function dottedNames(decoded: DecodeResult, functions: readonly BfclFunction[]): DecodeResult {
+  if (!decoded.ok) return decoded
+  const names = new Set(functions.map((f) => f.name))
+  const back = new Map(functions.filter((f) => f.name.includes('.')).map((f) => [f.name.replace(/\./g, '_'), f.name]))
+  const rename = (v: PyValue): PyValue => {
+    if (!(v instanceof Map)) return v
+    return new Map([...v].map(([k, x]) => [typeof k === 'string' && !names.has(k) && back.has(k) ? back.get(k)! : k, x]))
+  }
+  return { ...decoded, decoded: decoded.decoded.map(rename) }
+}
+
 /** The category the leaderboard would file this answer under, when none is given. */
 function inferCategory(answers: readonly PyValue[], functions: readonly BfclFunction[]): string {
   if (answers.length === 0) return 'irrelevance'
@@ -110,7 +127,8 @@ export function checkBfclAnswer(received: BfclReceived, answer: BfclAnswer, opti
   if (unsupported !== undefined) {
     return { id: '', valid: false, error: [unsupported], error_type: 'unsupported_category', format: 'function-calling' }
   }
-  const decoded = isToolCallList(received) ? decodeToolCalls(received) : decodeRaw(received, options)
+  let decoded = isToolCallList(received) ? decodeToolCalls(received) : decodeRaw(received, options)
+  if (answer.underscoreToDot === true && options.underscoreToDot !== true) decoded = dottedNames(decoded, functions)
   const info = categoryInfo(category)
   return scoreDecoded({ category, id: '', functions, groundTruth: info.kind === 'ast' ? groundTruth : undefined }, decoded, options)
 }

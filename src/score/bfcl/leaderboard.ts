@@ -12,11 +12,28 @@
  * Percentages are Python's `"{:.2f}%".format(x * 100)` (ties to even on the exact binary value). What the project
  * cannot know (the model's link, organisation, licence, price) is `N/A`, as are cost and latency.
  */
+import { pyFloatRepr } from './pyvalue.js'
 
 export interface CategoryScore {
   accuracy: number
   total_count: number
 }
+
+/** BFCL's format-sensitivity score-file header: the spread across prompt formats, and each format's accuracy. */
+export interface FormatSensitivityScore extends CategoryScore {
+  accuracy_max_delta?: number
+  accuracy_std?: number
+  [config: string]: unknown
+}
+
+/** BFCL's 26 prompt-format configurations (`get_all_format_sensitivity_configs`), in its order. */
+export const FORMAT_SENSITIVITY_CONFIGS: readonly string[] = [
+  ...['python', 'json', 'verbose_xml', 'concise_xml'].flatMap((ret) =>
+    ['True', 'False'].flatMap((tag) => ['python', 'xml', 'json'].map((doc) => `ret_fmt=${ret}&tool_call_tag=${tag}&func_doc_fmt=${doc}&prompt_fmt=plaintext&style=classic`)),
+  ),
+  'ret_fmt=python&tool_call_tag=False&func_doc_fmt=json&prompt_fmt=markdown&style=classic',
+  'ret_fmt=python&tool_call_tag=False&func_doc_fmt=json&prompt_fmt=plaintext&style=experimental',
+]
 
 interface Acc {
   accuracy: number
@@ -51,7 +68,12 @@ export const BFCL_V4_SIZES: Readonly<Record<string, number>> = {
   memory_rec_sum: 155,
 }
 
-type Scores = Readonly<Record<string, CategoryScore | undefined>>
+type Scores = Readonly<Record<string, CategoryScore | FormatSensitivityScore | undefined>>
+
+/** A format-sensitivity statistic as BFCL's CSV prints it (`str()` of the float; `N/A` without one). */
+function statCell(v: unknown): string {
+  return typeof v === 'number' ? pyFloatRepr(v) : 'N/A'
+}
 
 function category(scores: Scores, name: string): Acc {
   const s = scores[name]
@@ -118,6 +140,7 @@ export const COLUMNS_NON_LIVE = ['Rank', 'Model', 'Non-Live Overall Acc', 'AST S
 export const COLUMNS_LIVE = ['Rank', 'Model', 'Live Overall Acc', 'AST Summary', 'Python Simple AST', 'Python Multiple AST', 'Python Parallel AST', 'Python Parallel Multiple AST', 'Irrelevance Detection', 'Relevance Detection']
 export const COLUMNS_MULTI_TURN = ['Rank', 'Model', 'Multi Turn Overall Acc', 'Base', 'Miss Func', 'Miss Param', 'Long Context']
 export const COLUMNS_AGENTIC = ['Rank', 'Model', 'Agentic Overall Acc', 'Web Search Summary', 'Web Search Base', 'Web Search No Snippet', 'Memory Summary', 'Memory KV', 'Memory Vector', 'Memory Recursive Summarization']
+export const COLUMNS_FORMAT_SENSITIVITY = ['Rank', 'Model', 'Format Sensitivity Max Delta', 'Format Sensitivity Standard Deviation', ...FORMAT_SENSITIVITY_CONFIGS.map((c) => `Config ${c}`)]
 export const COLUMNS_OVERALL = [
   'Rank', 'Overall Acc', 'Model', 'Model Link', 'Total Cost ($)', 'Latency Mean (s)', 'Latency Standard Deviation (s)',
   'Latency 95th Percentile (s)', 'Non-Live AST Acc', 'Non-Live Simple AST', 'Non-Live Multiple AST', 'Non-Live Parallel AST',
@@ -129,7 +152,7 @@ export const COLUMNS_OVERALL = [
 ]
 
 /** One model's row per table, as the leaderboard computes it (cells not yet formatted). */
-export function leaderboardRows(scores: Scores, model: string): Record<'non_live' | 'live' | 'multi_turn' | 'agentic' | 'overall', (string | number)[]> {
+export function leaderboardRows(scores: Scores, model: string): Record<'non_live' | 'live' | 'multi_turn' | 'agentic' | 'format_sensitivity' | 'overall', (string | number)[]> {
   const c = (name: string) => category(scores, name)
   const simplePython = c('simple_python')
   const simpleJava = c('simple_java')
@@ -168,6 +191,14 @@ export function leaderboardRows(scores: Scores, model: string): Record<'non_live
   const memory = unweighted([memKv, memVector, memRecSum])
   const overallAgentic = unweighted([webSearch, memory], false)
 
+  const fs = scores['format_sensitivity'] as FormatSensitivityScore | undefined
+  const fsDelta = statCell(fs?.accuracy_max_delta)
+  const fsStd = statCell(fs?.accuracy_std)
+  const fsConfigs = FORMAT_SENSITIVITY_CONFIGS.map((c) => {
+    const v = fs?.[c] as { accuracy?: unknown } | undefined
+    return typeof v?.accuracy === 'number' ? v.accuracy : ('N/A' as const)
+  })
+
   const totalIrrelevance = unweighted([irrelevance, liveIrrelevance])
   const total = percentageWeighted([overallNonLive, overallLive, totalIrrelevance, overallMultiTurn, overallAgentic], [10, 10, 10, 30, 40])
   const d = (a: Acc) => a.display
@@ -183,8 +214,9 @@ export function leaderboardRows(scores: Scores, model: string): Record<'non_live
       d(overallLive), d(liveSimple), d(liveMultiple), d(liveParallel), d(liveParallelMultiple),
       d(overallMultiTurn), d(mtBase), d(mtMissFunc), d(mtMissParam), d(mtLong),
       d(webSearch), d(webBase), d(webNoSnippet), d(memory), d(memKv), d(memVector), d(memRecSum),
-      d(liveRelevance), d(totalIrrelevance), 'N/A', 'N/A', 'N/A', 'N/A',
+      d(liveRelevance), d(totalIrrelevance), fsDelta, fsStd, 'N/A', 'N/A',
     ],
+    format_sensitivity: ['N/A', model, fsDelta, fsStd, ...fsConfigs],
   }
 }
 
@@ -194,7 +226,7 @@ function csvText(header: readonly string[], row: readonly (string | number)[]): 
   return [header.join(','), cells.join(',')].join('\n')
 }
 
-/** The five CSV files, by file name, for one model's category scores. */
+/** The six CSV files, by file name, for one model's category scores. */
 export function leaderboardCsvFiles(scores: Scores, model: string): Record<string, string> {
   const rows = leaderboardRows(scores, model)
   return {
@@ -202,6 +234,7 @@ export function leaderboardCsvFiles(scores: Scores, model: string): Record<strin
     'data_live.csv': csvText(COLUMNS_LIVE, rows.live),
     'data_multi_turn.csv': csvText(COLUMNS_MULTI_TURN, rows.multi_turn),
     'data_agentic.csv': csvText(COLUMNS_AGENTIC, rows.agentic),
+    'data_format_sensitivity.csv': csvText(COLUMNS_FORMAT_SENSITIVITY, rows.format_sensitivity),
     'data_overall.csv': csvText(COLUMNS_OVERALL, rows.overall),
   }
 }

@@ -188,8 +188,9 @@ export class TradingBot extends SimulatedApi {
         if (!hasKey(this.orders, id)) {
           return dict([['error', `Order with ID ${str(id)} not found.Here is the list of orders_id: ${str([...this.orders.keys()])}`]])
         }
-        // Without long context the reference falls off the end of the method: None.
-        if (!this.longContext) return null
+        // Without long context the reference returns the stored order itself (gorilla 8db0b7ca), so its details
+        // reach the execution-response comparison.
+        if (!this.longContext) return getKey(this.orders, id)!
         const order = new Map(getKey(this.orders, id) as PyDict)
         const symbol = str(order.get('symbol'))
         const metadata: PyDict = new Map()

@@ -1,0 +1,50 @@
+// BFCL's agentic checker on recorded function-calling results: `tool-evals bfcl` gives what gorilla's own
+// evaluate gave for the same results (fixtures/bfcl-agentic/: accuracy lines, failing ids, error objects).
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { PassThrough } from 'node:stream'
+import { fileURLToPath } from 'node:url'
+import { afterAll, describe, expect, test } from 'vitest'
+import { bfclCommand } from '../src/cli/bfcl.js'
+import { runCli } from '../src/cli/command.js'
+import { agenticChecker, containsAtWordBoundaries, scoreAgenticEntry, standardizeAgentic } from '../src/score/bfcl/agentic.js'
+import { fromJson } from '../src/score/bfcl/pyvalue.js'
+import { bfclDir } from './helpers/bfcl-dir.js'
+
+const FIXTURES = fileURLToPath(new URL('../fixtures/bfcl-agentic/', import.meta.url))
+const BFCL = bfclDir()
+const tmp = mkdtempSync(join(tmpdir(), 'bfcl-agentic-'))
+afterAll(() => rmSync(tmp, { recursive: true, force: true }))
+
+describe('agentic checker', () => {
+  test("standardisation and word boundaries as BFCL's regular expression", () => {
+    expect(standardizeAgentic("Zhang-Yiming's (C.E.O.)")).toBe('zhangyiming"s ceo')
+    expect(containsAtWordBoundaries('the answer is paris', 'paris')).toBe(true)
+    expect(containsAtWordBoundaries('comparison', 'paris')).toBe(false)
+    expect(containsAtWordBoundaries('é35 years', '35')).toBe(false)
+  })
+  test('the last message that is not a call is checked; calls only, or none, fail as BFCL says', () => {
+    const call = { f: '{"a": 1}' }
+    expect(scoreAgenticEntry(fromJson([['It is Michael.', [call]]])!, ['Michael']).valid).toBe(true)
+    expect(scoreAgenticEntry(fromJson([[[call]]])!, ['Michael']).error?.get('error_type')).toBe('agentic:no_last_message')
+    expect(scoreAgenticEntry('Error during inference: x', ['Michael']).error?.get('error_type')).toBe('agentic:inference_error')
+    expect(agenticChecker(fromJson(['Michael'])!, ['michael']).valid).toBe(true)
+  })
+})
+
+describe.skipIf(BFCL === undefined)("tool-evals bfcl on agentic results equals BFCL's evaluate", () => {
+  const expected = JSON.parse(readFileSync(join(FIXTURES, 'expected.json'), 'utf8')) as Record<string, { header: Record<string, number>; failing: Record<string, unknown>[] }>
+  test.each(Object.keys(expected))('%s', async (category) => {
+    const stdout = new PassThrough()
+    let out = ''
+    stdout.on('data', (d) => (out += String(d)))
+    const scoreDir = join(tmp, category)
+    const code = await runCli([bfclCommand], ['bfcl', '--data', BFCL!, '--results', FIXTURES, '--categories', category, '--score-dir', scoreDir, '--model', 'my-model'], { stdin: new PassThrough(), stdout, stderr: new PassThrough() })
+    expect(code).toBe(0)
+    expect(JSON.parse(out.trim())).toEqual({ category, ...expected[category]!.header })
+    const [head, ...rest] = readFileSync(join(scoreDir, `BFCL_v4_${category}_score.json`), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>)
+    expect(head).toEqual(expected[category]!.header)
+    expect(rest.map((l) => Object.fromEntries(['id', 'error', 'last_non_fc_message'].filter((k) => k in l).map((k) => [k, l[k]])))).toEqual(expected[category]!.failing)
+  })
+})
