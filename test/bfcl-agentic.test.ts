@@ -35,6 +35,23 @@ describe('agentic checker', () => {
 
 describe.skipIf(BFCL === undefined)("tool-evals bfcl on agentic results equals BFCL's evaluate", () => {
   const expected = JSON.parse(readFileSync(join(FIXTURES, 'expected.json'), 'utf8')) as Record<string, { header: Record<string, number>; failing: Record<string, unknown>[] }>
+  // The possible answers BFCL's evaluate echoes are BFCL's data: the fixture leaves them out, and they are read back
+  // from ../shared (`web_search_base_1` and `memory_kv_1-…` are entries `web_search_1` and `memory_1-…` there).
+  const answers = new Map<string, unknown>()
+  for (const file of BFCL === undefined ? [] : ['BFCL_v4_web_search.json', 'BFCL_v4_memory.json']) {
+    for (const line of readFileSync(join(BFCL, 'agentic', 'possible_answer', file), 'utf8').split('\n')) {
+      if (line.trim() === '') continue
+      const { id, ground_truth } = JSON.parse(line) as { id: string; ground_truth: unknown }
+      answers.set(id, ground_truth)
+    }
+  }
+  const dataId = (id: string) => id.replace(/^web_search_(base|no_snippet)_/, 'web_search_').replace(/^memory_(kv|vector|rec_sum)_/, 'memory_')
+  for (const { failing } of Object.values(expected)) {
+    for (const f of failing) {
+      const details = (f['error'] as { details?: Record<string, unknown> } | undefined)?.details
+      if (details && 'standardized_possible_answers' in details) details['possible_answers'] = answers.get(dataId(f['id'] as string))
+    }
+  }
   test.each(Object.keys(expected))('%s', async (category) => {
     const stdout = new PassThrough()
     let out = ''

@@ -1,4 +1,7 @@
-// The recorded request fixtures of BFCL's own handler (fixtures/bfcl-requests/), expanded to full bodies.
+// The recorded request fixtures of BFCL's own handler (fixtures/bfcl-requests/). A body holds BFCL's data (questions,
+// function docs), which stays in ../shared: the fixtures keep each body's hash (sha256 of its JSON with keys sorted),
+// and a test compares the hashes of the bodies it received, which equal exactly when the bodies do.
+import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
@@ -7,7 +10,8 @@ export const REQUESTS_DIR = fileURLToPath(new URL('../../fixtures/bfcl-requests/
 export interface RecordedEntry {
   id: string
   responses: Record<string, unknown>[]
-  requests: Record<string, unknown>[]
+  /** Hashes of the request bodies BFCL's handler sent, in order (see `bodyHash`). */
+  requests: string[]
   result: unknown
 }
 
@@ -20,29 +24,22 @@ export interface RecordedFixture {
   entries: RecordedEntry[]
 }
 
-interface Compact {
-  toolsets: unknown[][]
-  requests: (Record<string, unknown> & { tools?: number; messages?: unknown[]; messages_after_previous?: unknown[] })[]
-}
-
 export function loadFixtures(): RecordedFixture[] {
   return readdirSync(REQUESTS_DIR)
     .filter((f) => f.endsWith('.json'))
     .sort()
-    .map((file) => {
-      const raw = JSON.parse(readFileSync(REQUESTS_DIR + file, 'utf8')) as RecordedFixture & { entries: (RecordedEntry & Compact)[] }
-      for (const e of raw.entries) {
-        let previous: unknown[] = []
-        e.requests = e.requests.map((r) => {
-          const { tools, messages, messages_after_previous: after, ...rest } = r as Compact['requests'][number]
-          const full: Record<string, unknown> = { ...rest, messages: messages ?? [...previous, ...(after ?? [])] }
-          if (tools !== undefined) full['tools'] = e.toolsets[tools]
-          previous = full['messages'] as unknown[]
-          return full
-        })
-      }
-      return { ...raw, file }
-    })
+    .map((file) => ({ ...(JSON.parse(readFileSync(REQUESTS_DIR + file, 'utf8')) as Omit<RecordedFixture, 'file'>), file }))
+}
+
+function canonical(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(canonical)
+  if (typeof v !== 'object' || v === null) return v
+  return Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])]))
+}
+
+/** `sha256:<hex>` of a body's JSON with every object's keys sorted (key order does not make bodies differ). */
+export function bodyHash(body: unknown): string {
+  return `sha256:${createHash('sha256').update(JSON.stringify(canonical(body))).digest('hex')}`
 }
 
 /** A chat completion body around a recorded reply message. */
