@@ -39,7 +39,7 @@ describe.skipIf(BFCL === undefined)("tool-evals bfcl on agentic results equals B
   // from ../shared (`web_search_base_1` and `memory_kv_1-…` are entries `web_search_1` and `memory_1-…` there).
   const answers = new Map<string, unknown>()
   for (const file of BFCL === undefined ? [] : ['BFCL_v4_web_search.json', 'BFCL_v4_memory.json']) {
-    for (const line of readFileSync(join(BFCL, 'agentic', 'possible_answer', file), 'utf8').split('\n')) {
+    for (const line of readFileSync(join(BFCL as string, 'agentic', 'possible_answer', file), 'utf8').split('\n')) {
       if (line.trim() === '') continue
       const { id, ground_truth } = JSON.parse(line) as { id: string; ground_truth: unknown }
       answers.set(id, ground_truth)
