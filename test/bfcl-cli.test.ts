@@ -3,11 +3,10 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { PassThrough } from 'node:stream'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, test } from 'vitest'
 import { bfclCommand } from '../src/cli/bfcl.js'
-import { runCli } from '../src/cli/command.js'
+import { runCommand } from './helpers/cli-run.js'
 
 const BFCL = fileURLToPath(new URL('../../shared/bfcl/', import.meta.url))
 const GLYPHH = `${BFCL}recorded/glyphh-ada-1.1`
@@ -18,13 +17,7 @@ const tmp = mkdtempSync(join(tmpdir(), 'bfcl-cli-'))
 afterAll(() => rmSync(tmp, { recursive: true, force: true }))
 
 async function run(args: string[]): Promise<{ code: number; lines: Record<string, unknown>[]; stderr: string }> {
-  const stdout = new PassThrough()
-  const stderr = new PassThrough()
-  let out = ''
-  let err = ''
-  stdout.on('data', (d) => (out += String(d)))
-  stderr.on('data', (d) => (err += String(d)))
-  const code = await runCli([bfclCommand], ['bfcl', ...args], { stdin: new PassThrough(), stdout, stderr })
+  const { code, stdout: out, stderr: err } = await runCommand([bfclCommand], ['bfcl', ...args])
   const lines = out
     .split('\n')
     .filter((l) => l !== '')

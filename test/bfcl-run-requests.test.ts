@@ -3,26 +3,19 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { PassThrough } from 'node:stream'
 import { afterAll, describe, expect, test } from 'vitest'
 import { bfclRunCommand } from '../src/cli/bfcl-run.js'
-import { runCli } from '../src/cli/command.js'
 import { bfclDir } from './helpers/bfcl-dir.js'
 import { bodyHash, loadFixtures, replyBody } from './helpers/bfcl-requests.js'
 import { startOpenAIServer } from './helpers/openai-server.js'
+import { runCommand as runIn } from './helpers/cli-run.js'
 
 const BFCL = bfclDir()
 const tmp = mkdtempSync(join(tmpdir(), 'bfcl-run-req-'))
 afterAll(() => rmSync(tmp, { recursive: true, force: true }))
 
 async function runCommand(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const stdout = new PassThrough()
-  const stderr = new PassThrough()
-  let out = ''
-  let err = ''
-  stdout.on('data', (d) => (out += String(d)))
-  stderr.on('data', (d) => (err += String(d)))
-  const code = await runCli([bfclRunCommand], ['bfcl run', ...args], { stdin: new PassThrough(), stdout, stderr })
+  const { code, stdout: out, stderr: err } = await runIn([bfclRunCommand], ['bfcl run', ...args])
   return { code, stdout: out, stderr: err }
 }
 

@@ -4,12 +4,11 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { PassThrough } from 'node:stream'
 import { afterAll, describe, expect, test } from 'vitest'
 import { bfclRunCommand } from '../src/cli/bfcl-run.js'
-import { runCli } from '../src/cli/command.js'
 import { bfclDir } from './helpers/bfcl-dir.js'
 import { startOpenAIServer } from './helpers/openai-server.js'
+import { runCommand } from './helpers/cli-run.js'
 
 const BFCL = bfclDir()
 const KEY = 'sk-bfcl-run-test-0123456789abcdef'
@@ -20,13 +19,7 @@ afterAll(() => {
 })
 
 async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const stdout = new PassThrough()
-  const stderr = new PassThrough()
-  let out = ''
-  let err = ''
-  stdout.on('data', (d) => (out += String(d)))
-  stderr.on('data', (d) => (err += String(d)))
-  const code = await runCli([bfclRunCommand], ['bfcl run', ...args], { stdin: new PassThrough(), stdout, stderr })
+  const { code, stdout: out, stderr: err } = await runCommand([bfclRunCommand], ['bfcl run', ...args])
   return { code, out, err }
 }
 

@@ -115,6 +115,8 @@ export default class ToolEvalsReporter implements Reporter {
   private decided: { report: ToolEvalsReport; tests: readonly TestCase[]; run: RunState } | undefined
   /** The last run's report (for programmatic use and tests). */
   report: ToolEvalsReport | undefined
+  /** Whether another reporter writes a document to stdout (read once from the reporters Vitest was given). */
+  private textToStderr: boolean | undefined
 
   /**
    * Placed before every other reporter (see `onInit`): it decides the run at the very start of `onTestRunEnd`, so a
@@ -142,13 +144,14 @@ export default class ToolEvalsReporter implements Reporter {
 
   /** Human text: to stdout, unless a reporter writes a machine-readable document there (then stderr). */
   private log(text: string): void {
-    if (this.vitest && stdoutIsMachineReadable(this.vitest)) process.stderr.write(`${text}\n`)
+    if (this.vitest && (this.textToStderr ??= stdoutIsMachineReadable(this.vitest))) process.stderr.write(`${text}\n`)
     else if (this.vitest) this.vitest.logger.log(text)
     else process.stdout.write(`${text}\n`)
   }
 
   onInit(vitest: Vitest): void {
     this.vitest = vitest
+    this.textToStderr = undefined
     // After the reporters' onInit calls have run (inserting during Vitest's own iteration would skip one).
     queueMicrotask(() => {
       const list = (vitest as unknown as { reporters?: Reporter[] }).reporters
