@@ -60,3 +60,39 @@ describe('GLM pairs: no valid call that lost an argument', () => {
     expect(parseToolCalls(out, { tools })[0]!.argumentsValid).toBe(false)
   })
 })
+
+describe('k2_horizon: reasoning, typed values, json dialect', () => {
+  const call = (body: string) => `<ifm|tool_calls>\n<ifm|tool_call>get_weather\n${body}</ifm|tool_call>\n</ifm|tool_calls>`
+  const pair = (k: string, v: string, t?: string) =>
+    `<ifm|arg_key>${k}</ifm|arg_key>\n${t === undefined ? '' : `<ifm|arg_type>${t}</ifm|arg_type>\n`}<ifm|arg_value>${v}</ifm|arg_value>\n`
+  it('a call inside <ifm|think> (any effort) is reasoning; the one after it is the call', () => {
+    for (const tag of ['think', 'think_fast', 'think_faster']) {
+      const out = `<ifm|${tag}>maybe ${call(pair('city', 'Rome'))}</ifm|${tag}>\n${call(pair('city', 'Oslo') + pair('days', '4'))}`
+      expect(shape(parseToolCalls(out, { tools }))).toEqual(W('k2_horizon'))
+    }
+    // The template opens the block in the prompt: text before a lone close tag is reasoning.
+    expect(parseToolCalls(`plan ${call(pair('city', 'Rome'))}</ifm|think>${call(pair('city', 'Oslo') + pair('days', '4'))}`, { tools })).toHaveLength(1)
+    // An unclosed block runs to the end: no call.
+    expect(parseToolCalls(`<ifm|think>plan ${call(pair('city', 'Rome'))}`)).toEqual([])
+  })
+  it('<ifm|arg_type> types a value ahead of the schema, and is not text the pairs left over', () => {
+    const out = call(pair('city', '12345', 'string') + pair('days', '4', 'integer') + pair('flag', 'true', 'boolean') + pair('opts', '{"a": [1]}', 'object') + pair('note', ' 7 ', 'any'))
+    const [c] = parseToolCalls(out)
+    expect([c!.format, c!.argumentsValid, c!.arguments]).toEqual(['k2_horizon', true, { city: '12345', days: 4, flag: true, opts: { a: [1] }, note: 7 }])
+    // The type tag never closed inside the call: invalid with a reason, not a call that lost an argument.
+    const broken = parseToolCalls(call('<ifm|arg_key>city</ifm|arg_key><ifm|arg_type>string<ifm|arg_value>Oslo</ifm|arg_value>'))
+    expect([broken[0]!.argumentsValid, broken[0]!.argumentsError]).toEqual([false, expect.stringMatching(/arg_type/)])
+  })
+  it('string values are kept verbatim, surrounding newlines included', () => {
+    const [c] = parseToolCalls(call(pair('city', '\nOslo\n') + pair('days', '\n4\n')), { tools })
+    expect(c!.arguments).toEqual({ city: '\nOslo\n', days: 4 })
+  })
+  it('the json dialect: one object, or a list in one block; undecodable JSON is an invalid call', () => {
+    const one = '<ifm|tool_calls><ifm|tool_call>{"name": "get_weather", "arguments": {"city": "Oslo", "days": 4}}</ifm|tool_call></ifm|tool_calls>'
+    expect(shape(parseToolCalls(one))).toEqual(W('k2_horizon'))
+    const list = '<ifm|tool_call>[{"name": "get_weather", "arguments": {"city": "Oslo", "days": 4}}, {"name": "get_time", "arguments": "{\\"tz\\": \\"CET\\"}"}]</ifm|tool_call>'
+    expect(parseToolCalls(list).map((c) => [c.name, c.arguments])).toEqual([['get_weather', { city: 'Oslo', days: 4 }], ['get_time', { tz: 'CET' }]])
+    const bad = parseToolCalls('<ifm|tool_call>{"name": "get_weather", "arguments": {"city": </ifm|tool_call>')
+    expect(bad.map((c) => [c.format, c.argumentsValid])).toEqual([['k2_horizon', false]])
+  })
+})

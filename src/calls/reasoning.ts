@@ -1,7 +1,8 @@
 /**
  * Reasoning is not output: a tool call written inside it is not a call. It is removed before formats parse (formats
  * with `reasoning: 'keep'` see the text unchanged and handle their own): `<think>` blocks, Seed-OSS's
- * `<seed:think>` blocks by the same rule, Harmony's analysis channel, and Apriel's text before its answer line.
+ * `<seed:think>` and K2 Horizon's `<ifm|think>` blocks by the same rule, Harmony's analysis channel, and Apriel's
+ * text before its answer line.
  *
  * `<think>` reasoning is not output: a tool call written inside it is not a call. The opening tag is often part of
  * the prompt (thinking forced open), so text before a lone `</think>` is reasoning too, and an unclosed `<think>`
@@ -13,13 +14,20 @@ const CLOSE = '</think>'
 const SEED_OPEN = '<seed:think>'
 const SEED_CLOSE = '</seed:think>'
 
+/**
+ * K2 Horizon (IFM) reasons in `<ifm|think>`, or `<ifm|think_fast>` / `<ifm|think_faster>` at lower effort, each closed
+ * by its own tag; its template opens the block in the prompt, so the `<think>` rule applies to each pair.
+ */
+const IFM_THINK = ['think', 'think_fast', 'think_faster'].map((t) => [`<ifm|${t}>`, `</ifm|${t}>`] as const)
+
 /** Apriel 1.6 reasons first and opens its answer with this line: everything before it is reasoning. */
 const FINAL_RESPONSE = '[BEGIN FINAL RESPONSE]'
 
 export function stripReasoning(text: string): string {
   const final = text.indexOf(FINAL_RESPONSE)
   if (final >= 0) text = text.slice(final + FINAL_RESPONSE.length)
-  const t = stripThink(stripHarmonyAnalysis(text))
+  let t = stripThink(stripHarmonyAnalysis(text))
+  if (t.includes('ifm|think')) for (const [open, close] of IFM_THINK) t = removeReasoningBlocks(t, open, close)
   return t.includes('seed:think>') ? removeReasoningBlocks(t, SEED_OPEN, SEED_CLOSE) : t
 }
 
@@ -33,7 +41,15 @@ const ANALYSIS = '<|channel|>analysis<|message|>'
  * The markers without which `stripReasoning` returns its input unchanged. The dispatcher's scan finds those with a
  * `<`; it searches for the others itself.
  */
-export const REASONING_MARKERS: readonly string[] = [OPEN, CLOSE, ANALYSIS, SEED_OPEN, SEED_CLOSE, FINAL_RESPONSE]
+export const REASONING_MARKERS: readonly string[] = [
+  OPEN,
+  CLOSE,
+  ANALYSIS,
+  SEED_OPEN,
+  SEED_CLOSE,
+  FINAL_RESPONSE,
+  ...IFM_THINK.flat(),
+]
 const HARMONY_ENDS = ['<|end|>', '<|start|>']
 
 function stripHarmonyAnalysis(text: string): string {
