@@ -96,3 +96,32 @@ describe('k2_horizon: reasoning, typed values, json dialect', () => {
     expect(bad.map((c) => [c.format, c.argumentsValid])).toEqual([['k2_horizon', false]])
   })
 })
+
+describe('GLM-5.x and LLM-jp: aliases of formats with the same wire bytes', () => {
+  it('GLM-5.x calls (GLM-4.7 shape, after reasoning) are detected as glm45 without a hint, and the aliases hint it', () => {
+    const out = '<think>the user wants Oslo</think><tool_call>get_weather<arg_key>city</arg_key><arg_value>Oslo</arg_value><arg_key>days</arg_key><arg_value>4</arg_value></tool_call>'
+    expect(shape(parseToolCalls(out, { tools }))).toEqual(W('glm45'))
+    for (const format of ['glm5', 'glm-5', 'glm51', 'glm52', 'glm53']) expect(shape(parseToolCalls(out, { tools, format }))).toEqual(W('glm45'))
+  })
+  it('LLM-jp-4.1 Harmony (a space after each special token, <|end|> between parallel calls) is detected as harmony', () => {
+    const out =
+      '<|channel|> analysis<|message|> Two lookups.<|end|>' +
+      '<|start|> assistant to=functions.get_weather<|channel|> commentary json<|message|> {"city": "Oslo", "days": 4}<|end|>' +
+      '<|start|> assistant<|channel|> commentary to=functions.get_time <|constrain|> json<|message|> {"tz": "CET"}<|call|>'
+    expect(parseToolCalls(out).map((c) => [c.format, c.name, c.arguments, c.argumentsValid])).toEqual([
+      ['harmony', 'get_weather', { city: 'Oslo', days: 4 }, true],
+      ['harmony', 'get_time', { tz: 'CET' }, true],
+    ])
+    expect(parseToolCalls(out, { format: 'llmjp4' })).toHaveLength(2)
+  })
+  it('an empty Harmony body closed by a stop token is a call with {}; one cut off by the end stays invalid', () => {
+    const closed = parseToolCalls('<|start|>assistant to=functions.get_time<|channel|>commentary json<|message|><|call|>')
+    expect(closed.map((c) => [c.name, c.arguments, c.argumentsValid])).toEqual([['get_time', {}, true]])
+    const cut = parseToolCalls('<|start|>assistant to=functions.get_time<|channel|>commentary json<|message|>')
+    expect(cut.map((c) => [c.name, c.argumentsValid])).toEqual([['get_time', false]])
+  })
+  it("a call quoted in LLM-jp's spaced analysis channel is reasoning, not a Hermes call", () => {
+    const out = '<|channel|> analysis<|message|> maybe <tool_call>{"name": "get_weather", "arguments": {"city": "Rome"}}</tool_call><|end|><|start|> assistant<|channel|> final<|message|> Done.'
+    expect(parseToolCalls(out)).toEqual([])
+  })
+})
