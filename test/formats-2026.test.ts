@@ -125,3 +125,25 @@ describe('GLM-5.x and LLM-jp: aliases of formats with the same wire bytes', () =
     expect(parseToolCalls(out)).toEqual([])
   })
 })
+
+describe('schema typing of raw values: anyOf unions and local $ref', () => {
+  const out = '<tool_call>lookup<arg_key>id</arg_key><arg_value>0042</arg_value><arg_key>ref</arg_key><arg_value>77</arg_value><arg_key>n</arg_key><arg_value>null</arg_value></tool_call>'
+  it('anyOf [string, null] keeps a numeric-looking string and lets null through; a $ref to a string type keeps text', () => {
+    const tools: ToolDefinition[] = [
+      {
+        type: 'function',
+        function: {
+          name: 'lookup',
+          parameters: {
+            type: 'object',
+            properties: { id: { anyOf: [{ type: 'string' }, { type: 'null' }] }, ref: { $ref: '#/$defs/Code' }, n: { oneOf: [{ type: 'integer' }, { type: 'null' }] } },
+            $defs: { Code: { type: 'string' } },
+          },
+        },
+      },
+    ]
+    expect(parseToolCalls(out, { tools })[0]!.arguments).toEqual({ id: '0042', ref: '77', n: null })
+    // Without the tools the no-schema rule decodes JSON: the schema is what kept them strings.
+    expect(parseToolCalls(out)[0]!.arguments).toEqual({ id: '0042', ref: 77, n: null })
+  })
+})
