@@ -217,6 +217,14 @@ describe('call ids, typed argument tags and Harmony, derived', () => {
     expect(parseDerived('<|tool_call_begin|>get_weather<|tool_call_argument_begin|>{}<|tool_call_end|>', f)).toEqual([])
   })
 
+  it('a template that writes the id itself (functions.NAME:IDX from the name and the loop index) derives alike', () => {
+    const own = T.KIMI_K2.replace("'<|tool_call_begin|>' + tc.id + ", "'<|tool_call_begin|>functions.' + tc.function.name + ':' + loop.index0 + ")
+    expect(own).not.toBe(T.KIMI_K2)
+    const f = derived(own)
+    expect(f.shape).toMatchObject({ kind: 'name-json', id: { prefix: 'functions.', separator: ':' } })
+    expect(parseDerived(render(own, [weather, time]), f).map((c) => c.id)).toEqual(['functions.get_weather:0', 'functions.get_time:1'])
+  })
+
   it('DeepSeek V3.2: string="true" / string="false" read as a string flag', () => {
     const f = derived(T.DEEPSEEK_V32)
     expect(f.shape).toMatchObject({ kind: 'xml-pairs', keyClose: '"', valueOpen: '', types: { open: 'string="', close: '">', kind: 'string-flag', stringWord: 'true' } })
