@@ -146,4 +146,11 @@ describe('schema typing of raw values: anyOf unions and local $ref', () => {
     // Without the tools the no-schema rule decodes JSON: the schema is what kept them strings.
     expect(parseToolCalls(out)[0]!.arguments).toEqual({ id: '0042', ref: 77, n: null })
   })
+  it('a number or boolean parameter written as a JSON string is read from its content; a string parameter keeps the quotes', () => {
+    const tools: ToolDefinition[] = [
+      { type: 'function', function: { name: 'f', parameters: { type: 'object', properties: { n: { type: 'number' }, b: { type: 'boolean' }, s: { type: 'string' }, x: { type: 'integer' } } } } },
+    ]
+    const out = '<tool_call>f<arg_key>n</arg_key><arg_value>"42"</arg_value><arg_key>b</arg_key><arg_value>"true"</arg_value><arg_key>s</arg_key><arg_value>"42"</arg_value><arg_key>x</arg_key><arg_value>"many"</arg_value></tool_call>'
+    expect(parseToolCalls(out, { tools })[0]!.arguments).toEqual({ n: 42, b: true, s: '"42"', x: '"many"' })
+  })
 })

@@ -11,6 +11,8 @@
  *   - boolean (`bool`): `true` / `false` in any letter case (`True` from Python-minded models).
  *   - object / array (`dict`, `list`, ...): JSON; else a Python literal (`{'k': 'v'}`); else JSON that the model
  *     escaped twice (`[{\"id\": 1}]`, seen from GLM-4.6).
+ *   - A non-string parameter written as a JSON string (`"42"` for a number) is read from the string's content when
+ *     that fits the type.
  *   - When the text does not fit the type it is kept as a string, so nothing is lost; the scorer's schema checks
  *     report the mismatch.
  * - No schema for the parameter (no tools given, unknown tool or parameter, or a type this list does not know): the
@@ -254,6 +256,18 @@ export function typeValue(text: string, schema: JsonSchema | undefined): TypedVa
     if (k === 'string' || k === 'null') continue
     const v = convert(k, trimmed)
     if (v) return v
+  }
+  // A parameter that cannot be a string, written as a JSON string (`"42"` for a number): its content, when that
+  // converts (SGLang's GLM-4.7 / GLM-5 detector does the same).
+  if (!kinds.includes('string') && trimmed.charCodeAt(0) === 34) {
+    const inner = parseJson(trimmed)
+    if (inner.ok && typeof inner.value === 'string' && inner.value !== trimmed) {
+      for (const k of kinds) {
+        if (k === 'null') continue
+        const v = convert(k, inner.value.trim())
+        if (v) return v
+      }
+    }
   }
   return { value: text }
 }
