@@ -18,8 +18,8 @@ export {
   type ToolFunction,
 } from './eval/agent.js'
 export type { StoredTrajectory, ToolOutcome, Trajectory, TrajectoryStep } from './score/trajectory.js'
-export { BFCL_ENVIRONMENTS, bfclEnvironment, type BfclEnvironmentName, type BfclEnvironmentOptions } from './eval/bfcl-environment.js'
-export { bfclMultiTurn, type BfclMultiTurnOptions } from './eval/bfcl-multi-turn.js'
+export { BFCL_ENVIRONMENTS, bfclEnvironment, type BfclEnvironmentName, type BfclEnvironmentOptions } from './bfcl/protocol/environment.js'
+export { bfclMultiTurn, type BfclMultiTurnOptions } from './bfcl/protocol/multi-turn.js'
 // Tools from MCP servers (the rest, types and the mode variable, on `vitest-tool-evals/mcp`).
 export { mcpTools, type McpToolsOptions } from './eval/mcp/tools.js'
 
@@ -28,7 +28,7 @@ export type { ChatMessage, DataEntry, DataOptions, DataSource, Sample, SampleErr
 export type { HubLimits } from './data/hub-limits.js'
 export { formatSampleError, loadData, loadDataAsync, loadSamples } from './data/load.js'
 export { loadHfDataset } from './data/hf.js'
-export { bfclTools, loadBfclCategory, type BfclLoadOptions, type BfclLoadResult, type BfclSampleLine } from './data/bfcl.js'
+export { bfclTools, loadBfclCategory, type BfclLoadOptions, type BfclLoadResult, type BfclSampleLine } from './bfcl/data/load.js'
 
 // Models: the provider interface, recorded outputs, the local runtime, endpoints, the cache and recording.
 export type { GenerateOptions, ModelOutput, ModelProvider } from './models/types.js'
@@ -92,9 +92,9 @@ export {
 export type { SchemaAggregate, SchemaRecord } from './score/scorers/index.js'
 export { JUDGE_KINDS, judgeSample, judgeSampleId, type JudgeKind, type JudgeResult } from './score/judge.js'
 export type { JudgeAggregate, JudgeRecord } from './score/scorers/judge.js'
-export type { BfclAggregate, BfclRecord } from './score/scorers/bfcl.js'
-export * as bfcl from './score/bfcl/index.js'
-export { checkBfclAnswer, type BfclAnswer } from './score/bfcl/answer.js'
+export type { BfclAggregate, BfclRecord } from './bfcl/scorer/scorer.js'
+export * as bfcl from './bfcl/checker/index.js'
+export { checkBfclAnswer, type BfclAnswer } from './bfcl/checker/answer.js'
 export {
   scoreTrajectory,
   type TrajectoryRecord,

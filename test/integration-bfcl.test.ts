@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { bfclReplayLines } from '../src/data/bfcl.js'
+import { bfclReplayLines } from '../src/bfcl/data/load.js'
 import { createEvalProject, ensureBuilt, type EvalProject, type RunResult } from './helpers/eval-project.js'
 
 const BFCL = fileURLToPath(new URL('../../shared/bfcl/', import.meta.url))

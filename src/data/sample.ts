@@ -6,7 +6,7 @@
 import { parseJson } from '../calls/json.js'
 import { isPlainObject } from '../calls/call-object.js'
 import type { ToolDefinition } from '../calls/types.js'
-import type { BfclAnswer } from '../score/bfcl/answer.js'
+import type { BfclAnswer } from '../bfcl/checker/answer.js'
 import { toToolDefinition } from './tools.js'
 import type { ExpectedCall } from '../calls/types.js'
 import type { ChatMessage, Sample } from './types.js'

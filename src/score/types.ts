@@ -1,5 +1,5 @@
 import type { ChatMessage, ExpectedCall, ToolDefinition } from '../calls/types.js'
-import type { BfclAnswer } from './bfcl/answer.js'
+import type { BfclAnswer } from '../bfcl/checker/answer.js'
 import type { UsageRecord } from './usage.js'
 import type { BuiltinScorerDetails, BuiltinScorerMetric, BuiltinScorerValues } from './scorers/index.js'
 

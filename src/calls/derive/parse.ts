@@ -5,7 +5,7 @@
  */
 import { decodeArguments, isPlainObject, makeCall } from '../call-object.js'
 import { parseJson, parseJsonAt, skipSpace } from '../json.js'
-import { parsePythonCallAt } from '../python/index.js'
+import { parsePythonCallAt } from '../../python/index.js'
 import { toolCallFromPython } from '../pythonic-calls.js'
 import { ForwardSearch, forEachBlock, forEachMarkerRegion } from '../scan.js'
 import { ArgumentsBuilder, stripOneNewline } from '../schema-values.js'

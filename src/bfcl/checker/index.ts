@@ -1,0 +1,82 @@
+// The Berkeley Function Calling Leaderboard's AST checker, decoders, category scoring and summaries.
+export {
+  BFCL_CATEGORIES,
+  categoryInfo,
+  compareIds,
+  dataFileName,
+  isBfclCategory,
+  resultFileName,
+  scoreFileName,
+  unsupportedReason,
+  type BfclCategory,
+  type CategoryInfo,
+} from './categories.js'
+export {
+  checkCall,
+  checkMultiple,
+  checkParallel,
+  checkSimple,
+  findFunction,
+  type BfclFunction,
+  type BfclParam,
+  type CheckError,
+  type CheckOptions,
+  type CheckResult,
+  type ParallelSubError,
+} from './checker.js'
+export {
+  bfclPromptingText,
+  decodeResult,
+  isEmptyOutput,
+  isFunctionCallingFormat,
+  type BfclResultFormat,
+  type DecodeOptions,
+  type DecodeResult,
+} from './decode.js'
+export {
+  INPUT_ERROR,
+  REFERENCE_CRASH,
+  scoreCategory,
+  scoreDecoded,
+  scoreEntry,
+  scoreFileEntry,
+  scoreFileText,
+  type BfclCategoryInput,
+  type BfclCategoryScore,
+  type BfclEntryInput,
+  type BfclResultLine,
+  type BfclScoredEntry,
+  type BfclScoreOptions,
+  type BfclTestEntry,
+  type BfclVerdict,
+} from './score.js'
+export { bfclFunctions, checkBfclAnswer, decodeToolCalls, type BfclAnswer, type BfclReceived } from './answer.js'
+export { formatPercent, summarizeBfcl, type BfclSummaries, type CategoryCount, type Summary } from './aggregate.js'
+export {
+  categoryDataFromText,
+  functionsFromJson,
+  loadCategoryData,
+  loadCategoryResults,
+  parseJsonLines,
+  resultCategories,
+  resultLinesFromText,
+  type BfclCategoryData,
+  type BfclResultsFile,
+} from './files.js'
+export {
+  MAX_DEPTH,
+  PyCrash,
+  PyFloat,
+  PyTuple,
+  fromJson,
+  pyEq,
+  pyJsonDumps,
+  pyRepr,
+  pyType,
+  standardizeString,
+  toJsonWithFloatPaths,
+  toPlain,
+  type PyDict,
+  type PyTypeName,
+  type PyValue,
+} from '../../python/operations.js'
