@@ -64,7 +64,8 @@ const name = (b: Block) => `${b.file}:${b.line}`
 const PRELUDE = [
   "import { expect } from 'vitest'",
   "import { defineConfig } from 'vitest/config'",
-  "import { bfclEnvironment, bfclMultiTurn, cached, defineScorer, describeEval, loadBfclCategory, local, mcpTools, openaiCompatible, parseToolCalls, record, replay } from 'vitest-tool-evals'",
+  "import { cached, defineScorer, describeEval, local, mcpTools, openaiCompatible, parseToolCalls, record, replay } from 'vitest-tool-evals'",
+  "import { bfclEnvironment, bfclMultiTurn, loadBfclCategory } from 'vitest-tool-evals/bfcl'",
   "import { ToolEvalsReporter } from 'vitest-tool-evals/reporter'",
   "import { toolEvals } from 'vitest-tool-evals/plugin'",
 ]

@@ -35,6 +35,7 @@ const LAYERS: Record<string, number> = {
   reporter: 7,
   cli: 8,
   'bfcl/cli': 8,
+  bfcl: 9,
   '(root)': 9,
 }
 
