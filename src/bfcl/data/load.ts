@@ -22,7 +22,7 @@ import type { JsonValue } from '../../calls/types.js'
 import { fromJson } from '../../python/operations.js'
 import { bfclOpenAITools, hintedFunctions } from './request.js'
 
-/** What `sample.bfcl` holds: a BfclAnswer (plain JSON) plus the entry's id. */
+/** What `sample.answers.bfcl` (and `sample.bfcl`) holds: a BfclAnswer (plain JSON) plus the entry's id. */
 export interface BfclSampleInfo extends BfclAnswer {
   category: string
   id: string
@@ -30,7 +30,7 @@ export interface BfclSampleInfo extends BfclAnswer {
   functions: BfclFunction[]
 }
 
-/** A sample line in the JSONL shape `describeEval({ data })` accepts (`bfcl` ends up in `sample.bfcl`). */
+/** A sample line in the JSONL shape `describeEval({ data })` accepts (`bfcl` ends up in `sample.answers.bfcl` and `sample.bfcl`). */
 export interface BfclSampleLine {
   id: string
   messages: ChatMessage[]
@@ -157,7 +157,7 @@ export function bfclSamplesFromText(
     const pyFunctions = isPyDict(entry.prompt) ? entry.prompt.get('function') : undefined
     const tools = Array.isArray(pyFunctions) ? bfclOpenAITools(hintedFunctions(pyFunctions, category)) : bfclTools(entry.functions)
     const source = entry.line === undefined ? undefined : { file: dataFile, line: entry.line }
-    const sample: Sample = { id: entry.id, messages, tools, expected, bfcl }
+    const sample: Sample = { id: entry.id, messages, tools, expected, answers: { bfcl }, bfcl }
     if (source) sample.source = source
     result.samples.push(sample)
     result.lines.push({ id: entry.id, messages, tools, expected, bfcl })

@@ -1,6 +1,6 @@
 /**
  * The BFCL checker as a scorer (describeEval's `bfcl` option: `true`, or the checker's options): samples that carry
- * a BFCL answer (`sample.bfcl`, as `loadBfclCategory` makes them) pass or fail the leaderboard's AST checker, with
+ * a BFCL answer (`sample.answers.bfcl`, or `sample.bfcl`, its former name; as `loadBfclCategory` makes them) pass or fail the leaderboard's AST checker, with
  * every acceptable value, BFCL's type rules and order-free parallel calls. Samples without an answer get no verdict.
  *
  * Reported as `bfcl_accuracy` (share of samples with a verdict that pass; an errored sample counts as invalid) and,
@@ -11,6 +11,7 @@ import { bump, rate, sortedObject } from '../../score/aggregate.js'
 import { checkBfclAnswer, type BfclAnswer } from '../checker/answer.js'
 import type { BfclScoreOptions, BfclVerdict } from '../checker/score.js'
 import type { BuiltinScorer, Scorer } from '../../score/scorer.js'
+import type { Sample } from '../../score/types.js'
 
 /** One sample's BFCL verdict as recorded. An errored sample is invalid with `error_type` `sample_errored`. */
 export interface BfclRecord {
@@ -65,9 +66,11 @@ export function bfclErrorLines(v: BfclVerdict): string[] {
 }
 
 /** The sample's BFCL answer, `null` when it carries something unreadable, `undefined` when none. */
-function answerOf(answer: BfclAnswer | undefined): BfclAnswer | null | undefined {
+/** The sample's BFCL answer: `answers.bfcl`, else the former `bfcl` field; null when it is not a BFCL answer. */
+function answerOf(sample: Sample): BfclAnswer | null | undefined {
+  const answer = sample.answers?.['bfcl'] ?? sample.bfcl
   if (answer === undefined) return undefined
-  return isPlainObject(answer) && Array.isArray(answer.functions) ? answer : null
+  return isPlainObject(answer) && Array.isArray(answer['functions']) ? (answer as unknown as BfclAnswer) : null
 }
 
 function categoryOf(answer: BfclAnswer | null | undefined): string | undefined {
@@ -129,10 +132,10 @@ export const bfclScorer: BuiltinScorer<boolean | BfclScoreOptions, BfclRecord, B
       metrics,
       accumulator,
       score({ sample, calls }) {
-        const answer = answerOf(sample.bfcl)
+        const answer = answerOf(sample)
         if (answer === undefined) return undefined
         if (answer === null) {
-          const error = ['sample.bfcl is not a BFCL answer (no `functions` list)']
+          const error = ['sample.answers.bfcl is not a BFCL answer (no `functions` list)']
           const verdict: BfclVerdict = { id: sample.id, valid: false, error, error_type: 'bfcl_answer_unreadable', format: 'function-calling' }
           return { value: bfclRecord(verdict, undefined), result: verdict }
         }
@@ -141,7 +144,7 @@ export const bfclScorer: BuiltinScorer<boolean | BfclScoreOptions, BfclRecord, B
         return { value: bfclRecord(verdict, categoryOf(answer)), result: verdict }
       },
       errored(sample) {
-        const answer = sample ? answerOf(sample.bfcl) : undefined
+        const answer = sample ? answerOf(sample) : undefined
         // An invalid data line (no sample) still counts: the leaderboard counts every entry.
         if (answer === undefined && sample !== undefined) return undefined
         const r: BfclRecord = { valid: false, error_type: 'sample_errored' }
