@@ -6,7 +6,6 @@
 import { parseJson } from '../calls/json.js'
 import { isPlainObject, setOwn } from '../calls/call-object.js'
 import type { ToolDefinition } from '../calls/types.js'
-import type { BfclAnswer } from '../bfcl/checker/answer.js'
 import { toToolDefinition } from './tools.js'
 import type { ExpectedCall } from '../calls/types.js'
 import type { ChatMessage, Sample } from './types.js'
@@ -155,7 +154,7 @@ function withAnswers(sample: Sample, answers: Record<string, unknown> | undefine
   if (answers === undefined) return sample
   sample.answers = { ...answers }
   // The former name stays readable: the same object as `answers.bfcl`.
-  if (answers['bfcl'] !== undefined) sample.bfcl = answers['bfcl'] as BfclAnswer
+  if (answers['bfcl'] !== undefined) sample.bfcl = answers['bfcl'] as Sample['bfcl']
   return sample
 }
 
