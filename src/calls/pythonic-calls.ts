@@ -1,6 +1,6 @@
 /** Pythonic call lists (`[f(a=1), g()]`) in text, shared by the pythonic formats (pythonic, LFM2, Llama 4, OLMo 3). */
 import { makeCall } from './call-object.js'
-import { parsePythonCallListMap, renderPythonCall, type PyCall } from './python/index.js'
+import { parsePythonCallListMap, renderPythonCall, type PyCall } from '../python/index.js'
 import type { ToolCall } from './types.js'
 import { ForwardSearch } from './scan.js'
 

@@ -22,7 +22,7 @@
  */
 import { decodeArguments, setOwn, type DecodedArguments } from './call-object.js'
 import { parseJson, toPointer } from './json.js'
-import { parsePythonLiteral } from './python/index.js'
+import { parsePythonLiteral } from '../python/index.js'
 import type { JsonSchema, ParseOptions, ToolDefinition } from './types.js'
 
 /** A typed value with the integral-float paths inside it (relative to the value). */

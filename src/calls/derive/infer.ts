@@ -5,7 +5,7 @@
  */
 import { isPlainObject } from '../call-object.js'
 import { parseJson, parseJsonAt } from '../json.js'
-import { parsePythonCallAt } from '../python/index.js'
+import { parsePythonCallAt } from '../../python/index.js'
 import { parseDerived, readCall } from './parse.js'
 import { PROBE_TOOLS, sameCalls, sameValue, type Probe, type ProbeCall } from './probes.js'
 import type { CallIdForm, CallShape, DerivedFormat, DeriveError } from './types.js'

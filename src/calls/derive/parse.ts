@@ -5,7 +5,7 @@
  */
 import { decodeArguments, invalidArguments, isPlainObject, makeCall } from '../call-object.js'
 import { parseJson, parseJsonAt, skipSpace } from '../json.js'
-import { parsePythonCallAt } from '../python/index.js'
+import { parsePythonCallAt } from '../../python/index.js'
 import { toolCallFromPython } from '../pythonic-calls.js'
 import { ForwardSearch, forEachBlock, forEachMarkerRegion } from '../scan.js'
 import { ArgumentsBuilder, stripOneNewline, typeValue } from '../schema-values.js'

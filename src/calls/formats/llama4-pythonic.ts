@@ -3,7 +3,7 @@
  * surround the block; without the start marker the output is read as a plain pythonic list (vLLM's Llama 4 parser
  * accepts both). Inside the markers a bare call (`f(a=1)`) or a comma sequence of calls is accepted too.
  */
-import { parsePythonCalls } from '../python/index.js'
+import { parsePythonCalls } from '../../python/index.js'
 import type { FormatParser, ToolCall } from '../types.js'
 import { listFinders, pythonicListsIn, renderPythonicList, toolCallFromPython } from '../pythonic-calls.js'
 import { markedBy } from '../marker-scan.js'
