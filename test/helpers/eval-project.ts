@@ -39,16 +39,21 @@ export interface RunResult {
   stderr: string
 }
 
+// Hard links until one fails (the temp folder on another file system): copies from then on.
+let canLink = true
+
 /** dist/ file by file into `to`: hard links (no copying of megabytes per project), a copy where linking fails. */
 function linkTree(from: string, to: string): void {
   mkdirSync(to, { recursive: true })
   for (const entry of readdirSync(from, { withFileTypes: true })) {
     const [src, dst] = [join(from, entry.name), join(to, entry.name)]
     if (entry.isDirectory()) linkTree(src, dst)
+    else if (!canLink) copyFileSync(src, dst)
     else {
       try {
         linkSync(src, dst)
       } catch {
+        canLink = false
         copyFileSync(src, dst)
       }
     }
