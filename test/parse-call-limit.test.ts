@@ -51,6 +51,19 @@ describe('maxCalls', () => {
     expect(parseToolCalls(open, { maxCalls: Infinity })).toEqual([])
   })
 
+  it('calls past the cap are still checked as calls: a repeated keyword or a positional after a keyword fails the list', () => {
+    const many = Array.from({ length: 12 }, (_, k) => `k${k}=${k}`).join(', ')
+    for (const bad of ['f(a=1, a=2)', 'f(a=1, 2)', `f(${many}, k11=0)`, `f(**{'b': 1}, b=2)`, 'f(a=g(b=1, b=2))']) {
+      const list = '[' + [...Array.from({ length: 15 }, (_, k) => `f(a=${k})`), bad, 'f(a=0)'].join(', ') + ']'
+      expect(parseToolCalls(list, { maxCalls: 5 }), bad).toEqual([])
+      expect(parseToolCalls(list, { maxCalls: Infinity }), bad).toEqual([])
+    }
+    // The same calls well-formed: marked past the cap, all read without it.
+    const good = '[' + [...Array.from({ length: 15 }, (_, k) => `f(a=${k})`), `f(${many})`, 'f(a=g(b=1, c=2))'].join(', ') + ']'
+    expectMarked(parseToolCalls(good, { maxCalls: 5 }), 5, 'pythonic')
+    expect(parseToolCalls(good, { maxCalls: Infinity })).toHaveLength(17)
+  })
+
   it('an output over the cap is never scored as right, even against its first calls', () => {
     const calls = parseToolCalls(hermesCalls(4), { maxCalls: 2 })
     const score = scoreSample(calls, [

@@ -18,7 +18,7 @@
  * - `foldPyValue`: the walk from a parsed value to a value of the caller's model (plain values here, the BFCL
  *   checker's Python values in score/bfcl/decode.ts).
  *
- * One concern a file: types.ts (nodes, results, limits), scanner.ts (characters and tokens), parser.ts (grammar),
+ * One concern a file: types.ts (nodes, results, limits), scanner.ts (characters and tokens), parser.ts (grammar), keywords.ts (a call's keyword arguments as they are read),
  * interpret.ts (the walk over values), to-plain.ts (plain values), constant.ts (arithmetic), repr.ts (Python's
  * repr and ast.unparse), render.ts (values as Python source), value.ts (the BFCL checker's value model).
  */
@@ -126,8 +126,12 @@ class Converted<T> implements PyCallSink {
     readonly limit: number,
   ) {}
 
+  get full(): boolean {
+    return this.failed || this.calls.length >= this.limit
+  }
+
   add(node: PyCallNode): void {
-    if (this.failed || this.calls.length >= this.limit) return
+    if (this.full) return
     let call: PyCall
     try {
       call = pyCallOf(node, this.text, this.options)
