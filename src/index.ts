@@ -46,6 +46,8 @@ export {
   FORMATS,
   formatNames,
   MAX_ARGUMENT_DEPTH,
+  DEFAULT_MAX_CALLS,
+  TOO_MANY_CALLS,
   parseToolCalls,
   stripReasoning,
   type CallShape,

@@ -53,7 +53,9 @@ export function listFinders(text: string): ListFinders {
 
 /**
  * The calls of every complete call list in `text[from, to)`. Callers that read several ranges of one text in order
- * pass one set of `finders` for all of them, so that no search for `[` or `]` runs over the same text twice.
+ * pass one set of `finders` for all of them, so that no search for `[` or `]` runs over the same text twice. At most
+ * `limit` calls are built (see `callLimit`): past it lists are still parsed, for where they end, but their calls are
+ * not built, so that a list of a million short calls costs no more to allocate than the cap.
  */
 export function pythonicListsIn(
   text: string,
@@ -61,6 +63,7 @@ export function pythonicListsIn(
   from = 0,
   to = text.length,
   { brackets, closers }: ListFinders = listFinders(text),
+  limit = Infinity,
 ): ToolCall[] {
   let out: ToolCall[] = []
   let i = from
@@ -74,7 +77,7 @@ export function pythonicListsIn(
       i = b + 1
       continue
     }
-    const r = parsePythonCallListMap(text, b, JSON_LITERALS, (c) => toolCallFromPython(c, format))
+    const r = parsePythonCallListMap(text, b, JSON_LITERALS, (c) => toolCallFromPython(c, format), limit - out.length)
     if (r.ok && r.end <= to) {
       if (out.length === 0) out = r.calls // most texts hold one list: no copy of its calls
       else for (const c of r.calls) out.push(c)

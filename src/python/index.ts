@@ -18,7 +18,7 @@
  * - `foldPyValue`: the walk from a parsed value to a value of the caller's model (plain values here, the BFCL
  *   checker's Python values in bfcl/checker/decode.ts).
  *
- * One concern a file: types.ts (nodes, results, limits), scanner.ts (characters and tokens), parser.ts (grammar),
+ * One concern a file: types.ts (nodes, results, limits), scanner.ts (characters and tokens), parser.ts (grammar), keywords.ts (a call's keyword arguments as they are read),
  * interpret.ts (the walk over values), to-plain.ts (plain values), constant.ts (arithmetic), repr.ts (Python's
  * repr and ast.unparse), render.ts (values as Python source), value.ts (the BFCL checker's value model).
  */
@@ -83,17 +83,20 @@ const identity = <T>(x: T): T => x
 /**
  * `parsePythonCallListAt` with each call passed through `convert` as soon as it is parsed: a list of very many calls
  * never holds every call's tree and `PyCall` at once (the garbage collector would copy them all while the list
- * grows). Same results, in the same cases, as converting the calls after the parse.
+ * grows). Same results, in the same cases, as converting the calls after the parse. With a `limit`, only the first
+ * `limit` calls are converted and returned; the rest of the list is still parsed (it must be well-formed) but not
+ * converted, so a conversion failure past the limit goes unseen.
  */
 export function parsePythonCallListMap<T>(
   text: string,
   start: number,
   options: PyParseOptions,
   convert: (call: PyCall) => T,
+  limit = Infinity,
 ): { ok: true; calls: T[]; end: number } | Extract<PyCallsResult, { ok: false }> {
   const p = new Parser(text, options)
   p.pos = start
-  const sink = new Converted(text, options, convert)
+  const sink = new Converted(text, options, convert, limit)
   try {
     p.skip()
     if (p.peek() !== C.LBRACKET) p.fail("expected '['")
@@ -107,7 +110,10 @@ export function parsePythonCallListMap<T>(
   }
 }
 
-/** The calls of one list, converted as they are parsed; after the first conversion failure the rest are only parsed. */
+/**
+ * The calls of one list, converted as they are parsed; after the first conversion failure, or once `limit` calls are
+ * converted, the rest are only parsed (a caller's cap on calls: see ParseOptions.maxCalls).
+ */
 class Converted<T> implements PyCallSink {
   calls: T[] = []
   failed = false
@@ -117,10 +123,15 @@ class Converted<T> implements PyCallSink {
     readonly text: string,
     readonly options: PyParseOptions,
     readonly convert: (call: PyCall) => T,
+    readonly limit: number,
   ) {}
 
+  get full(): boolean {
+    return this.failed || this.calls.length >= this.limit
+  }
+
   add(node: PyCallNode): void {
-    if (this.failed) return
+    if (this.full) return
     let call: PyCall
     try {
       call = pyCallOf(node, this.text, this.options)

@@ -1,6 +1,7 @@
 /** The grammar of the Python call subset: recursive descent, every recursion counted against MAX_PY_DEPTH. */
 import { C, FAILED, PyScanner, STRING_PREFIXES, isDigit } from './scanner.js'
 import { MAX_PY_DEPTH, type PyBinaryOperator, type PyCallNode, type PyNode, type PyUnaryOperator } from './types.js'
+import { Keywords, NO_KEYWORDS, type SeenKeywords } from './keywords.js'
 
 /** Words that cannot be values; reaching one means an expression we do not support (or invalid syntax). */
 const RESERVED = new Set([
@@ -8,36 +9,6 @@ const RESERVED = new Set([
   'finally', 'for', 'from', 'global', 'if', 'import', 'in', 'is', 'lambda', 'nonlocal', 'not', 'or', 'pass', 'raise',
   'return', 'try', 'while', 'with', 'yield',
 ])
-
-type Keyword = { key: string; value: PyNode }
-
-/** The keyword arguments of the calls that have none: shared, never written to. */
-const NO_KEYWORDS: Keyword[] = []
-
-/**
- * The keywords of one call so far. Calls have a handful, which a look along the list checks faster than a hash set
- * is built; past `KEYWORD_SET_FROM` of them a set takes over, so a call with thousands of keywords stays linear. The
- * list starts as an array of one (an empty array's first push reserves 17 slots, per call).
- */
-class Keywords {
-  list = NO_KEYWORDS
-  private set: Set<string> | undefined
-
-  has(key: string): boolean {
-    if (this.set) return this.set.has(key)
-    for (const kw of this.list) if (kw.key === key) return true
-    return false
-  }
-
-  add(key: string, value: PyNode): void {
-    if (this.list === NO_KEYWORDS) this.list = [{ key, value }]
-    else this.list.push({ key, value })
-    if (this.set) this.set.add(key)
-    else if (this.list.length >= KEYWORD_SET_FROM) this.set = new Set(this.list.map((kw) => kw.key))
-  }
-}
-
-const KEYWORD_SET_FROM = 8
 
 /** `unexpected character "<"`; built by hand, as rejecting cut-off calls is routine (JSON.stringify costs here). */
 function unexpectedCharacter(text: string, at: number): string {
@@ -48,7 +19,10 @@ function unexpectedCharacter(text: string, at: number): string {
 /** Where `callList` hands each call as it is parsed. */
 export interface PyCallSink {
   add(call: PyCallNode): void
+  /** True once the sink reads no more calls (a cap reached): later calls are parsed, see `Parser.discard`. */
+  readonly full?: boolean
 }
+
 
 /** The positional arguments of the calls that have none (most): shared, never written to. */
 const NO_NODES: PyNode[] = []
@@ -56,6 +30,12 @@ const NO_NODES: PyNode[] = []
 const FAILED_CALL: PyCallNode = { kind: 'call', name: '', positional: [], keywords: [], start: 0, end: 0, depth: 0 }
 
 export class Parser extends PyScanner {
+  /**
+   * Set by `callList` once its sink is full: calls are then built without keywords (only the names the repeat check
+   * needs), which nothing the parser checks reads, so calls past a cap cost little more than reading them.
+   */
+  discard = false
+
   // -- calls ------------------------------------------------------------------------------------------------
 
   /**
@@ -67,6 +47,7 @@ export class Parser extends PyScanner {
     const calls: PyCallNode[] = []
     this.skip()
     while (this.peek() !== C.RBRACKET) {
+      if (sink?.full) this.discard = true
       const call = this.callExpr()
       if (this.failed) return []
       if (sink) sink.add(call)
@@ -301,7 +282,9 @@ export class Parser extends PyScanner {
     if (!this.checkDepth(depth + 1)) return FAILED_CALL
     this.pos++ // (
     let positional = NO_NODES
-    const keywords = new Keywords()
+    const discard = this.discard
+    const keywords = discard ? undefined : new Keywords()
+    let seen: SeenKeywords | null // discard mode's keywords
     let maxDepth = 0
     this.skip()
     while (this.peek() !== C.RPAREN) {
@@ -326,7 +309,9 @@ export class Parser extends PyScanner {
             this.fail('keywords must be strings', key.start)
             return FAILED_CALL
           }
-          if (!this.addKeyword(keywords, key.value, d.values[k]!, key.start)) return FAILED_CALL
+          if (keywords) {
+            if (!this.addKeyword(keywords, key.value, d.values[k]!, key.start)) return FAILED_CALL
+          } else if ((seen = this.noteKeyword(seen, key.value, key.start)) === null) return FAILED_CALL
           maxDepth = Math.max(maxDepth, d.values[k]!.depth)
         }
       } else if (c === C.STAR) {
@@ -347,10 +332,12 @@ export class Parser extends PyScanner {
         const value = this.expr(depth + 1)
         if (this.failed) return FAILED_CALL
         if (keyword !== undefined) {
-          if (!this.addKeyword(keywords, keyword, value, at)) return FAILED_CALL
+          if (keywords) {
+            if (!this.addKeyword(keywords, keyword, value, at)) return FAILED_CALL
+          } else if ((seen = this.noteKeyword(seen, keyword, at)) === null) return FAILED_CALL
           maxDepth = Math.max(maxDepth, value.depth)
         } else {
-          if (keywords.list.length > 0) {
+          if (keywords ? keywords.list.length > 0 : seen !== undefined) {
             this.fail('positional argument follows keyword argument', at)
             return FAILED_CALL
           }
@@ -375,7 +362,15 @@ export class Parser extends PyScanner {
       this.fail(`expression nested deeper than ${MAX_PY_DEPTH} levels`, start)
       return FAILED_CALL
     }
-    return { kind: 'call', name, positional, keywords: keywords.list, start, end: this.pos, depth: depthOfCall }
+    return { kind: 'call', name, positional, keywords: keywords ? keywords.list : NO_KEYWORDS, start, end: this.pos, depth: depthOfCall }
+  }
+
+  /** Discard mode's `addKeyword`: the keywords seen with `key` added, or null (after failing) when it repeats one. */
+  noteKeyword(seen: SeenKeywords | null, key: string, at: number): SeenKeywords | null {
+    if (seen === undefined || seen === null) return key
+    const names = typeof seen === 'string' ? new Keywords() : seen
+    if (typeof seen === 'string') names.add(seen, FAILED)
+    return this.addKeyword(names, key, FAILED, at) ? names : null
   }
 
   /** Append a keyword argument; false (after failing) when it repeats one and that is not allowed. */

@@ -4,7 +4,8 @@
  * accepts both). Inside the markers a bare call (`f(a=1)`) or a comma sequence of calls is accepted too.
  */
 import { parsePythonCalls } from '../../python/index.js'
-import type { FormatParser, ToolCall } from '../types.js'
+import type { FormatParser, ParseOptions, ToolCall } from '../types.js'
+import { callLimit } from '../call-limit.js'
 import { listFinders, pythonicListsIn, renderPythonicList, toolCallFromPython } from '../pythonic-calls.js'
 import { markedBy } from '../marker-scan.js'
 
@@ -19,9 +20,10 @@ function opensList(text: string, from: number, to: number): boolean {
   return text.charCodeAt(i) === 91
 }
 
-function parse(text: string): ToolCall[] {
+function parse(text: string, options: ParseOptions): ToolCall[] {
+  const limit = callLimit(options)
   let start = text.indexOf(START)
-  if (start < 0) return pythonicListsIn(text, FORMAT)
+  if (start < 0) return pythonicListsIn(text, FORMAT, 0, text.length, undefined, limit)
   const out: ToolCall[] = []
   const finders = listFinders(text)
   let end = -2 // the next END at or after the current block (-1: none left); searched forward only
@@ -30,7 +32,7 @@ function parse(text: string): ToolCall[] {
     const next = text.indexOf(START, from)
     if (end !== -1 && end < from) end = text.indexOf(END, from)
     const to = end >= 0 && (next < 0 || end < next) ? end : next >= 0 ? next : text.length
-    const lists = pythonicListsIn(text, FORMAT, from, to, finders)
+    const lists = pythonicListsIn(text, FORMAT, from, to, finders, Math.max(0, limit - out.length))
     if (lists.length > 0) out.push(...lists)
     else if (!opensList(text, from, to)) {
       // Bare calls (`f(a=1), g()`). A block that opens with `[` was just read as a list, with the same grammar,
