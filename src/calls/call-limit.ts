@@ -46,3 +46,8 @@ export function capCalls(calls: ToolCall[], max: number): ToolCall[] {
   })
   return kept
 }
+
+/** Whether `call` is the one that marks an output over the cap (see `capCalls`). */
+export function isOverCapMarker(call: ToolCall): boolean {
+  return call.name === '' && call.argumentsValid === false && (call.argumentsError ?? '').startsWith(TOO_MANY_CALLS)
+}
