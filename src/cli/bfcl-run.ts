@@ -15,6 +15,9 @@ import { leaderboardRows } from '../score/bfcl/leaderboard.js'
 import { fromJson, pyJsonDumps } from '../score/bfcl/pyvalue.js'
 import type { JsonValue } from '../calls/types.js'
 import { bfclCommand } from './bfcl.js'
+import { isAgenticCategory } from '../score/bfcl/agentic.js'
+import { loadRecordedWebSearch } from '../score/bfcl/web-search.js'
+import { agenticRefusal, generateAgenticCategory } from './bfcl-agentic-generate.js'
 import { bfclGroupFolder, BFCL_GROUPS, expandCategories, isMultiTurnName } from './bfcl-groups.js'
 import { generateCategory, type BfclMode, type BfclResultRecord, type GeneratedCategory } from './bfcl-generate.js'
 import { EXIT_BAD_INPUT, EXIT_OK, UsageError, writeLine, type Command, type OptionValues } from './command.js'
@@ -23,10 +26,8 @@ import { EXIT_BAD_INPUT, EXIT_OK, UsageError, writeLine, type Command, type Opti
 export const BFCL_DEFAULT_TEMPERATURE = 0.001
 
 /** Categories this command generates; the others are refused by name with the reason. */
-function notGenerated(category: string): string | undefined {
-  if (category.startsWith('web_search') || category.startsWith('memory_')) {
-    return `${category}: agentic generation (web search, memory backends) is not implemented; score recorded results with tool-evals bfcl`
-  }
+function notGenerated(category: string, mode: string, webSearch: boolean): string | undefined {
+  if (isAgenticCategory(category)) return agenticRefusal(category, mode, webSearch)
   if (category === 'format_sensitivity') return 'format_sensitivity: generation under each prompt format is not implemented'
   return undefined
 }
@@ -99,11 +100,14 @@ export const bfclRunCommand: Command = {
     '  --concurrency N       entries in flight at once (default 8)',
     '  --limit N             the first N entries of each category',
     '  --retries N           retries of a failed request (default 4)',
+    '  --web-search-results FILE  the web-search backend for web_search_*: recorded SerpAPI responses and pages',
+    '                        ({"search": {region: {keywords: response}}, "fetch": {url: {mode: text}}}); no live search',
     '',
     'Function-calling mode sends dotted function names with underscores, as BFCL\'s handler does, and scores with',
     '--underscore-to-dot. An entry whose requests still fail is written as BFCL writes it ("Error during inference:',
-    '..."), counts as wrong, and is reported on stderr; the exit code is then 1. Agentic and format-sensitivity',
-    'generation is not implemented: those categories are refused by name.',
+    '..."), counts as wrong, and is reported on stderr; the exit code is then 1. Agentic categories run in fc mode',
+    '(memory_kv and memory_rec_sum with their prerequisite conversations; web search with --web-search-results);',
+    'memory_vector and format_sensitivity generation are not implemented: they are refused by name.',
   ].join('\n'),
   options: {
     'base-url': { type: 'string' },
@@ -117,6 +121,7 @@ export const bfclRunCommand: Command = {
     concurrency: { type: 'string' },
     limit: { type: 'string' },
     retries: { type: 'string' },
+    'web-search-results': { type: 'string' },
   },
   async run(values, _positionals, io) {
     const baseURL = str(values, 'base-url', true)!
@@ -131,6 +136,7 @@ export const bfclRunCommand: Command = {
     const limit = values['limit'] === undefined ? undefined : num(values, 'limit', 0, true)
     const maxRetries = values['retries'] === undefined ? 4 : num(values, 'retries', 4, false)
     const apiKeyEnv = str(values, 'api-key-env')
+    const webSearchFile = str(values, 'web-search-results')
     const { categories, unknown } = expandCategories(names)
     if (unknown.length > 0) throw new UsageError(`unknown BFCL categories or groups: ${unknown.join(', ')} (groups: ${Object.keys(BFCL_GROUPS).join(', ')})`)
 
@@ -144,26 +150,40 @@ export const bfclRunCommand: Command = {
       io.stderr.write(`tool-evals bfcl run: ${printable(m)}\n`)
     }
 
+    let webSearch: ReturnType<typeof loadRecordedWebSearch> | undefined
+    try {
+      if (webSearchFile !== undefined) webSearch = loadRecordedWebSearch(webSearchFile)
+    } catch (err) {
+      throw new UsageError(`--web-search-results: ${err instanceof Error ? err.message : String(err)}`)
+    }
     const generated = new Map<string, GeneratedCategory>()
     const done: { category: string; multi: boolean; dir: string }[] = []
     for (const category of categories) {
-      const refused = notGenerated(category)
+      const refused = notGenerated(category, mode, webSearch !== undefined)
       if (refused !== undefined) {
         warn(refused)
         await writeLine(io.stdout, JSON.stringify({ category, skipped: refused }))
         continue
       }
       const multi = isMultiTurnName(category)
+      const dir = join(outDir, 'result', modelDir, bfclGroupFolder(category))
       let g: GeneratedCategory
       try {
-        g = await generateCategory(category, dataDir, multiDir, multi, { provider, mode, concurrency, ...(limit !== undefined ? { limit } : {}) })
+        const settings = { provider, mode, concurrency, ...(limit !== undefined ? { limit } : {}) }
+        if (isAgenticCategory(category)) {
+          const a = await generateAgenticCategory(category, dataDir, multiDir, { ...settings, modelName: model, resultDir: dir, ...(webSearch !== undefined ? { webSearch } : {}) })
+          if (a.prereq !== undefined) {
+            await mkdir(dir, { recursive: true })
+            await writeFile(join(dir, resultFileName(`${category}_prereq`)), resultFileText(a.prereq), 'utf8')
+          }
+          g = a
+        } else g = await generateCategory(category, dataDir, multiDir, multi, settings)
       } catch (err) {
         warn(`${category}: ${err instanceof Error ? err.message : String(err)}`)
         await writeLine(io.stdout, JSON.stringify({ category, error: err instanceof Error ? err.message : String(err) }))
         continue
       }
       for (const e of g.errors) warn(`${category}: ${e}`)
-      const dir = join(outDir, 'result', modelDir, bfclGroupFolder(category))
       await mkdir(dir, { recursive: true })
       await writeFile(join(dir, resultFileName(category)), resultFileText(g.records), 'utf8')
       generated.set(category, g)

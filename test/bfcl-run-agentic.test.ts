@@ -1,0 +1,82 @@
+// `tool-evals bfcl run` on the agentic categories sends the request bodies BFCL's own generation sends (its handler run
+// with a stub client, SerpAPI and requests answering from fixtures/bfcl-agentic-requests/web-search-recorded.json:
+// scripts/bfcl-oracle/record-agentic.py), through a real server on 127.0.0.1, writes BFCL's results and memory
+// snapshots, and scores them.
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, describe, expect, test } from 'vitest'
+import { bfclRunCommand } from '../src/cli/bfcl-run.js'
+import { bfclDir } from './helpers/bfcl-dir.js'
+import { bodyHash, replyBody } from './helpers/bfcl-requests.js'
+import { startOpenAIServer } from './helpers/openai-server.js'
+import { runCommand } from './helpers/cli-run.js'
+
+const BFCL = bfclDir()
+const DIR = fileURLToPath(new URL('../fixtures/bfcl-agentic-requests/', import.meta.url))
+const tmp = mkdtempSync(join(tmpdir(), 'bfcl-run-agentic-'))
+afterAll(() => rmSync(tmp, { recursive: true, force: true }))
+
+interface Fixture {
+  category: string
+  model: string
+  limit: number
+  entries: { id: string; requests: string[]; result: unknown }[]
+  snapshots: Record<string, string>
+  /** BFCL's own evaluate over BFCL's own results: accuracy, counts, failing ids and error types. */
+  score: { accuracy: number; correct_count: number; total_count: number; failing: [string, string][] }
+}
+
+const script = JSON.parse(readFileSync(join(DIR, 'script.json'), 'utf8')) as Record<string, Record<string, unknown>[]>
+const load = (c: string) => JSON.parse(readFileSync(join(DIR, `${c}.fc.json`), 'utf8')) as Fixture
+
+/** The first possible answer of a result id (the scripted replies quote it; it stays in ../shared). */
+function answerOf(id: string): string {
+  const memory = id.startsWith('memory')
+  const file = join(BFCL!, 'agentic', 'possible_answer', `BFCL_v4_${memory ? 'memory' : 'web_search'}.json`)
+  const dataId = (memory ? 'memory' : 'web_search') + id.slice(id.lastIndexOf('_'))
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (line.trim() === '') continue
+    const a = JSON.parse(line) as { id: string; ground_truth: string[] }
+    if (a.id === dataId) return a.ground_truth[0]!
+  }
+  return ''
+}
+const withAnswer = <T>(v: T, id: string): T => JSON.parse(JSON.stringify(v).replaceAll('{{answer}}', JSON.stringify(answerOf(id)).slice(1, -1))) as T
+
+describe.skipIf(BFCL === undefined)("bfcl run, agentic: BFCL's requests, results, snapshots and scores", () => {
+  for (const category of ['web_search_base', 'web_search_no_snippet', 'memory_kv', 'memory_rec_sum']) {
+    test(category, async () => {
+      const fx = load(category)
+      // One entry at a time: each entry's scripted replies, then "Done." for the rest of its requests (BFCL's stub).
+      const replies = fx.entries.flatMap((e) => {
+        const mine = (script[e.id.replace('web_search_no_snippet', 'web_search_base')] ?? []).map((r) => withAnswer(r, e.id))
+        return e.requests.map((_, i) => mine[i] ?? { role: 'assistant', content: 'Done.' })
+      })
+      let next = 0
+      const server = await startOpenAIServer(() => ({ json: replyBody(replies[next++] ?? { role: 'assistant', content: 'Done.' }) }))
+      try {
+        const out = join(tmp, category)
+        const r = await runCommand([bfclRunCommand], ['bfcl run', '--base-url', server.baseURL, '--model', fx.model, '--data', BFCL!, '--categories', category, '--output-dir', out, '--limit', String(fx.limit), '--concurrency', '1', '--web-search-results', join(DIR, 'web-search-recorded.json')])
+        expect(r.stderr).toBe('')
+        expect(server.requests.map((q) => bodyHash(q.body))).toEqual(fx.entries.flatMap((e) => e.requests))
+        const folder = join(out, 'result', fx.model, category.startsWith('memory') ? `agentic/memory/${category.slice('memory_'.length)}` : 'agentic')
+        const read = (name: string) => readFileSync(join(folder, name), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { id: string; result: unknown })
+        const results = [...(category.startsWith('memory') ? read(`BFCL_v4_${category}_prereq_result.json`) : []), ...read(`BFCL_v4_${category}_result.json`)]
+        expect(results.map((l) => ({ id: l.id, result: l.result }))).toEqual(fx.entries.map((e) => ({ id: e.id, result: withAnswer(e.result, e.id) })))
+        for (const [name, text] of Object.entries(fx.snapshots)) expect(readFileSync(join(folder, 'memory_snapshot', name), 'utf8')).toBe(text)
+        const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>)
+        const questions = fx.entries.filter((e) => !e.id.includes('prereq'))
+        expect(lines[0]).toMatchObject({ category, total_count: questions.length, requests: server.requests.length, inference_errors: 0 })
+        expect(lines[0]).toMatchObject({ accuracy: fx.score.accuracy, correct_count: fx.score.correct_count, total_count: fx.score.total_count })
+        const scoreFile = readdirSync(join(out, 'score'), { recursive: true, encoding: 'utf8' }).find((f) => f.endsWith(`BFCL_v4_${category}_score.json`))!
+        const failing = readFileSync(join(out, 'score', scoreFile), 'utf8').trim().split('\n').slice(1).map((l) => JSON.parse(l) as { id: string; error: { error_type: string } })
+        expect(failing.map((f) => [f.id, f.error.error_type])).toEqual(fx.score.failing)
+        expect(r.code).toBe(0)
+      } finally {
+        await server.close()
+      }
+    })
+  }
+})
