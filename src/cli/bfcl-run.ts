@@ -18,6 +18,7 @@ import { bfclCommand } from './bfcl.js'
 import { isAgenticCategory } from '../score/bfcl/agentic.js'
 import { loadRecordedWebSearch } from '../score/bfcl/web-search.js'
 import { agenticRefusal, generateAgenticCategory } from './bfcl-agentic-generate.js'
+import { generateFormatSensitivity } from './bfcl-format-sensitivity.js'
 import { bfclGroupFolder, BFCL_GROUPS, expandCategories, isMultiTurnName } from './bfcl-groups.js'
 import { generateCategory, type BfclMode, type BfclResultRecord, type GeneratedCategory } from './bfcl-generate.js'
 import { EXIT_BAD_INPUT, EXIT_OK, UsageError, writeLine, type Command, type OptionValues } from './command.js'
@@ -28,7 +29,7 @@ export const BFCL_DEFAULT_TEMPERATURE = 0.001
 /** Categories this command generates; the others are refused by name with the reason. */
 function notGenerated(category: string, mode: string, webSearch: boolean): string | undefined {
   if (isAgenticCategory(category)) return agenticRefusal(category, mode, webSearch)
-  if (category === 'format_sensitivity') return 'format_sensitivity: generation under each prompt format is not implemented'
+  if (category === 'format_sensitivity' && mode !== 'prompting') return 'format_sensitivity: BFCL runs it for prompting models only (--mode prompting)'
   return undefined
 }
 
@@ -107,7 +108,8 @@ export const bfclRunCommand: Command = {
     '--underscore-to-dot. An entry whose requests still fail is written as BFCL writes it ("Error during inference:',
     '..."), counts as wrong, and is reported on stderr; the exit code is then 1. Agentic categories run in fc mode',
     '(memory_kv and memory_rec_sum with their prerequisite conversations; web search with --web-search-results);',
-    'memory_vector and format_sensitivity generation are not implemented: they are refused by name.',
+    'format_sensitivity in prompting mode (each entry under the 26 prompt formats; its line adds accuracy_max_delta',
+    'and accuracy_std). memory_vector generation is not implemented: it is refused by name.',
   ].join('\n'),
   options: {
     'base-url': { type: 'string' },
@@ -177,7 +179,8 @@ export const bfclRunCommand: Command = {
             await writeFile(join(dir, resultFileName(`${category}_prereq`)), resultFileText(a.prereq), 'utf8')
           }
           g = a
-        } else g = await generateCategory(category, dataDir, multiDir, multi, settings)
+        } else if (category === 'format_sensitivity') g = await generateFormatSensitivity(dataDir, settings)
+        else g = await generateCategory(category, dataDir, multiDir, multi, settings)
       } catch (err) {
         warn(`${category}: ${err instanceof Error ? err.message : String(err)}`)
         await writeLine(io.stdout, JSON.stringify({ category, error: err instanceof Error ? err.message : String(err) }))

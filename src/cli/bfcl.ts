@@ -19,6 +19,7 @@ import { describeThrown } from '../calls/thrown.js'
 import { needsUnderscoreToDot } from '../score/bfcl/name-mapping.js'
 import { isAgenticCategory } from '../score/bfcl/agentic.js'
 import { scoreAgenticCategory } from './bfcl-agentic.js'
+import { scoreFormatSensitivityCategory } from '../score/bfcl/format-sensitivity.js'
 import { printable } from '../calls/printable.js'
 import { EXIT_BAD_INPUT, EXIT_OK, UsageError, writeLine, type Command, type OptionValues } from './command.js'
 
@@ -168,6 +169,14 @@ export const bfclCommand: Command = {
         await writeLine(io.stdout, JSON.stringify(line))
         scores[category] = line
         if (scoreDir !== undefined) await writeFile(join(scoreDir, scoreFileName(category)), text, 'utf8')
+        continue
+      }
+      if (category === 'format_sensitivity') {
+        const score = await scoreFormatSensitivityCategory(dataDir, resultsDir, modelName)
+        for (const e of score.errors) warn(e)
+        const line = { category, accuracy: score.accuracy, correct_count: score.correct_count, total_count: score.total_count, accuracy_max_delta: score.maxDelta, accuracy_std: score.std }
+        await writeLine(io.stdout, JSON.stringify(line))
+        if (scoreDir !== undefined) await writeFile(join(scoreDir, scoreFileName(category)), score.scoreFile, 'utf8')
         continue
       }
       if (isAgenticCategory(category)) {

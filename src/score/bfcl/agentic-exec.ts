@@ -60,7 +60,8 @@ export function agenticResultString(v: Val | undefined): string {
   return repr(v)
 }
 
-function literal(node: PyNode): Val {
+/** A literal argument as a value (`ast.literal_eval` without its complex-number arithmetic); PyExc otherwise. */
+export function literal(node: PyNode): Val {
   switch (node.kind) {
     case 'int':
       return Number(node.value)
