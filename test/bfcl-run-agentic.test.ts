@@ -2,11 +2,12 @@
 // with a stub client, SerpAPI and requests answering from fixtures/bfcl-agentic-requests/web-search-recorded.json:
 // scripts/bfcl-oracle/record-agentic.py), through a real server on 127.0.0.1, writes BFCL's results and memory
 // snapshots, and scores them.
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, test } from 'vitest'
+import { bfclCommand } from '../src/cli/bfcl.js'
 import { bfclRunCommand } from '../src/cli/bfcl-run.js'
 import { bfclDir } from './helpers/bfcl-dir.js'
 import { bodyHash, replyBody } from './helpers/bfcl-requests.js'
@@ -79,4 +80,21 @@ describe.skipIf(BFCL === undefined)("bfcl run, agentic: BFCL's requests, results
       }
     })
   }
+})
+
+describe.skipIf(BFCL === undefined)("tool-evals bfcl --format prompting on agentic results equals BFCL's evaluate for a prompting model", () => {
+  test('a step whose text decodes as Python calls is a call; the last other step is the message', async () => {
+    // scripts/bfcl-oracle/agentic-prompting.py: synthetic results, BFCL's evaluate with is_fc_model=False.
+    const fx = JSON.parse(readFileSync(join(DIR, 'agentic-prompting.json'), 'utf8')) as { results: { id: string; result: unknown }[]; score: Fixture['score'] }
+    const results = join(tmp, 'prompting-results')
+    mkdirSync(results, { recursive: true })
+    writeFileSync(join(results, 'BFCL_v4_web_search_base_result.json'), fx.results.map((r) => JSON.stringify(withAnswer(r, r.id))).join('\n') + '\n')
+    const scores = join(tmp, 'prompting-scores')
+    const r = await runCommand([bfclCommand], ['bfcl', '--data', BFCL!, '--results', results, '--categories', 'web_search_base', '--format', 'prompting', '--score-dir', scores, '--model', 'my-model'])
+    expect(r.stderr).toBe('')
+    expect(JSON.parse(r.stdout.split('\n')[0]!)).toMatchObject({ accuracy: fx.score.accuracy, correct_count: fx.score.correct_count, total_count: fx.score.total_count })
+    const failing = readFileSync(join(scores, 'BFCL_v4_web_search_base_score.json'), 'utf8').trim().split('\n').slice(1).map((l) => JSON.parse(l) as { id: string; error: { error_type: string } })
+    expect(failing.map((f) => [f.id, f.error.error_type])).toEqual(fx.score.failing)
+    expect(r.code).toBe(0)
+  })
 })

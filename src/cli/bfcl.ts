@@ -84,7 +84,8 @@ export const bfclCommand: Command = {
     '                        (multi_turn_base, _miss_func, _miss_param, _long_context: executed against BFCL\'s',
     '                        simulated APIs; name them with --categories and point --data at the multi-turn folder)',
     '                        (web_search_base, web_search_no_snippet, memory_kv, memory_vector, memory_rec_sum:',
-    '                        function-calling results, BFCL\'s agentic checker; answers from DIR/agentic/possible_answer)',
+    '                        function-calling results, or prompting ones with --format prompting; BFCL\'s agentic',
+    '                        checker; answers from DIR/agentic/possible_answer)',
     '  --results DIR         recorded results: BFCL_v4_<category>_result.json (or one folder below)',
     '  --categories a,b      categories to score (default: every category with a results file)',
     '  --score-dir OUT       write OUT/BFCL_v4_<category>_score.json as the leaderboard does: the accuracy line,',
@@ -180,7 +181,8 @@ export const bfclCommand: Command = {
         continue
       }
       if (isAgenticCategory(category)) {
-        const score = await scoreAgenticCategory(dataDir, resultsDir, category, modelName)
+        // BFCL decodes by the model's kind; results do not say it (a text step may be a prompting model's call).
+        const score = await scoreAgenticCategory(dataDir, resultsDir, category, modelName, format === 'prompting' ? 'prompting' : 'function-calling')
         for (const e of score.errors) warn(e)
         const line = { category, accuracy: score.accuracy, correct_count: score.correct_count, total_count: score.total_count }
         await writeLine(io.stdout, JSON.stringify(line))
