@@ -2,13 +2,17 @@
 // formats, the request bodies BFCL's own handler sends (scripts/bfcl-oracle/record-format-sensitivity.py), through a
 // real server on 127.0.0.1, and scores the replies as BFCL's own evaluate does: per-format accuracy, max delta,
 // variance and standard deviation, failing ids and error types.
+import { createHash } from 'node:crypto'
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, test } from 'vitest'
 import { bfclRunCommand } from '../src/cli/bfcl-run.js'
-import { FORMAT_SENSITIVITY_CONFIGS, formulateSystemPrompt } from '../src/data/bfcl-prompt-formats.js'
+import { formatSensitivityEntries } from '../src/cli/bfcl-format-sensitivity.js'
+import { FORMAT_SENSITIVITY_CONFIGS, formulateSystemPrompt, parsePromptFormat } from '../src/data/bfcl-prompt-formats.js'
+import { parseJsonLines } from '../src/score/bfcl/files.js'
+import { PyFloat, pyJsonDumps, pyRepr, type PyValue } from '../src/score/bfcl/pyvalue.js'
 import { bfclPromptingSystemPrompt } from '../src/data/bfcl-request.js'
 import { round2, varianceAndStd } from '../src/score/bfcl/format-sensitivity.js'
 import { bfclDir } from './helpers/bfcl-dir.js'
@@ -75,4 +79,81 @@ describe.skipIf(BFCL === undefined)('bfcl run format_sensitivity: BFCL handler\'
       await server.close()
     }
   })
+})
+
+// Every entry under every format: the replies are built here as scripts/bfcl-oracle/record-format-sensitivity.py
+// builds them (from the first possible answer; varied by entry), so the fixture keeps only hashes and BFCL's numbers.
+const ALL = fileURLToPath(new URL('../fixtures/bfcl-agentic-requests/format_sensitivity.all.json', import.meta.url))
+
+function answers(dir: string): Map<string, PyValue[]> {
+  const out = new Map<string, PyValue[]>()
+  for (const f of readdirSync(join(dir, 'possible_answer'))) {
+    const parsed = parseJsonLines(readFileSync(join(dir, 'possible_answer', f), 'utf8'), f)
+    for (const l of parsed.lines) if (l.py instanceof Map) out.set(String(l.py.get('id')), l.py.get('ground_truth') as PyValue[])
+  }
+  return out
+}
+
+const pyStr = (v: PyValue) => (typeof v === 'string' ? v : pyRepr(v))
+const xmlType = (v: PyValue) => (typeof v === 'boolean' ? 'boolean' : typeof v === 'number' ? (Number.isInteger(v) ? 'integer' : 'float') : v instanceof PyFloat ? 'float' : Array.isArray(v) ? 'array' : v instanceof Map ? 'dict' : 'string')
+const xmlValue = (v: PyValue) => (typeof v === 'boolean' ? (v ? 'true' : 'false') : Array.isArray(v) || v instanceof Map ? pyRepr(v) : pyStr(v))
+const esc = (s: string, attr: boolean) => {
+  const t = s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;')
+  return attr ? t.replaceAll('"', '&quot;') : t
+}
+
+function reply(truth: PyValue[], config: string, k: number): string {
+  const f = parsePromptFormat(config)!
+  const calls: [string, Map<string, PyValue>][] = []
+  for (const call of truth) {
+    for (const [name, params] of call as Map<string, Map<string, PyValue[]>>) {
+      const args = new Map<string, PyValue>()
+      for (const [p, vs] of params) {
+        const first = (Array.isArray(vs) ? vs : []).find((v) => v !== '')
+        if (first !== undefined && first !== null) args.set(p, first)
+      }
+      if (k % 5 === 1 && args.size > 0) {
+        const [p0, v0] = [...args][0]!
+        args.set(p0, typeof v0 === 'string' ? v0 + ' x' : 'WRONG')
+      }
+      calls.push([String(name), args])
+    }
+  }
+  if (k % 5 === 2) return 'I cannot call any function for this.'
+  let text: string
+  if (f.returnFormat === 'python') text = '[' + calls.map(([n, a]) => `${n}(${[...a].map(([p, v]) => `${p}=${pyRepr(v)}`).join(', ')})`).join(', ') + ']'
+  else if (f.returnFormat === 'json') text = '```json\n' + pyJsonDumps(calls.map(([n, a]) => new Map<string, PyValue>([['function', n], ['parameters', a]])), { ensureAscii: true }) + '\n```'
+  else if (f.returnFormat === 'verbose_xml') text = '<functions>' + calls.map(([n, a]) => `<function name="${n}"><params>` + [...a].map(([p, v]) => `<param name="${p}" value="${esc(xmlValue(v), true)}" type="${xmlType(v)}"/>`).join('') + '</params></function>').join('') + '</functions>'
+  else text = '<functions>' + calls.map(([n, a]) => `<function name="${n}">` + [...a].map(([p, v]) => `<param name="${p}" type="${xmlType(v)}">${esc(xmlValue(v), false)}</param>`).join('') + '</function>').join('') + '</functions>'
+  if (f.toolCallTag && k % 5 !== 3) text = '<TOOLCALL>' + text + '</TOOLCALL>'
+  return text
+}
+
+describe.skipIf(BFCL === undefined)('bfcl run format_sensitivity: all 200 entries under the 26 formats', () => {
+  test("BFCL handler's bodies (a hash per entry's 26) and evaluate's numbers", async () => {
+    const fx = JSON.parse(readFileSync(ALL, 'utf8')) as { model: string; limit: number; groups: string[]; score: Record<string, unknown>; failing: { count: number; by_type: Record<string, number>; sha256: string } }
+    const truth = answers(BFCL!)
+    const entries = formatSensitivityEntries(BFCL!, fx.limit)
+    const replies = entries.map((e, i) => reply(truth.get(e.id.split(':')[2]!)!, e.config, Math.floor(i / 26) + i))
+    let next = 0
+    const server = await startOpenAIServer(() => ({ json: replyBody({ role: 'assistant', content: replies[next++] ?? '' }) }))
+    try {
+      const out = join(tmp, 'fs-all')
+      const r = await runCommand([bfclRunCommand], ['bfcl run', '--base-url', server.baseURL, '--model', fx.model, '--data', BFCL!, '--categories', 'format_sensitivity', '--output-dir', out, '--mode', 'prompting', '--limit', String(fx.limit), '--concurrency', '1'])
+      expect(r.stderr).toBe('')
+      const hashes = server.requests.map((q) => bodyHash(q.body))
+      const groups = fx.groups.map((_, g) => createHash('sha256').update(hashes.slice(g * 26, g * 26 + 26).join('\n')).digest('hex'))
+      expect(groups).toEqual(fx.groups)
+      const scoreFile = readdirSync(join(out, 'score'), { recursive: true, encoding: 'utf8' }).find((f) => f.endsWith('BFCL_v4_format_sensitivity_score.json'))!
+      const [head, ...failing] = readFileSync(join(out, 'score', scoreFile), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>)
+      expect(head).toEqual(fx.score)
+      const byType: Record<string, number> = {}
+      for (const f of failing) byType[String(f['error_type'])] = (byType[String(f['error_type'])] ?? 0) + 1
+      expect({ count: failing.length, by_type: byType }).toEqual({ count: fx.failing.count, by_type: fx.failing.by_type })
+      expect(createHash('sha256').update(failing.map((f) => `${String(f['id'])}\t${String(f['error_type'])}`).join('\n')).digest('hex')).toBe(fx.failing.sha256)
+      expect(r.code).toBe(0)
+    } finally {
+      await server.close()
+    }
+  }, 120_000)
 })
