@@ -20,6 +20,8 @@ export {
 export type { StoredTrajectory, ToolOutcome, Trajectory, TrajectoryStep } from './score/trajectory.js'
 export { BFCL_ENVIRONMENTS, bfclEnvironment, type BfclEnvironmentName, type BfclEnvironmentOptions } from './eval/bfcl-environment.js'
 export { bfclMultiTurn, type BfclMultiTurnOptions } from './eval/bfcl-multi-turn.js'
+export { bfclWebSearch, type BfclWebSearchOptions } from './eval/bfcl-web-search.js'
+export { loadRecordedWebSearch, recordedWebSearch, type RecordedWebSearch, type WebSearchBackend } from './score/bfcl/web-search.js'
 // Tools from MCP servers (the rest, types and the mode variable, on `vitest-tool-evals/mcp`).
 export { mcpTools, type McpToolsOptions } from './eval/mcp/tools.js'
 

@@ -20,18 +20,15 @@ import { join } from 'node:path'
 import type { ChatMessage } from '../calls/types.js'
 import { bfclOpenAITools, hintedFunctions } from '../data/bfcl-request.js'
 import type { Sample } from '../data/types.js'
-import { runAgent, ToolRuntimeError, type AgentEnvironment } from '../eval/agent.js'
+import { runAgent } from '../eval/agent.js'
+import { AGENTIC_ANSWER_FORMAT_PROMPT, agenticEnvironment } from '../eval/bfcl-web-search.js'
 import { BFCL_MAX_STEPS } from '../eval/bfcl-multi-turn.js'
-import { callString, EXECUTION_ERROR, executeAgenticCall, instanceName, type AgenticApi } from '../score/bfcl/agentic-exec.js'
+import { instanceName, type AgenticApi } from '../score/bfcl/agentic-exec.js'
 import { parseJsonLines } from '../score/bfcl/files.js'
 import { MEMORY_BACKENDS, MEMORY_SCENARIOS, memoryJson, withMemoryPrompt, type MemoryBackend } from '../score/bfcl/memory.js'
 import type { PyDict, PyValue } from '../score/bfcl/pyvalue.js'
-import { NotRecordedError, WebSearchApi, type WebSearchBackend } from '../score/bfcl/web-search.js'
+import { WebSearchApi, type WebSearchBackend } from '../score/bfcl/web-search.js'
 import { byTurn, pool, recording, type BfclResultRecord, type GenerateSettings, type GeneratedCategory } from './bfcl-generate.js'
-
-/** BFCL's `ADDITIONAL_SYSTEM_PROMPT_FOR_AGENTIC_RESPONSE_FORMAT`. */
-export const AGENTIC_ANSWER_FORMAT_PROMPT =
-  "For your final answer to the user, you must respond in this format: {'answer': A short and precise answer to the question, 'context': A brief explanation of how you arrived at this answer or why it is correct}. If you do not know the answer, respond with {'answer': 'I do not know', 'context': 'I do not know'}. If you think the question cannot be properly answered, response with {'answer': 'I cannot answer this question', 'context': A short reason explaining why this question cannot be answered}.\n"
 
 const FUNC_DOCS: Record<string, string> = { WebSearchAPI: 'web_search.json', MemoryAPI_kv: 'memory_kv.json', MemoryAPI_rec_sum: 'memory_rec_sum.json' }
 
@@ -83,30 +80,13 @@ function toolsOf(entry: Entry, funcDocDir: string) {
   return bfclOpenAITools(hintedFunctions(docs, entry.id.replace(/_[^_]*$/, '')))
 }
 
-/** The agent environment of one entry: each call run on `api` as BFCL's executor runs it. */
-function environment(api: AgenticApi, name: string): AgentEnvironment {
-  return {
-    async call(callName, args) {
-      let result: string
-      try {
-        result = await executeAgenticCall(api, name, callString(callName, args))
-      } catch (e) {
-        if (e instanceof NotRecordedError) throw new ToolRuntimeError(e.message, 'web search result not recorded')
-        throw e
-      }
-      if (result.startsWith(EXECUTION_ERROR)) throw new Error(result.slice(EXECUTION_ERROR.length))
-      return result
-    },
-  }
-}
-
 /** Run one entry; its result record (BFCL's "Error during inference: ..." when it fails) and whether it failed. */
 async function runEntry(entry: Entry, first: ChatMessage[], api: AgenticApi, settings: AgenticSettings, funcDocDir: string): Promise<{ record: BfclResultRecord; requests: number; error?: string }> {
   const { provider, steps } = recording(settings.provider, 'fc')
   const turns = [first, ...entry.question.slice(1)]
   const sample: Sample = { id: entry.id, messages: turns[0]!, turns: turns.slice(1), tools: toolsOf(entry, funcDocDir), expected: [] }
   try {
-    const run = await runAgent(provider, sample, environment(api, instanceName(settings.modelName, entry.id, api.className)), { maxSteps: BFCL_MAX_STEPS })
+    const run = await runAgent(provider, sample, agenticEnvironment(api, instanceName(settings.modelName, entry.id, api.className)), { maxSteps: BFCL_MAX_STEPS })
     const at = run.trajectory.steps.map((s) => s.turn)
     const n = run.trajectory.turns
     return {
