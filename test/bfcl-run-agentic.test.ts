@@ -2,6 +2,7 @@
 // with a stub client, SerpAPI and requests answering from fixtures/bfcl-agentic-requests/web-search-recorded.json:
 // scripts/bfcl-oracle/record-agentic.py), through a real server on 127.0.0.1, writes BFCL's results and memory
 // snapshots, and scores them.
+import { createHash } from 'node:crypto'
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -97,4 +98,60 @@ describe.skipIf(BFCL === undefined)("tool-evals bfcl --format prompting on agent
     expect(failing.map((f) => [f.id, f.error.error_type])).toEqual(fx.score.failing)
     expect(r.code).toBe(0)
   })
+})
+
+// Every memory question with every scenario's prerequisite conversations: BFCL's bodies (one hash per entry), results,
+// snapshots and evaluate's numbers (scripts/bfcl-oracle/record-agentic.py CATEGORY 155, then hash-entries.mjs).
+describe.skipIf(BFCL === undefined)('bfcl run, agentic: every question (and memory prerequisite) in BFCL\'s order', () => {
+  const sha = (text: string) => createHash('sha256').update(text).digest('hex')
+  const unanswer = (v: unknown, answer: string): unknown =>
+    typeof v === 'string' ? (answer === '' ? v : v.replaceAll(answer, '{{answer}}')) : Array.isArray(v) ? v.map((x) => unanswer(x, answer)) : v
+  for (const category of ['web_search_base', 'web_search_no_snippet', 'memory_kv', 'memory_rec_sum']) {
+    test(category, async () => {
+      const memory = category.startsWith('memory')
+      const fx = JSON.parse(readFileSync(join(DIR, `${category}.all.json`), 'utf8')) as {
+        model: string
+        limit: number
+        entries: { id: string; n: number; sha256: string }[]
+        results: string
+        snapshots: Record<string, string>
+        score: Record<string, unknown>
+        failing: { count: number; by_type: Record<string, number>; sha256: string }
+      }
+      const replies = fx.entries.flatMap((e) => {
+        const mine = (script[e.id.replace('web_search_no_snippet', 'web_search_base')] ?? []).map((r) => withAnswer(r, e.id))
+        return Array.from({ length: e.n }, (_, i) => mine[i] ?? { role: 'assistant', content: 'Done.' })
+      })
+      let next = 0
+      const server = await startOpenAIServer(() => ({ json: replyBody(replies[next++] ?? { role: 'assistant', content: 'Done.' }) }))
+      try {
+        const out = join(tmp, `${category}-all`)
+        const r = await runCommand([bfclRunCommand], ['bfcl run', '--base-url', server.baseURL, '--model', fx.model, '--data', BFCL!, '--categories', category, '--output-dir', out, '--limit', String(fx.limit), '--concurrency', '1', '--web-search-results', join(DIR, 'web-search-recorded.json')])
+        expect(r.stderr).toBe('')
+        const hashes = server.requests.map((q) => bodyHash(q.body))
+        let at = 0
+        const got = fx.entries.map((e) => {
+          const mine = hashes.slice(at, (at += e.n))
+          return { id: e.id, n: mine.length, sha256: sha(mine.join('\n')) }
+        })
+        expect(got).toEqual(fx.entries)
+        expect(hashes).toHaveLength(at)
+        const folder = join(out, 'result', fx.model, memory ? `agentic/memory/${category.slice('memory_'.length)}` : 'agentic')
+        const read = (name: string) => readFileSync(join(folder, name), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { id: string; result: unknown })
+        const results = [...(memory ? read(`BFCL_v4_${category}_prereq_result.json`) : []), ...read(`BFCL_v4_${category}_result.json`)]
+        expect(sha(results.map((l) => JSON.stringify({ id: l.id, result: unanswer(l.result, answerOf(l.id)) })).join('\n'))).toBe(fx.results)
+        for (const [name, text] of Object.entries(fx.snapshots)) expect(readFileSync(join(folder, 'memory_snapshot', name), 'utf8')).toBe(text)
+        const scoreFile = readdirSync(join(out, 'score'), { recursive: true, encoding: 'utf8' }).find((f) => f.endsWith(`BFCL_v4_${category}_score.json`))!
+        const [head, ...failing] = readFileSync(join(out, 'score', scoreFile), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { id: string; error: { error_type: string } })
+        expect(head).toEqual(fx.score)
+        const byType: Record<string, number> = {}
+        for (const f of failing) byType[f.error.error_type] = (byType[f.error.error_type] ?? 0) + 1
+        expect({ count: failing.length, by_type: byType }).toEqual({ count: fx.failing.count, by_type: fx.failing.by_type })
+        expect(sha(failing.map((f) => `${f.id}\t${f.error.error_type}`).join('\n'))).toBe(fx.failing.sha256)
+        expect(r.code).toBe(0)
+      } finally {
+        await server.close()
+      }
+    }, 60_000)
+  }
 })

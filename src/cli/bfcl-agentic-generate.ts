@@ -127,6 +127,12 @@ async function flush(settings: AgenticSettings, entry: Entry, snapshot: PyDict):
   await writeFile(join(folder, `${entry.scenario}_final.json`), text, 'utf8')
 }
 
+/** The index BFCL sorts an id by: the number after its last `_`, before any `-`. */
+function compareKey(id: unknown): number {
+  const text = String(id)
+  return Number.parseInt(text.slice(text.lastIndexOf('_') + 1).split('-')[0]!, 10)
+}
+
 async function memory(category: string, dir: string, funcDocDir: string, settings: AgenticSettings): Promise<GeneratedAgentic> {
   const make = MEMORY_BACKENDS[category]
   if (make === undefined) throw new Error(`${category}: no memory backend`)
@@ -144,40 +150,42 @@ async function memory(category: string, dir: string, funcDocDir: string, setting
   const prereqRecords: BfclResultRecord[] = []
   const errors: string[] = []
   let requests = 0
-  await Promise.all(
-    scenarios.map(async (scenario) => {
-      let latest: PyDict | undefined
-      const prereqs = lines(join(dir, 'memory_prereq_conversation', `memory_${scenario}.json`)).map((l): Entry => ({
-        id: String(l.json['id']).replaceAll('memory', category),
-        question: l.json['question'] as ChatMessage[][],
-        className,
-        scenario,
-        prereq: true,
-      }))
-      // One after the other: each conversation starts from the memory the previous one left.
-      for (const entry of prereqs) {
-        const backend = make(entry.id.endsWith('-0') ? undefined : latest)
-        const r = await runEntry(entry, withMemoryPrompt(entry.question[0] ?? [], category, scenario, backend), backend, settings, funcDocDir)
-        requests += r.requests
-        prereqRecords.push(r.record)
-        if (r.error !== undefined) errors.push(r.error)
-        else {
-          latest = backend.snapshot()
-          await flush(settings, entry, latest)
-        }
+  // The prerequisites first, each scenario's one after the other (each conversation starts from the memory the
+  // previous one left); then the questions, each from its scenario's final memory. With one entry in flight the
+  // order is BFCL's own with one thread (its sort_key: prerequisites by index, then questions by index).
+  const latest = new Map<string, PyDict>()
+  const runScenario = async (scenario: string) => {
+    const prereqs = lines(join(dir, 'memory_prereq_conversation', `memory_${scenario}.json`)).map((l): Entry => ({
+      id: String(l.json['id']).replaceAll('memory', category),
+      question: l.json['question'] as ChatMessage[][],
+      className,
+      scenario,
+      prereq: true,
+    }))
+    for (const entry of prereqs) {
+      const backend = make(entry.id.endsWith('-0') ? undefined : latest.get(scenario))
+      const r = await runEntry(entry, withMemoryPrompt(entry.question[0] ?? [], category, scenario, backend), backend, settings, funcDocDir)
+      requests += r.requests
+      prereqRecords.push(r.record)
+      if (r.error !== undefined) errors.push(r.error)
+      else {
+        latest.set(scenario, backend.snapshot())
+        await flush(settings, entry, backend.snapshot())
       }
-      const mine = questions.filter((q) => q.scenario === scenario)
-      const out = await pool(mine, settings.concurrency, (entry) => {
-        const backend: MemoryBackend = make(latest)
-        return runEntry(entry, withMemoryPrompt(withAnswerFormat(entry.question[0] ?? []), category, scenario, backend), backend, settings, funcDocDir)
-      })
-      for (const r of out) {
-        requests += r.requests
-        records.push(r.record)
-        if (r.error !== undefined) errors.push(r.error)
-      }
-    }),
-  )
+    }
+  }
+  const byFirstPrereq = scenarios.map((s) => ({ s, first: compareKey(lines(join(dir, 'memory_prereq_conversation', `memory_${s}.json`))[0]?.json['id']) })).sort((a, b) => a.first - b.first)
+  if (settings.concurrency === 1) for (const { s } of byFirstPrereq) await runScenario(s)
+  else await Promise.all(scenarios.map(runScenario))
+  const out = await pool(questions, settings.concurrency, (entry) => {
+    const backend: MemoryBackend = make(latest.get(entry.scenario!))
+    return runEntry(entry, withMemoryPrompt(withAnswerFormat(entry.question[0] ?? []), category, entry.scenario!, backend), backend, settings, funcDocDir)
+  })
+  for (const r of out) {
+    requests += r.requests
+    records.push(r.record)
+    if (r.error !== undefined) errors.push(r.error)
+  }
   return { records, errors, requests, prereq: prereqRecords }
 }
 
