@@ -149,6 +149,10 @@ describe.skipIf(BFCL === undefined)('bfcl run, agentic: every question (and memo
         expect({ count: failing.length, by_type: byType }).toEqual({ count: fx.failing.count, by_type: fx.failing.by_type })
         expect(sha(failing.map((f) => `${f.id}\t${f.error.error_type}`).join('\n'))).toBe(fx.failing.sha256)
         expect(r.code).toBe(0)
+        // Scoring the folder without naming categories: the prerequisites' results are not a category to score.
+        const again = await runCommand([bfclCommand], ['bfcl', '--data', BFCL!, '--results', folder])
+        expect(again.stderr).toBe('')
+        expect(again.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { category: string }).category)).toEqual([category])
       } finally {
         await server.close()
       }

@@ -133,7 +133,8 @@ export const bfclCommand: Command = {
       categories = (values['categories'] as string).split(',').map((c) => c.trim()).filter((c) => c !== '')
       if (categories.length === 0) throw new UsageError('--categories needs at least one category name')
     } else {
-      const found = new Set(await resultCategories(resultsDir))
+      // Memory prerequisite conversations (`memory_kv_prereq`) are inputs to the memory questions, never scored.
+      const found = new Set((await resultCategories(resultsDir)).filter((c) => !/^memory_\w+_prereq$/.test(c)))
       categories = [...BFCL_CATEGORIES.filter((c) => found.has(c)), ...[...found].filter((c) => !isBfclCategory(c)).sort()]
       if (categories.length === 0) {
         io.stderr.write(`tool-evals bfcl: ${printable(resultsDir)}: no BFCL_v4_<category>_result.json files found\n`)
