@@ -30,8 +30,9 @@ interface Fixture {
   score: { accuracy: number; correct_count: number; total_count: number; failing: [string, string][] }
 }
 
-const script = JSON.parse(readFileSync(join(DIR, 'script.json'), 'utf8')) as Record<string, Record<string, unknown>[]>
-const load = (c: string) => JSON.parse(readFileSync(join(DIR, `${c}.fc.json`), 'utf8')) as Fixture
+const scriptFc = JSON.parse(readFileSync(join(DIR, 'script.json'), 'utf8')) as Record<string, Record<string, unknown>[]>
+const scriptPrompting = JSON.parse(readFileSync(join(DIR, 'script-prompting.json'), 'utf8')) as Record<string, Record<string, unknown>[]>
+const script = scriptFc
 
 /** The first possible answer of a result id (the scripted replies quote it; it stays in ../shared). */
 function answerOf(id: string): string {
@@ -48,9 +49,11 @@ function answerOf(id: string): string {
 const withAnswer = <T>(v: T, id: string): T => JSON.parse(JSON.stringify(v).replaceAll('{{answer}}', JSON.stringify(answerOf(id)).slice(1, -1))) as T
 
 describe.skipIf(BFCL === undefined)("bfcl run, agentic: BFCL's requests, results, snapshots and scores", () => {
-  for (const category of ['web_search_base', 'web_search_no_snippet', 'memory_kv', 'memory_rec_sum']) {
-    test(category, async () => {
-      const fx = load(category)
+  const runs: [string, 'fc' | 'prompting'][] = [['web_search_base', 'fc'], ['web_search_no_snippet', 'fc'], ['memory_kv', 'fc'], ['memory_rec_sum', 'fc'], ['web_search_base', 'prompting'], ['memory_kv', 'prompting'], ['memory_rec_sum', 'prompting']]
+  for (const [category, mode] of runs) {
+    test(`${category} (${mode})`, async () => {
+      const fx = JSON.parse(readFileSync(join(DIR, `${category}.${mode}.json`), 'utf8')) as Fixture
+      const script = mode === 'fc' ? scriptFc : scriptPrompting
       // One entry at a time: each entry's scripted replies, then "Done." for the rest of its requests (BFCL's stub).
       const replies = fx.entries.flatMap((e) => {
         const mine = (script[e.id.replace('web_search_no_snippet', 'web_search_base')] ?? []).map((r) => withAnswer(r, e.id))
@@ -59,8 +62,8 @@ describe.skipIf(BFCL === undefined)("bfcl run, agentic: BFCL's requests, results
       let next = 0
       const server = await startOpenAIServer(() => ({ json: replyBody(replies[next++] ?? { role: 'assistant', content: 'Done.' }) }))
       try {
-        const out = join(tmp, category)
-        const r = await runCommand([bfclRunCommand], ['bfcl run', '--base-url', server.baseURL, '--model', fx.model, '--data', BFCL!, '--categories', category, '--output-dir', out, '--limit', String(fx.limit), '--concurrency', '1', '--web-search-results', join(DIR, 'web-search-recorded.json')])
+        const out = join(tmp, `${category}-${mode}`)
+        const r = await runCommand([bfclRunCommand], ['bfcl run', '--base-url', server.baseURL, '--model', fx.model, '--data', BFCL!, '--categories', category, '--output-dir', out, '--limit', String(fx.limit), '--concurrency', '1', '--web-search-results', join(DIR, 'web-search-recorded.json'), '--mode', mode])
         expect(r.stderr).toBe('')
         expect(server.requests.map((q) => bodyHash(q.body))).toEqual(fx.entries.flatMap((e) => e.requests))
         const folder = join(out, 'result', fx.model, category.startsWith('memory') ? `agentic/memory/${category.slice('memory_'.length)}` : 'agentic')

@@ -2,12 +2,13 @@
 # (load_dataset_entry, the memory prerequisites in sort_key order, populate_initial_settings_*), with a stub OpenAI
 # client that records each request and answers from a script, SerpAPI and requests.get answering from a recorded
 # web-search file, and rank_bm25's BM25Plus written from its published formula (Debian has no rank_bm25).
-# usage: record-agentic.py CATEGORY LIMIT SCRIPT RECORDED_WEB OUT
+# usage: record-agentic.py CATEGORY LIMIT SCRIPT RECORDED_WEB OUT [fc|prompting]
 import sys, json, types, copy, math, pathlib, tempfile
 sys.path.insert(0, '/tmp'); import hook
 sys.path.insert(0, '/tmp/gorilla/berkeley-function-call-leaderboard')
 import numpy as np
 category, limit, script_file, web_file, out_file = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
+mode = sys.argv[6] if len(sys.argv) > 6 else 'fc'
 
 class Obj:
     def __init__(self, raw):
@@ -84,7 +85,7 @@ ws.requests = types.SimpleNamespace(get=fake_get)
 
 from bfcl_eval.model_handler.api_inference.openai_completion import OpenAICompletionsHandler
 from bfcl_eval.utils import load_dataset_entry, sort_key, populate_initial_settings_for_memory_test_cases, populate_initial_settings_for_web_search_test_cases, is_memory_prereq
-handler = OpenAICompletionsHandler(model_name='my-model', temperature=0.001, registry_name='my-model', is_fc_model=True)
+handler = OpenAICompletionsHandler(model_name='my-model', temperature=0.001, registry_name='my-model', is_fc_model=(mode == 'fc'))
 entries = load_dataset_entry(category)
 questions = [e for e in entries if not is_memory_prereq(e['id'])][:limit]
 scenarios = {e.get('scenario') for e in questions}
@@ -106,10 +107,10 @@ for f in sorted((result_dir).rglob('*_final.json')):
     snapshots[f.name] = f.read_text()
 # BFCL's own evaluate over BFCL's own results: the score the run must reproduce.
 from bfcl_eval.constants.model_config import MODEL_CONFIG_MAPPING, ModelConfig
-MODEL_CONFIG_MAPPING['my-model'] = ModelConfig(model_name='my-model', display_name='my-model', url='N/A', org='N/A', license='N/A', model_handler=OpenAICompletionsHandler, input_price=None, output_price=None, is_fc_model=True, underscore_to_dot=True)
+MODEL_CONFIG_MAPPING['my-model'] = ModelConfig(model_name='my-model', display_name='my-model', url='N/A', org='N/A', license='N/A', model_handler=OpenAICompletionsHandler, input_price=None, output_price=None, is_fc_model=(mode == 'fc'), underscore_to_dot=(mode == 'fc'))
 from bfcl_eval.eval_checker import eval_runner
 handler.write(written, result_dir=result_dir.parent)
 eval_runner.main(['my-model'], [category], result_dir.parent, result_dir.parent.parent / 'score', partial_eval=True)
 score_lines = [json.loads(l) for l in next((result_dir.parent.parent / 'score').rglob(f'*_{category}_score.json')).read_text().splitlines()]
 score = {**score_lines[0], 'failing': [(l['id'], l['error']['error_type']) for l in score_lines[1:]]}
-json.dump({'category': category, 'mode': 'fc', 'model': 'my-model', 'limit': limit, 'entries': out, 'snapshots': snapshots, 'score': score}, open(out_file, 'w'), indent=1, ensure_ascii=False)
+json.dump({'category': category, 'mode': mode, 'model': 'my-model', 'limit': limit, 'entries': out, 'snapshots': snapshots, 'score': score}, open(out_file, 'w'), indent=1, ensure_ascii=False)

@@ -1,5 +1,5 @@
 /**
- * `tool-evals bfcl run` for BFCL v4's agentic categories, function-calling mode, as BFCL's generation runs them
+ * `tool-evals bfcl run` for BFCL v4's agentic categories, in either mode, as BFCL's generation runs them
  * (gorilla 8db0b7ca: `utils.load_dataset_entry`, `process_web_search_test_case`, `process_memory_test_case`,
  * `process_agentic_test_case`, `base_handler.inference_multi_turn_FC`, `_llm_response_generation`'s dependencies):
  *
@@ -11,8 +11,9 @@
  *   snapshots to `memory_snapshot/`, as BFCL writes them), then the questions from the memory after the last one,
  *   each with the memory's system prompt (its current content) before the answer-format prompt.
  *
- * Every entry runs BFCL's multi-turn protocol through the agent loop: the step limit, force-termination, tool results
- * as `tool` messages with their call's id.
+ * Every entry runs BFCL's multi-turn protocol: in function-calling mode through the agent loop (the step limit,
+ * force-termination, tool results as `tool` messages with their call's id), in prompting mode as
+ * `bfcl-agentic-prompting.ts` runs it (the function docs' system prompt, calls decoded from the text).
  */
 import { mkdir, writeFile } from 'node:fs/promises'
 import { existsSync, readFileSync } from 'node:fs'
@@ -28,6 +29,7 @@ import { parseJsonLines } from '../score/bfcl/files.js'
 import { MEMORY_BACKENDS, MEMORY_SCENARIOS, memoryJson, withMemoryPrompt, type MemoryBackend } from '../score/bfcl/memory.js'
 import type { PyDict, PyValue } from '../score/bfcl/pyvalue.js'
 import { WebSearchApi, type WebSearchBackend } from '../score/bfcl/web-search.js'
+import { runAgenticPrompting } from './bfcl-agentic-prompting.js'
 import { byTurn, pool, recording, type BfclResultRecord, type GenerateSettings, type GeneratedCategory } from './bfcl-generate.js'
 
 const FUNC_DOCS: Record<string, string> = { WebSearchAPI: 'web_search.json', MemoryAPI_kv: 'memory_kv.json', MemoryAPI_rec_sum: 'memory_rec_sum.json' }
@@ -46,11 +48,10 @@ export interface GeneratedAgentic extends GeneratedCategory {
 }
 
 /** Why a category cannot be generated with these settings, or undefined. */
-export function agenticRefusal(category: string, mode: string, webSearch: boolean): string | undefined {
+export function agenticRefusal(category: string, _mode: string, webSearch: boolean): string | undefined {
   if (category === 'memory_vector') {
     return 'memory_vector: BFCL embeds memories with sentence-transformers (all-MiniLM-L6-v2) in a FAISS index; that backend is not reproduced, so its generation is refused (score recorded results with tool-evals bfcl)'
   }
-  if (mode !== 'fc') return `${category}: agentic generation runs in function-calling mode only (--mode fc)`
   if (category.startsWith('web_search') && !webSearch) return `${category}: needs --web-search-results FILE (recorded search results; no live search)`
   return undefined
 }
@@ -74,21 +75,31 @@ interface Entry {
   prereq: boolean
 }
 
-/** The entry's tools: its class's function docs with the Python hint, converted as BFCL's handler converts them. */
-function toolsOf(entry: Entry, funcDocDir: string) {
+/** The entry's functions: its class's function docs with the data loader's (Python) hint. */
+function hintedDocs(entry: Entry, funcDocDir: string): PyValue[] {
   const docs = lines(join(funcDocDir, FUNC_DOCS[entry.className]!)).map((l) => l.py)
-  return bfclOpenAITools(hintedFunctions(docs, entry.id.replace(/_[^_]*$/, '')))
+  return hintedFunctions(docs, entry.id.replace(/_[^_]*$/, ''))
 }
 
 /** Run one entry; its result record (BFCL's "Error during inference: ..." when it fails) and whether it failed. */
 async function runEntry(entry: Entry, first: ChatMessage[], api: AgenticApi, settings: AgenticSettings, funcDocDir: string): Promise<{ record: BfclResultRecord; requests: number; error?: string }> {
-  const { provider, steps } = recording(settings.provider, 'fc')
+  const { provider, steps } = recording(settings.provider, settings.mode)
   const turns = [first, ...entry.question.slice(1)]
-  const sample: Sample = { id: entry.id, messages: turns[0]!, turns: turns.slice(1), tools: toolsOf(entry, funcDocDir), expected: [] }
+  const name = instanceName(settings.modelName, entry.id, api.className)
   try {
-    const run = await runAgent(provider, sample, agenticEnvironment(api, instanceName(settings.modelName, entry.id, api.className)), { maxSteps: BFCL_MAX_STEPS })
-    const at = run.trajectory.steps.map((s) => s.turn)
-    const n = run.trajectory.turns
+    let at: number[]
+    let n: number
+    if (settings.mode === 'prompting') {
+      const run = await runAgenticPrompting(entry.id, turns, hintedDocs(entry, funcDocDir), api, name, provider)
+      run.steps.forEach((s, i) => (steps[i]!.response = s.response))
+      at = run.steps.map((s) => s.turn)
+      n = run.turns
+    } else {
+      const sample: Sample = { id: entry.id, messages: turns[0]!, turns: turns.slice(1), tools: bfclOpenAITools(hintedDocs(entry, funcDocDir)), expected: [] }
+      const run = await runAgent(provider, sample, agenticEnvironment(api, name), { maxSteps: BFCL_MAX_STEPS })
+      at = run.trajectory.steps.map((s) => s.turn)
+      n = run.trajectory.turns
+    }
     return {
       record: {
         id: entry.id,

@@ -106,7 +106,7 @@ export const bfclRunCommand: Command = {
     '',
     'Function-calling mode sends dotted function names with underscores, as BFCL\'s handler does, and scores with',
     '--underscore-to-dot. An entry whose requests still fail is written as BFCL writes it ("Error during inference:',
-    '..."), counts as wrong, and is reported on stderr; the exit code is then 1. Agentic categories run in fc mode',
+    '..."), counts as wrong, and is reported on stderr; the exit code is then 1. Agentic categories run in both modes',
     '(memory_kv and memory_rec_sum with their prerequisite conversations; web search with --web-search-results);',
     'format_sensitivity in prompting mode (each entry under the 26 prompt formats; its line adds accuracy_max_delta',
     'and accuracy_std). memory_vector generation is not implemented: it is refused by name.',
@@ -205,6 +205,8 @@ export const bfclRunCommand: Command = {
         const args: OptionValues = { data: multi ? multiDir : dataDir, results: d.dir, categories: d.category, 'score-dir': scoreDir, model: modelDir }
         // BFCL scores function-calling models whose API forbids dots with underscore_to_dot: the tools said math_factorial.
         if (mode === 'fc') args['underscore-to-dot'] = true
+        // A prompting model's agentic steps are all text: BFCL decodes them as a prompting model's.
+        if (mode === 'prompting' && isAgenticCategory(d.category)) args['format'] = 'prompting'
         if ((await bfclCommand.run(args, [], { stdin: new PassThrough(), stdout: out, stderr: io.stderr })) !== EXIT_OK) failed = true
         for (const l of text.split('\n').filter((x) => x !== '')) {
           const line = { ...(JSON.parse(l) as Record<string, unknown>), ...generationFields(generated.get(d.category)!) }
