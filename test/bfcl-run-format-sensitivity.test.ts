@@ -28,7 +28,7 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }))
 interface Fixture {
   model: string
   limit: number
-  entries: { id: string; requests: string[]; result: string }[]
+  entries: { id: string; requests: string[] }[]
   score: Record<string, unknown> & { failing: [string, string][] }
 }
 
@@ -57,8 +57,10 @@ describe('format sensitivity: the prompt formats', () => {
 describe.skipIf(BFCL === undefined)('bfcl run format_sensitivity: BFCL handler\'s bodies and evaluate\'s numbers', () => {
   test('the first entries under the 26 formats', async () => {
     const fx = JSON.parse(readFileSync(FILE, 'utf8')) as Fixture
+    // The replies are built from ../shared's possible answers (see `reply` below), as the oracle built them.
+    const truth = answers(BFCL!)
+    const replies = fx.entries.map((e, i) => reply(truth.get(e.id.split(':')[2]!)!, e.id.split(':')[1]!, Math.floor(i / 26) + i))
     let next = 0
-    const replies = fx.entries.map((e) => e.result)
     const server = await startOpenAIServer(() => ({ json: replyBody({ role: 'assistant', content: replies[next++] ?? '' }) }))
     try {
       const out = join(tmp, 'fs')
@@ -66,7 +68,7 @@ describe.skipIf(BFCL === undefined)('bfcl run format_sensitivity: BFCL handler\'
       expect(r.stderr).toBe('')
       expect(server.requests.map((q) => bodyHash(q.body))).toEqual(fx.entries.flatMap((e) => e.requests))
       const lines = readFileSync(join(out, 'result', fx.model, 'format_sensitivity', 'BFCL_v4_format_sensitivity_result.json'), 'utf8').trim().split('\n')
-      expect(lines.map((l) => JSON.parse(l) as { id: string; result: string }).map((l) => [l.id, l.result])).toEqual(fx.entries.map((e) => [e.id, e.result]))
+      expect(lines.map((l) => JSON.parse(l) as { id: string; result: string }).map((l) => [l.id, l.result])).toEqual(fx.entries.map((e, i) => [e.id, replies[i]]))
       const scoreFile = readdirSync(join(out, 'score'), { recursive: true, encoding: 'utf8' }).find((f) => f.endsWith('BFCL_v4_format_sensitivity_score.json'))!
       const [head, ...failing] = readFileSync(join(out, 'score', scoreFile), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>)
       const { failing: expected, ...header } = fx.score
