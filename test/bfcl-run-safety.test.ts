@@ -55,12 +55,15 @@ describe.skipIf(BFCL === undefined)('bfcl run: key, failures, concurrency, refus
     }
   })
 
-  test('agentic and format-sensitivity categories are refused by name, with exit code 1', async () => {
+  test('what cannot be generated is refused by name, with exit code 1: memory_vector, web search without a backend, format sensitivity in fc mode', async () => {
     const server = await startOpenAIServer(() => ({ content: 'x' }))
     try {
-      const r = await run(['--base-url', server.baseURL, '--model', 'm', '--data', BFCL!, '--categories', 'memory_kv', '--output-dir', join(tmp, 'agentic')])
+      const r = await run(['--base-url', server.baseURL, '--model', 'm', '--data', BFCL!, '--categories', 'memory_vector,web_search_base,format_sensitivity', '--output-dir', join(tmp, 'agentic')])
       expect(r.code).toBe(1)
-      expect(JSON.parse(r.out.split('\n')[0]!)).toMatchObject({ category: 'memory_kv', skipped: expect.stringContaining('not implemented') })
+      const lines = r.out.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>)
+      expect(lines[0]).toMatchObject({ category: 'memory_vector', skipped: expect.stringContaining('FAISS') })
+      expect(lines[1]).toMatchObject({ category: 'web_search_base', skipped: expect.stringContaining('--web-search-results') })
+      expect(lines[2]).toMatchObject({ category: 'format_sensitivity', skipped: expect.stringContaining('--mode prompting') })
       expect(server.hits).toBe(0)
     } finally {
       await server.close()

@@ -13,6 +13,9 @@ export { bfclMatchers, toMatchBfclAnswer, type BfclMatchers, type ToMatchBfclAns
 // Agents: the simulated APIs as environments, and multi-turn categories driven as BFCL's handler drives them.
 export { BFCL_ENVIRONMENTS, bfclEnvironment, type BfclEnvironmentName, type BfclEnvironmentOptions } from './protocol/environment.js'
 export { bfclMultiTurn, type BfclMultiTurnOptions } from './protocol/multi-turn.js'
+// v4's web-search categories in an eval, over a user-supplied backend or a recording (no live search).
+export { bfclWebSearch, type BfclWebSearchOptions } from './protocol/web-search.js'
+export { loadRecordedWebSearch, recordedWebSearch, type RecordedWebSearch, type WebSearchBackend } from './agentic/web-search.js'
 
 // The checker: categories, the AST checker, decoding, scoring entries and categories, answers, summaries, files.
 export {

@@ -1,6 +1,7 @@
 /**
  * `tool-evals bfcl` for the agentic categories (web_search_base, web_search_no_snippet, memory_kv, memory_vector,
- * memory_rec_sum): recorded function-calling results scored with BFCL's agentic checker (`agentic/checker.ts`).
+ * memory_rec_sum): recorded function-calling (or, with `--format prompting`, prompting) results scored with BFCL's
+ * agentic checker (`agentic/checker.ts`).
  * Answers are read from `<data>/agentic/possible_answer/` (or `<data>/possible_answer/`), paired with results by id.
  * Score files: the accuracy line, then each failing entry with its id, error (type, message, details), the raw
  * result, the last non-call message and the possible answer (BFCL's `prompt` and `inference_log` are left out).
@@ -25,7 +26,7 @@ function answersFile(dataDir: string, category: string): string | undefined {
   return [join(dataDir, 'agentic', 'possible_answer', name), join(dataDir, 'possible_answer', name)].find((f) => existsSync(f))
 }
 
-export async function scoreAgenticCategory(dataDir: string, resultsDir: string, category: string, modelName: string): Promise<AgenticCategoryScore> {
+export async function scoreAgenticCategory(dataDir: string, resultsDir: string, category: string, modelName: string, format: 'function-calling' | 'prompting' = 'function-calling'): Promise<AgenticCategoryScore> {
   const errors: string[] = []
   const file = answersFile(dataDir, category)
   const answers = new Map<string, string[]>()
@@ -49,7 +50,7 @@ export async function scoreAgenticCategory(dataDir: string, resultsDir: string, 
     }
     const truth = answers.get(agenticDataId(line.id, category))
     if (truth === undefined) errors.push(`${line.id}: no possible answer with id ${agenticDataId(line.id, category)}`)
-    const v = scoreAgenticEntry(line.result, truth ?? [])
+    const v = scoreAgenticEntry(line.result, truth ?? [], format)
     if (v.valid && truth !== undefined) {
       correct++
       continue

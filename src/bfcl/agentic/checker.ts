@@ -4,6 +4,7 @@
  * categories: the last step that is not a function call must contain one of the possible answers, compared after
  * BFCL's string standardisation and at word boundaries.
  */
+import { decodeResult } from '../checker/decode.js'
 import { pyRepr, type PyDict, type PyValue } from '../../python/operations.js'
 
 export const AGENTIC_CATEGORIES = ['web_search_base', 'web_search_no_snippet', 'memory_kv', 'memory_vector', 'memory_rec_sum'] as const
@@ -103,8 +104,21 @@ const errorDict = (message: string, type: string): PyDict =>
     ['error_type', type],
   ])
 
-/** One entry's verdict, as `_evaluate_single_agentic_entry` gives it for a function-calling model. */
-export function scoreAgenticEntry(result: PyValue, answers: readonly string[]): AgenticVerdict {
+/** The prompting handler's `default_decode_execute_prompting`: a text that decodes to Python calls is a call step. */
+function decodesAsPromptingCalls(step: PyValue): 'calls' | 'empty' | 'fails' {
+  if (typeof step !== 'string') return 'fails'
+  const d = decodeResult(step, { format: 'prompting' })
+  if (!d.ok) return 'fails'
+  return d.decoded.length === 0 ? 'empty' : 'calls'
+}
+
+/**
+ * One entry's verdict, as `_evaluate_single_agentic_entry` gives it: for a function-calling model (a step is a call
+ * when it is a list of `{name: "json args"}`), or with `prompting` for a prompting model (a step is a call when its
+ * text decodes as Python calls).
+ */
+export function scoreAgenticEntry(result: PyValue, answers: readonly string[], format: 'function-calling' | 'prompting' = 'function-calling'): AgenticVerdict {
+  const decodes = format === 'prompting' ? decodesAsPromptingCalls : decodesAsCalls
   if (!Array.isArray(result) || result.length !== 1) {
     return { valid: false, error: errorDict('Error during inference phase. Model did not output a list of model responses.', 'agentic:inference_error') }
   }
@@ -112,7 +126,7 @@ export function scoreAgenticEntry(result: PyValue, answers: readonly string[]): 
   const first = result[0]!
   const steps: PyValue[] = Array.isArray(first) ? first : typeof first === 'string' ? [...first] : first instanceof Map ? [...first.keys()] : []
   let last: PyValue | undefined
-  for (const step of steps) if (decodesAsCalls(step) !== 'calls') last = step
+  for (const step of steps) if (decodes(step) !== 'calls') last = step
   // Python's truthiness: None, '' and [] are no message.
   if (last === undefined || last === null || last === '' || (Array.isArray(last) && last.length === 0)) {
     return { valid: false, error: errorDict('Cannot find the last chat message that is not a function call.', 'agentic:no_last_message') }

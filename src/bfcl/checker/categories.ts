@@ -77,7 +77,9 @@ export function compareIds(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0
 }
 
-function idSortKey(id: string): { prefix: string; index: number } {
+function idSortKey(full: string): { prefix: string; index: number } {
+  // Format-sensitivity ids are `format_sensitivity_<n>:<config>:<original id>`: BFCL sorts by the part before ':'.
+  const id = full.split(':')[0]!
   const cut = id.lastIndexOf('_')
   const prefix = cut < 0 ? '' : id.slice(0, cut)
   const n = Number.parseInt(id.slice(cut + 1).split('-')[0]!, 10)

@@ -83,9 +83,9 @@ function decodeFunctionCalling(result: PyValue): DecodeResult {
 // Prompting format (Python call syntax)
 
 // Python's str.isspace() characters, for `str.strip()` with no argument.
-const PY_SPACE = /[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/
+export const PY_SPACE = /[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/
 
-function stripChars(s: string, isStripped: (ch: string) => boolean): string {
+export function stripChars(s: string, isStripped: (ch: string) => boolean): string {
   let start = 0
   let end = s.length
   while (start < end && isStripped(s[start]!)) start++
@@ -107,7 +107,12 @@ class DecodeError extends Error {}
 function decodePrompting(result: PyValue): DecodeResult {
   const pf: BfclResultFormat = 'prompting'
   if (typeof result !== 'string') return failed(pf, `'${pyType(result)}' object has no attribute 'strip'`)
-  const text = bfclPromptingText(result)
+  return decodePythonText(bfclPromptingText(result))
+}
+
+/** `ast_parse`'s Python branch on text already prepared (stripped, quotes removed): one call or a list of calls. */
+export function decodePythonText(text: string): DecodeResult {
+  const pf: BfclResultFormat = 'prompting'
   const parsed = parsePythonExpression(text, { repeatedKeywords: true })
   if (!parsed.ok) return failed(pf, `invalid syntax: ${parsed.error} (char ${parsed.at})`)
   const body = parsed.node

@@ -18,16 +18,18 @@ import { bfclCommand } from './score.js'
 import { bfclGroupFolder, BFCL_GROUPS, expandCategories, isMultiTurnName } from './groups.js'
 import { generateCategory, type BfclMode, type BfclResultRecord, type GeneratedCategory } from '../protocol/generate.js'
 import { EXIT_BAD_INPUT, EXIT_OK, UsageError, writeLine, type Command, type OptionValues } from '../../cli/command.js'
+import { isAgenticCategory } from '../agentic/checker.js'
+import { loadRecordedWebSearch } from '../agentic/web-search.js'
+import { agenticRefusal, generateAgenticCategory } from '../protocol/agentic-generate.js'
+import { generateFormatSensitivity } from '../protocol/format-sensitivity.js'
 
 /** BFCL's `generate` default temperature. */
 export const BFCL_DEFAULT_TEMPERATURE = 0.001
 
 /** Categories this command generates; the others are refused by name with the reason. */
-function notGenerated(category: string): string | undefined {
-  if (category.startsWith('web_search') || category.startsWith('memory_')) {
-    return `${category}: agentic generation (web search, memory backends) is not implemented; score recorded results with tool-evals bfcl`
-  }
-  if (category === 'format_sensitivity') return 'format_sensitivity: generation under each prompt format is not implemented'
+function notGenerated(category: string, mode: string, webSearch: boolean): string | undefined {
+  if (isAgenticCategory(category)) return agenticRefusal(category, mode, webSearch)
+  if (category === 'format_sensitivity' && mode !== 'prompting') return 'format_sensitivity: BFCL runs it for prompting models only (--mode prompting)'
   return undefined
 }
 
@@ -99,11 +101,15 @@ export const bfclRunCommand: Command = {
     '  --concurrency N       entries in flight at once (default 8)',
     '  --limit N             the first N entries of each category',
     '  --retries N           retries of a failed request (default 4)',
+    '  --web-search-results FILE  the web-search backend for web_search_*: recorded SerpAPI responses and pages',
+    '                        ({"search": {region: {keywords: response}}, "fetch": {url: {mode: text}}}); no live search',
     '',
     'Function-calling mode sends dotted function names with underscores, as BFCL\'s handler does, and scores with',
     '--underscore-to-dot. An entry whose requests still fail is written as BFCL writes it ("Error during inference:',
-    '..."), counts as wrong, and is reported on stderr; the exit code is then 1. Agentic and format-sensitivity',
-    'generation is not implemented: those categories are refused by name.',
+    '..."), counts as wrong, and is reported on stderr; the exit code is then 1. Agentic categories run in both modes',
+    '(memory_kv and memory_rec_sum with their prerequisite conversations; web search with --web-search-results);',
+    'format_sensitivity in prompting mode (each entry under the 26 prompt formats; its line adds accuracy_max_delta',
+    'and accuracy_std). memory_vector generation is not implemented: it is refused by name.',
   ].join('\n'),
   options: {
     'base-url': { type: 'string' },
@@ -117,6 +123,7 @@ export const bfclRunCommand: Command = {
     concurrency: { type: 'string' },
     limit: { type: 'string' },
     retries: { type: 'string' },
+    'web-search-results': { type: 'string' },
   },
   async run(values, _positionals, io) {
     const baseURL = str(values, 'base-url', true)!
@@ -131,6 +138,7 @@ export const bfclRunCommand: Command = {
     const limit = values['limit'] === undefined ? undefined : num(values, 'limit', 0, true)
     const maxRetries = values['retries'] === undefined ? 4 : num(values, 'retries', 4, false)
     const apiKeyEnv = str(values, 'api-key-env')
+    const webSearchFile = str(values, 'web-search-results')
     const { categories, unknown } = expandCategories(names)
     if (unknown.length > 0) throw new UsageError(`unknown BFCL categories or groups: ${unknown.join(', ')} (groups: ${Object.keys(BFCL_GROUPS).join(', ')})`)
 
@@ -144,26 +152,41 @@ export const bfclRunCommand: Command = {
       io.stderr.write(`tool-evals bfcl run: ${printable(m)}\n`)
     }
 
+    let webSearch: ReturnType<typeof loadRecordedWebSearch> | undefined
+    try {
+      if (webSearchFile !== undefined) webSearch = loadRecordedWebSearch(webSearchFile)
+    } catch (err) {
+      throw new UsageError(`--web-search-results: ${err instanceof Error ? err.message : String(err)}`)
+    }
     const generated = new Map<string, GeneratedCategory>()
     const done: { category: string; multi: boolean; dir: string }[] = []
     for (const category of categories) {
-      const refused = notGenerated(category)
+      const refused = notGenerated(category, mode, webSearch !== undefined)
       if (refused !== undefined) {
         warn(refused)
         await writeLine(io.stdout, JSON.stringify({ category, skipped: refused }))
         continue
       }
       const multi = isMultiTurnName(category)
+      const dir = join(outDir, 'result', modelDir, bfclGroupFolder(category))
       let g: GeneratedCategory
       try {
-        g = await generateCategory(category, dataDir, multiDir, multi, { provider, mode, concurrency, ...(limit !== undefined ? { limit } : {}) })
+        const settings = { provider, mode, concurrency, ...(limit !== undefined ? { limit } : {}) }
+        if (isAgenticCategory(category)) {
+          const a = await generateAgenticCategory(category, dataDir, multiDir, { ...settings, modelName: model, resultDir: dir, ...(webSearch !== undefined ? { webSearch } : {}) })
+          if (a.prereq !== undefined) {
+            await mkdir(dir, { recursive: true })
+            await writeFile(join(dir, resultFileName(`${category}_prereq`)), resultFileText(a.prereq), 'utf8')
+          }
+          g = a
+        } else if (category === 'format_sensitivity') g = await generateFormatSensitivity(dataDir, settings)
+        else g = await generateCategory(category, dataDir, multiDir, multi, settings)
       } catch (err) {
         warn(`${category}: ${err instanceof Error ? err.message : String(err)}`)
         await writeLine(io.stdout, JSON.stringify({ category, error: err instanceof Error ? err.message : String(err) }))
         continue
       }
       for (const e of g.errors) warn(`${category}: ${e}`)
-      const dir = join(outDir, 'result', modelDir, bfclGroupFolder(category))
       await mkdir(dir, { recursive: true })
       await writeFile(join(dir, resultFileName(category)), resultFileText(g.records), 'utf8')
       generated.set(category, g)
@@ -182,6 +205,8 @@ export const bfclRunCommand: Command = {
         const args: OptionValues = { data: multi ? multiDir : dataDir, results: d.dir, categories: d.category, 'score-dir': scoreDir, model: modelDir }
         // BFCL scores function-calling models whose API forbids dots with underscore_to_dot: the tools said math_factorial.
         if (mode === 'fc') args['underscore-to-dot'] = true
+        // A prompting model's agentic steps are all text: BFCL decodes them as a prompting model's.
+        if (mode === 'prompting' && isAgenticCategory(d.category)) args['format'] = 'prompting'
         if ((await bfclCommand.run(args, [], { stdin: new PassThrough(), stdout: out, stderr: io.stderr })) !== EXIT_OK) failed = true
         for (const l of text.split('\n').filter((x) => x !== '')) {
           const line = { ...(JSON.parse(l) as Record<string, unknown>), ...generationFields(generated.get(d.category)!) }

@@ -21,6 +21,7 @@ import { isAgenticCategory } from '../agentic/checker.js'
 import { scoreAgenticCategory } from '../agentic/category.js'
 import { printable } from '../../calls/printable.js'
 import { EXIT_BAD_INPUT, EXIT_OK, UsageError, writeLine, type Command, type OptionValues } from '../../cli/command.js'
+import { scoreFormatSensitivityCategory } from '../checker/format-sensitivity.js'
 
 const FORMATS = ['auto', 'function-calling', 'prompting'] as const
 const MATCHINGS = ['greedy', 'optimal'] as const
@@ -83,7 +84,8 @@ export const bfclCommand: Command = {
     '                        (multi_turn_base, _miss_func, _miss_param, _long_context: executed against BFCL\'s',
     '                        simulated APIs; name them with --categories and point --data at the multi-turn folder)',
     '                        (web_search_base, web_search_no_snippet, memory_kv, memory_vector, memory_rec_sum:',
-    '                        function-calling results, BFCL\'s agentic checker; answers from DIR/agentic/possible_answer)',
+    '                        function-calling results, or prompting ones with --format prompting; BFCL\'s agentic',
+    '                        checker; answers from DIR/agentic/possible_answer)',
     '  --results DIR         recorded results: BFCL_v4_<category>_result.json (or one folder below)',
     '  --categories a,b      categories to score (default: every category with a results file)',
     '  --score-dir OUT       write OUT/BFCL_v4_<category>_score.json as the leaderboard does: the accuracy line,',
@@ -131,7 +133,8 @@ export const bfclCommand: Command = {
       categories = (values['categories'] as string).split(',').map((c) => c.trim()).filter((c) => c !== '')
       if (categories.length === 0) throw new UsageError('--categories needs at least one category name')
     } else {
-      const found = new Set(await resultCategories(resultsDir))
+      // Memory prerequisite conversations (`memory_kv_prereq`) are inputs to the memory questions, never scored.
+      const found = new Set((await resultCategories(resultsDir)).filter((c) => !/^memory_\w+_prereq$/.test(c)))
       categories = [...BFCL_CATEGORIES.filter((c) => found.has(c)), ...[...found].filter((c) => !isBfclCategory(c)).sort()]
       if (categories.length === 0) {
         io.stderr.write(`tool-evals bfcl: ${printable(resultsDir)}: no BFCL_v4_<category>_result.json files found\n`)
@@ -170,8 +173,17 @@ export const bfclCommand: Command = {
         if (scoreDir !== undefined) await writeFile(join(scoreDir, scoreFileName(category)), text, 'utf8')
         continue
       }
+      if (category === 'format_sensitivity') {
+        const score = await scoreFormatSensitivityCategory(dataDir, resultsDir, modelName)
+        for (const e of score.errors) warn(e)
+        const line = { category, accuracy: score.accuracy, correct_count: score.correct_count, total_count: score.total_count, accuracy_max_delta: score.maxDelta, accuracy_std: score.std }
+        await writeLine(io.stdout, JSON.stringify(line))
+        if (scoreDir !== undefined) await writeFile(join(scoreDir, scoreFileName(category)), score.scoreFile, 'utf8')
+        continue
+      }
       if (isAgenticCategory(category)) {
-        const score = await scoreAgenticCategory(dataDir, resultsDir, category, modelName)
+        // BFCL decodes by the model's kind; results do not say it (a text step may be a prompting model's call).
+        const score = await scoreAgenticCategory(dataDir, resultsDir, category, modelName, format === 'prompting' ? 'prompting' : 'function-calling')
         for (const e of score.errors) warn(e)
         const line = { category, accuracy: score.accuracy, correct_count: score.correct_count, total_count: score.total_count }
         await writeLine(io.stdout, JSON.stringify(line))

@@ -50,7 +50,7 @@ export interface GeneratedCategory {
 }
 
 /** What one reply gave: BFCL's `model_responses` for it, and its usage. */
-interface Step {
+export interface Step {
   response: unknown
   input: number
   output: number
@@ -77,7 +77,7 @@ function stepOf(output: ModelOutput, mode: BfclMode): Step {
 }
 
 /** The provider, recording each reply of one entry in order (one entry's steps run one after the other). */
-function recording(provider: ModelProvider, mode: BfclMode): { provider: ModelProvider; steps: Step[] } {
+export function recording(provider: ModelProvider, mode: BfclMode): { provider: ModelProvider; steps: Step[] } {
   const steps: Step[] = []
   const wrapped: ModelProvider = {
     ...provider,
@@ -117,7 +117,7 @@ async function singleTurn(sample: Sample, settings: GenerateSettings): Promise<{
 }
 
 /** Per turn, per step: BFCL's nesting of a multi-turn entry's responses and counts. */
-function byTurn<T>(steps: readonly Step[], turns: readonly number[], turnCount: number, pick: (s: Step) => T): T[][] {
+export function byTurn<T>(steps: readonly Step[], turns: readonly number[], turnCount: number, pick: (s: Step) => T): T[][] {
   const out: T[][] = Array.from({ length: turnCount }, () => [])
   steps.forEach((s, i) => out[turns[i] ?? 0]?.push(pick(s)))
   return out
@@ -171,7 +171,7 @@ async function promptingMultiTurn(category: string, line: { json: Record<string,
 }
 
 /** Run `work` over `items` with at most `concurrency` in flight; results in input order. */
-async function pool<T, R>(items: readonly T[], concurrency: number, work: (item: T) => Promise<R>): Promise<R[]> {
+export async function pool<T, R>(items: readonly T[], concurrency: number, work: (item: T) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array(items.length)
   let next = 0
   const worker = async () => {

@@ -1,0 +1,129 @@
+/**
+ * Running a model's call on one of BFCL's agentic backends (web search, memory) as BFCL's
+ * `execute_multi_turn_func_call` runs it (gorilla 8db0b7ca): the call is written as a Python call string, each word
+ * before a `(` that names a method is prefixed with the instance's name (the same regular expression, which also
+ * rewrites such words inside string arguments: the stored text changes as BFCL's does), the call is parsed (never
+ * evaluated) and dispatched with Python's argument binding, and the result becomes the string BFCL feeds back: a str
+ * as is, a dict as `json.dumps`, anything else as `str()`; an exception as `Error during execution: <message>`.
+ *
+ * Unlike the multi-turn simulated APIs, a method may be asynchronous (a user's search function).
+ */
+import { parsePythonExpression, type PyNode } from '../../python/index.js'
+import { bindArgs, type Param } from '../multi-turn/api.js'
+import { PyExc, fl, jsonDumps, neg, repr, type Val } from '../../python/runtime.js'
+import { fromJson, PyTuple, type PyDict, type PyKey } from '../../python/operations.js'
+import type { JsonValue } from '../../calls/types.js'
+
+export interface AgenticMethod {
+  params: readonly Param[]
+  call: (args: Val[]) => Val | undefined | Promise<Val | undefined>
+}
+
+/** A backend instance: its class name and public methods (the names the model calls). */
+export interface AgenticApi {
+  readonly className: string
+  methods(): Record<string, AgenticMethod>
+}
+
+const FORBIDDEN = new Set(['kill', 'exit', 'quit', 'remove', 'unlink', 'popen', 'Popen', 'run'])
+export const EXECUTION_ERROR = 'Error during execution: '
+
+/** BFCL's instance name: `<model>_<entry id>_<class>_instance` with `-./` as `_` (the model's `/-.` already `_`). */
+export function instanceName(modelName: string, entryId: string, className: string): string {
+  const model = modelName.replace(/[/\-.]/g, '_')
+  return `${model}_${entryId}_${className}_instance`.replace(/[-./]/g, '_')
+}
+
+/** `convert_to_function_call`'s string for one function-calling call: `name(k=repr(v),...)`. */
+export function callString(name: string, args: Record<string, unknown>): string {
+  const parts: string[] = []
+  for (const [key, value] of Object.entries(args)) {
+    const v = fromJson(value as JsonValue)
+    if (v === undefined) throw new Error(`the value of ${key} is not a JSON value`)
+    parts.push(`${key}=${repr(v)}`)
+  }
+  return `${name}(${parts.join(',')})`
+}
+
+/** The string BFCL keeps for a call's result. */
+export function agenticResultString(v: Val | undefined): string {
+  if (v === undefined || v === null) return 'None'
+  if (typeof v === 'string') return v
+  if (v instanceof Map) {
+    try {
+      return jsonDumps(v)
+    } catch (e) {
+      if (e instanceof PyExc) return repr(v)
+      throw e
+    }
+  }
+  return repr(v)
+}
+
+/** A literal argument as a value (`ast.literal_eval` without its complex-number arithmetic); PyExc otherwise. */
+export function literal(node: PyNode): Val {
+  switch (node.kind) {
+    case 'int':
+      return Number(node.value)
+    case 'float':
+      return fl(node.value)
+    case 'str':
+    case 'bool':
+      return node.value
+    case 'none':
+      return null
+    case 'list':
+      return node.items.map(literal)
+    case 'tuple':
+      return new PyTuple(node.items.map(literal))
+    case 'dict': {
+      const out: PyDict = new Map()
+      node.keys.forEach((k, i) => out.set(literal(k) as PyKey, literal(node.values[i]!)))
+      return out
+    }
+    case 'unary':
+      if (node.op === '-') return neg(literal(node.operand))
+      if (node.op === '+') return literal(node.operand)
+      throw new PyExc('unsupported unary operator')
+    case 'name':
+      throw new PyExc(`name '${node.id.split('.')[0]}' is not defined`)
+    default:
+      // A call inside an argument cannot come from a function-calling step (its arguments are JSON values).
+      throw new PyExc('unsupported expression')
+  }
+}
+
+/** Execute one call string on `api` (named `name` as BFCL names the instance); the result string. */
+export async function executeAgenticCall(api: AgenticApi, name: string, call: string): Promise<string> {
+  const table = api.methods()
+  const processed = call.replace(/\b([a-zA-Z_]\w*)\s*(?=\()/g, (_m, word: string) => (Object.hasOwn(table, word) && !word.startsWith('_') ? `${name}.${word}` : word))
+  try {
+    let head = processed.includes('(') ? processed.split('(')[0]! : processed
+    if (head.includes('.')) head = head.split('.')[1]!
+    if (FORBIDDEN.has(head)) throw new PyExc(`Function call ${head} is not allowed.`)
+    const parsed = parsePythonExpression(processed)
+    if (!parsed.ok) throw new PyExc('invalid syntax (<string>, line 1)')
+    const node = parsed.node
+    if (node.kind !== 'call') return agenticResultString(literal(node))
+    const dot = node.name.indexOf('.')
+    if (dot < 0) throw new PyExc(`name '${node.name}' is not defined`)
+    if (node.name.slice(0, dot) !== name) throw new PyExc(`name '${node.name.slice(0, dot)}' is not defined`)
+    const methodName = node.name.slice(dot + 1)
+    const method = Object.hasOwn(table, methodName) ? table[methodName] : undefined
+    if (method === undefined) throw new PyExc(`'${api.className}' object has no attribute '${methodName}'`)
+    const positional = node.positional.map(literal)
+    const keywords = node.keywords.map((k) => [k.key, literal(k.value)] as [string, Val])
+    return agenticResultString(await method.call(bindArgs(`${api.className}.${methodName}`, method.params, positional, keywords)))
+  } catch (e) {
+    if (e instanceof PyExc) return EXECUTION_ERROR + e.message
+    throw e
+  }
+}
+
+/** Python's `seq[:stop]` for a slice bound given by the model (an int, a bool, None), else Python's TypeError. */
+export function sliceTo<T>(items: readonly T[], stop: Val): T[] {
+  if (stop === null) return [...items]
+  if (typeof stop === 'boolean') return items.slice(0, stop ? 1 : 0)
+  if (typeof stop !== 'number' || !Number.isInteger(stop)) throw new PyExc('slice indices must be integers or None or have an __index__ method')
+  return items.slice(0, stop)
+}
