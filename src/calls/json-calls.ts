@@ -1,5 +1,5 @@
 /** JSON call objects found in free text or after a marker, shared by the JSON formats (generic JSON, Hermes, Mistral, Granite, Llama 3 JSON, Functionary, ...). */
-import { callFromObject, decodeArguments, isPlainObject, makeCall, subPaths } from './call-object.js'
+import { callFromObject, clip, decodeArguments, isPlainObject, makeCall, subPaths, unreadText } from './call-object.js'
 import { bracketedValue, parseJsonAt, parseJsonSpan, skipSpace, UNTERMINATED, type JsonResult } from './json.js'
 import { NoCallMemo } from './detection-pass.js'
 import type { JsonValue, ParseOptions, ToolCall } from './types.js'
@@ -53,8 +53,10 @@ function callFromElement(
     return call
   }
   const call = callFromObject(el, format, raw, floatPaths)
-  // Bare JSON must look like a call: arguments that decode to an object, or the name of an offered tool.
-  if (call && rules.bare && !(call.argumentsValid && hasArgumentsKey(el)) && !offersTool(options, call.name)) return undefined
+  // Bare JSON must look like a call: arguments that decode to an object (or made invalid only by a member beside
+  // them that is not read: `argumentsError` says so), or the name of an offered tool.
+  const callLike = (call?.argumentsValid || call?.argumentsError !== undefined) && hasArgumentsKey(el)
+  if (call && rules.bare && !callLike && !offersTool(options, call.name)) return undefined
   return call
 }
 
@@ -442,7 +444,8 @@ function readJsonCalls(text: string, format: string, options: ParseOptions): Too
           // value closes where its span does), so it is not run.
           const r = bracketedValue(text, s.start, s.end, tally)
           if (r) {
-            out.push(...callsFromValue(r.value, format, r.floatPaths, text.slice(s.start, s.end), options, BARE))
+            const calls = callsFromValue(r.value, format, r.floatPaths, text.slice(s.start, s.end), options, BARE)
+            out.push(...(gluedAfter(text, s.end) ? unreadText(calls, gluedReason(text, s.end)) : calls))
             continue
           }
           failed?.set(s.start, s.end)
@@ -466,6 +469,22 @@ function readJsonCalls(text: string, format: string, options: ParseOptions): Too
     start = unclosedAt + 1
   }
   return []
+}
+
+/**
+ * Whether the JSON ending at `end` runs on into text with no space between (`{"a": "V"}}qa1", "b": 2}`): the rest of
+ * a value the JSON was cut from, not prose after it (which starts with a space, a newline or punctuation).
+ */
+export function gluedAfter(text: string, end: number): boolean {
+  if (end >= text.length) return false
+  const c = text.charCodeAt(end)
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === QUOTE || c === 39 /* ' */ ||
+    c === OPEN_BRACE || c === CLOSE_BRACE || c === OPEN_BRACKET || c === CLOSE_BRACKET || c === 58 /* : */ || c === BACKSLASH || c === 95 /* _ */
+}
+
+/** Why calls whose JSON ends at `end` are invalid when `gluedAfter` holds. */
+export function gluedReason(text: string, end: number): string {
+  return `text glued to the end of the call's JSON, which the format did not read: ${JSON.stringify(clip(text, end, end + 20))}`
 }
 
 /** JSON array of call objects, as xLAM writes it (`[{"name": ..., "arguments": {...}}]`). */

@@ -27,6 +27,7 @@
 import { parseJsonSpan, skipSpace } from '../json.js'
 import type { FormatParser, JsonValue, ParseOptions, ToolCall } from '../types.js'
 import { functionTagCalls } from '../function-tags.js'
+import { unreadAfter } from '../call-object.js'
 import { markedBy } from '../marker-scan.js'
 import { callsFromValue, jsonCallsIn, parseJsonPast, pastMarkerBudget, unknownCall, type Budget } from '../json-calls.js'
 
@@ -97,14 +98,13 @@ function toolCallBlocks(text: string, options: ParseOptions, first: number): Too
     if (close === -2 || (close >= 0 && close < from)) close = text.indexOf(CLOSE, from)
     const closed = close >= 0 && close < regionEnd
     const rawEnd = closed ? close + CLOSE.length : from // the block's raw text, sliced only when a call needs it
-    let found = 0
+    const block: ToolCall[] = []
     for (const v of values) {
       const valueRaw = text.slice(values.length === 1 ? open : v.start, values.length === 1 ? rawEnd : v.end)
-      for (const call of callsFromValue(v.value, FORMAT, v.floatPaths, valueRaw, options)) {
-        out.push(call)
-        found++
-      }
+      block.push(...callsFromValue(v.value, FORMAT, v.floatPaths, valueRaw, options))
     }
+    const found = block.length
+    out.push(...unreadAfter(block, text, from, closed ? close : regionEnd))
     if (found === 0 && closed && attemptsJson(text, start, regionEnd)) out.push(unknownCall(FORMAT, text.slice(open, rawEnd)))
     open = nextOpen
   }
