@@ -57,3 +57,35 @@ describe('JSON call objects', () => {
     valid('[TOOL_CALLS] [{"name": "f", "arguments": {"a": 1}}]\nextra trailing data', { a: 1 }, 'mistral')
   })
 })
+
+describe('JSON after a marker or between tags', () => {
+  it('a closing tag written twice: the call ran on past the first, unread', () => {
+    invalid('<longcat_tool_call>{"name": "f", "arguments": {"a": 7}}</longcat_tool_call>9, "b": 2}}</longcat_tool_call>', 'longcat')
+    invalid('<tool_calls>[{"name": "f", "arguments": {"a": 7}}]</tool_calls>9, "b": 2}}]</tool_calls>', 'tool_calls_tag')
+    invalid('<|action_start|><|plugin|>\n{"name": "f", "parameters": {"a": 7}}<|action_end|>9, "b": 2}}<|action_end|>', 'internlm2')
+    invalid('<|message_sep|>\n\nfunction call<|role_sep|>\n{"name": "f", "arguments": {"a": 7}}</s>9, "b": 2}}</s>', 'gigachat3')
+    invalid('<function=f>{"a": "V"}</function>1", "b": 2}</function>', 'functionary_v3_1')
+  })
+  it('text between the JSON and the closing tag is unread', () => {
+    invalid('<TOOLCALL>[{"name": "f", "arguments": {"a": 1}}] "b": 2}]</TOOLCALL>', 'nemotron_v2')
+    invalid('<function=f>{"a": 1},"b": 2}</function>', 'functionary_v3_1')
+    invalid('Action:\n```json\n[{"tool_name": "f", "parameters": {"a": 1}}]\n9, "b": 2}]\n```', 'command_r_plus')
+  })
+  it('text glued to JSON that runs to the end of the output is unread; prose after a space is not', () => {
+    invalid('<|tool_call|>[{"name": "f", "arguments": {"a": 7}}]9, "b": 2}}]', 'granite')
+    invalid('<function_call> {"name": "f", "arguments": {"a": "V"}}qa1", "b": 2}}', 'granite_20b_fc')
+    invalid('functools[{"name": "f", "arguments": {"a": 7}}]9, "b": 2}}]', 'functools')
+    valid('<|tool_call|>[{"name": "f", "arguments": {"a": 1}}] Done.', { a: 1 }, 'granite')
+    valid('<function=f>{"a": 1}</function> and more text', { a: 1 }, 'functionary_v3_1')
+  })
+  it('Cohere and Inkling objects: a member that is not read makes the call invalid; tool_call_id does not', () => {
+    invalid('<|START_ACTION|>[{"tool_call_id": "0", "tool_name": "f", "paramters": {"a": 1}}]<|END_ACTION|>', 'command_r7b')
+    valid('<|START_ACTION|>[{"tool_call_id": "0", "tool_name": "f", "parameters": {"a": 1}}]<|END_ACTION|>', { a: 1 }, 'command_r7b')
+    invalid('<|message_model|><|content_invoke_tool_json|>{"name": "f", "arg": {"a": 1}}<|end_message|>', 'inkling')
+    valid('<|message_model|><|content_invoke_tool_json|>{"name": "f", "args": {"a": 1}}<|end_message|>', { a: 1 }, 'inkling')
+  })
+  it('a list that stops at an entry it cannot read keeps the entries before it', () => {
+    const calls = parseToolCalls('<tool_calls>[{"name": "f", "arguments": {"a": 1}}, {"name": "g", "arguments": {"b": [}]</tool_calls>')
+    expect(calls.map((c) => [c.name, c.argumentsValid])).toEqual([['f', true]])
+  })
+})

@@ -26,60 +26,34 @@ export function invalidArguments(error: string): DecodedArguments {
   return { arguments: {}, argumentsValid: false, error }
 }
 
-/** Whether `text[from, to)` is only whitespace. */
-export function blankBetween(text: string, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) {
-    const c = text.charCodeAt(i)
-    if (c !== 32 && c !== 10 && c !== 13 && c !== 9) return false
-  }
-  return true
-}
+/**
+ * Members of a call object that are no argument: what an OpenAI-shaped call carries beside its name and arguments
+ * (`id`, `type`, `index`; engines read or drop them, and neither can lose an argument).
+ */
+const NON_ARGUMENT_MEMBERS = new Set(['id', 'type', 'index'])
 
 /**
- * Issue 22's rule, in one place: a call whose block holds text its format did not read (beyond whitespace and the
- * format's own tokens) may have lost an argument in that text, so it is never a valid call: each valid call of
- * `calls` becomes invalid (arguments `{}`) with `reason`. Returns `calls`.
+ * The first member of a call object that the format does not read: neither its name (`nameKey`), the arguments it
+ * reads (`argumentsKey`) nor a known non-argument member (`also`, `id`, `type`, `index`). A damaged arguments key
+ * (`"argumnts"`), arguments written beside the arguments object, or a second arguments key (`argumentsKeys`) the
+ * format did not read. Undefined when there is none.
  */
-export function unreadText(calls: ToolCall[], reason: string): ToolCall[] {
-  for (const c of calls) {
-    if (!c.argumentsValid) continue
-    c.arguments = {}
-    c.argumentsValid = false
-    c.argumentsError = reason
-    delete c.floatPaths
-    delete c.bigInts
-  }
-  return calls
-}
-
-/** `unreadText` when `text[from, to)` holds more than whitespace: the text after a call's value, up to its block's end. */
-export function unreadAfter(calls: ToolCall[], text: string, from: number, to: number): ToolCall[] {
-  if (from >= to || blankBetween(text, from, to)) return calls
-  return unreadText(calls, `text the format did not read after the call: ${JSON.stringify(clip(text, from, to))}`)
-}
-
-/** At most 40 characters of `text[from, to)`, for a reason. */
-export function clip(text: string, from: number, to: number): string {
-  return to - from <= 40 ? text.slice(from, to) : text.slice(from, from + 40) + '…'
-}
-
-/**
- * Members of a call object that are no argument: the name, the arguments, and what an OpenAI-shaped call carries
- * beside them (`id`, `type`, `index`; engines read or drop them, and neither can lose an argument).
- */
-const CALL_MEMBERS = new Set(['name', 'arguments', 'parameters', 'id', 'type', 'index'])
-
-/**
- * The first member of a call object that is neither its name, its arguments (`argumentsKey`) nor a known non-argument
- * member: a damaged `arguments` key (`"argumnts"`) or arguments written beside it. Undefined when there is none.
- */
-export function unreadMember(obj: Record<string, unknown>, argumentsKey: string | undefined): string | undefined {
+export function unreadMember(
+  obj: Record<string, unknown>,
+  argumentsKey: string | undefined,
+  nameKey = 'name',
+  also?: readonly string[],
+): string | undefined {
   for (const k in obj) {
-    if (!CALL_MEMBERS.has(k)) return k
-    // Both `arguments` and `parameters`: the one not read may hold arguments.
-    if ((k === 'arguments' || k === 'parameters') && k !== argumentsKey) return k
+    if (k === nameKey || k === argumentsKey || NON_ARGUMENT_MEMBERS.has(k) || also?.includes(k)) continue
+    return k
   }
   return undefined
+}
+
+/** `invalidArguments` for an unread member (see `unreadMember`). */
+export function unreadMemberArguments(member: string): DecodedArguments {
+  return invalidArguments(`the call object has a member the format does not read: ${JSON.stringify(member)}`)
 }
 
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
@@ -193,7 +167,7 @@ export function callFromObject(
   const unread = unreadMember(obj, key)
   const args =
     unread !== undefined
-      ? invalidArguments(`the call object has a member the format does not read: ${JSON.stringify(unread)}`)
+      ? unreadMemberArguments(unread)
       : key === undefined
         ? { arguments: {}, argumentsValid: true }
         : decodeArguments(obj[key], floatPaths ? subPaths(floatPaths, '/' + key) : undefined, raw?.length)

@@ -1,5 +1,6 @@
 /** JSON call objects found in free text or after a marker, shared by the JSON formats (generic JSON, Hermes, Mistral, Granite, Llama 3 JSON, Functionary, ...). */
-import { callFromObject, clip, decodeArguments, isPlainObject, makeCall, subPaths, unreadText } from './call-object.js'
+import { callFromObject, decodeArguments, isPlainObject, makeCall, subPaths } from './call-object.js'
+import { unreadGlued } from './unread.js'
 import { bracketedValue, parseJsonAt, parseJsonSpan, skipSpace, UNTERMINATED, type JsonResult } from './json.js'
 import { NoCallMemo } from './detection-pass.js'
 import type { JsonValue, ParseOptions, ToolCall } from './types.js'
@@ -445,7 +446,7 @@ function readJsonCalls(text: string, format: string, options: ParseOptions): Too
           const r = bracketedValue(text, s.start, s.end, tally)
           if (r) {
             const calls = callsFromValue(r.value, format, r.floatPaths, text.slice(s.start, s.end), options, BARE)
-            out.push(...(gluedAfter(text, s.end) ? unreadText(calls, gluedReason(text, s.end)) : calls))
+            out.push(...unreadGlued(calls, text, s.end))
             continue
           }
           failed?.set(s.start, s.end)
@@ -469,22 +470,6 @@ function readJsonCalls(text: string, format: string, options: ParseOptions): Too
     start = unclosedAt + 1
   }
   return []
-}
-
-/**
- * Whether the JSON ending at `end` runs on into text with no space between (`{"a": "V"}}qa1", "b": 2}`): the rest of
- * a value the JSON was cut from, not prose after it (which starts with a space, a newline or punctuation).
- */
-export function gluedAfter(text: string, end: number): boolean {
-  if (end >= text.length) return false
-  const c = text.charCodeAt(end)
-  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === QUOTE || c === 39 /* ' */ ||
-    c === OPEN_BRACE || c === CLOSE_BRACE || c === OPEN_BRACKET || c === CLOSE_BRACKET || c === 58 /* : */ || c === BACKSLASH || c === 95 /* _ */
-}
-
-/** Why calls whose JSON ends at `end` are invalid when `gluedAfter` holds. */
-export function gluedReason(text: string, end: number): string {
-  return `text glued to the end of the call's JSON, which the format did not read: ${JSON.stringify(clip(text, end, end + 20))}`
 }
 
 /** JSON array of call objects, as xLAM writes it (`[{"name": ..., "arguments": {...}}]`). */

@@ -18,6 +18,7 @@ import { parseJsonAt, skipSpace } from '../json.js'
 import type { FormatParser, ParseOptions, ToolCall } from '../types.js'
 import { callsFromList, callsFromValue } from '../json-calls.js'
 import { markedBy } from '../marker-scan.js'
+import { unreadTail } from '../unread.js'
 
 const TOKEN = '<|tool_call|>'
 const TAG = '<tool_call>'
@@ -40,10 +41,12 @@ function parseGranite(text: string, options: ParseOptions): ToolCall[] {
     const limit = k + 1 < markers.length ? markers[k + 1]!.at : text.length
     const i = skipSpace(text, m.body, limit)
     const c = text.charCodeAt(i)
-    if (c === 91 /* [ */) out.push(...callsFromList(text, i, limit, FORMAT, options).calls)
-    else if (c === 123 /* { */) {
+    if (c === 91 /* [ */) {
+      const { calls, end } = callsFromList(text, i, limit, FORMAT, options)
+      out.push(...unreadTail(calls, text, end, limit))
+    } else if (c === 123 /* { */) {
       const r = parseJsonAt(text, i, limit)
-      if (r.ok) out.push(...callsFromValue(r.value, FORMAT, r.floatPaths, text.slice(i, r.end), options))
+      if (r.ok) out.push(...unreadTail(callsFromValue(r.value, FORMAT, r.floatPaths, text.slice(i, r.end), options), text, r.end, limit))
     }
   })
   return out

@@ -27,7 +27,7 @@
 import { parseJsonSpan, skipSpace } from '../json.js'
 import type { FormatParser, JsonValue, ParseOptions, ToolCall } from '../types.js'
 import { functionTagCalls } from '../function-tags.js'
-import { unreadAfter } from '../call-object.js'
+import { unreadAfter } from '../unread.js'
 import { markedBy } from '../marker-scan.js'
 import { callsFromValue, jsonCallsIn, parseJsonPast, pastMarkerBudget, unknownCall, type Budget } from '../json-calls.js'
 

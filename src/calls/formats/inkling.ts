@@ -10,7 +10,7 @@
  * `<|end_message|>`, `<|content_model_end_sampling|>` or the next message. `arguments` is accepted for `args`. A body
  * that is not a JSON object with a name is no call; non-object `args` give the call with invalid arguments.
  */
-import { decodeArguments, isPlainObject, makeCall } from '../call-object.js'
+import { decodeArguments, isPlainObject, makeCall, unreadMember, unreadMemberArguments } from '../call-object.js'
 import { parseJson } from '../json.js'
 import { ForwardSearch } from '../scan.js'
 import type { FormatParser, ToolCall } from '../types.js'
@@ -36,7 +36,13 @@ function parse(text: string): ToolCall[] {
     if (r.ok && isPlainObject(r.value) && typeof r.value['name'] === 'string' && r.value['name'] !== '') {
       const obj = r.value
       const key = 'args' in obj ? 'args' : 'arguments' in obj ? 'arguments' : undefined
-      const args = key === undefined ? { arguments: {}, argumentsValid: true } : decodeArguments(obj[key], undefined)
+      const unread = unreadMember(obj, key)
+      const args =
+        unread !== undefined
+          ? unreadMemberArguments(unread)
+          : key === undefined
+            ? { arguments: {}, argumentsValid: true }
+            : decodeArguments(obj[key], undefined)
       out.push(makeCall(obj['name'] as string, args, FORMAT, text.slice(at, end)))
     }
     at = invoke.next(end)

@@ -24,9 +24,9 @@
 import { skipSpace } from '../json.js'
 import type { FormatParser, ParseOptions, ToolCall } from '../types.js'
 import { removeReasoningBlocks } from '../reasoning.js'
-import { callsFromList, callsFromValue, gluedAfter, gluedReason, namedCall, parseJsonPast, pastMarkerBudget, type Budget } from '../json-calls.js'
+import { callsFromList, callsFromValue, namedCall, parseJsonPast, pastMarkerBudget, type Budget } from '../json-calls.js'
 import { markedBy } from '../marker-scan.js'
-import { unreadText } from '../call-object.js'
+import { quoted, unreadGlued, unreadText } from '../unread.js'
 
 const MARKER = '[TOOL_CALLS]'
 const ARGS = '[ARGS]'
@@ -99,28 +99,28 @@ function chainedV11(text: string, first: Read, limit: number, budget: Budget): R
 function segmentCalls(text: string, start: number, limit: number, options: ParseOptions, budget: Budget): Read {
   const i = skipSpace(text, start, limit)
   const c = text.charCodeAt(i)
-  if (c === 91 /* [ */) return unreadGlued(callsFromList(text, i, limit, FORMAT, options, budget), text, limit)
+  if (c === 91 /* [ */) return unreadGluedRead(callsFromList(text, i, limit, FORMAT, options, budget), text, limit)
   if (c === 123 /* { */) {
     const r = parseJsonPast(text, i, limit, budget)
-    return r.ok ? unreadGlued({ calls: callsFromValue(r.value, FORMAT, r.floatPaths, text.slice(i, r.end), options), end: r.end }, text, limit) : { calls: [], end: i }
+    return r.ok ? unreadGluedRead({ calls: callsFromValue(r.value, FORMAT, r.floatPaths, text.slice(i, r.end), options), end: r.end }, text, limit) : { calls: [], end: i }
   }
   const v11 = v11Call(text, i, limit, budget)
   if (v11) {
     // Prose may follow the last call after a space; text glued to its JSON (`{"a": 1},"b": 2}`) is unread.
     const read = chainedV11(text, v11, limit, budget)
     const glued = read.end < limit && !isSpace(text.charCodeAt(read.end))
-    return { calls: glued ? unreadText(read.calls, gluedReason(text, read.end)) : read.calls, end: read.end }
+    return { calls: glued ? unreadText(read.calls, `text glued to the call's JSON, unread: ${quoted(text, read.end, limit)}`) : read.calls, end: read.end }
   }
   // Junk before a pre-v11 list: the first `[` of the segment (a later marker's `[` bounds the search), if a list
   // of objects opens there.
   const list = text.indexOf('[', i)
   if (list < 0 || list >= limit || text.charCodeAt(skipSpace(text, list + 1, limit)) !== 123 /* { */) return { calls: [], end: i }
-  return unreadGlued(callsFromList(text, list, limit, FORMAT, options, budget), text, limit)
+  return unreadGluedRead(callsFromList(text, list, limit, FORMAT, options, budget), text, limit)
 }
 
 /** A pre-v11 list or object may have content after it (vLLM drops it), but not text glued to it (see `gluedAfter`). */
-function unreadGlued(read: Read, text: string, limit: number): Read {
-  return read.end < limit && gluedAfter(text, read.end) ? { calls: unreadText(read.calls, gluedReason(text, read.end)), end: read.end } : read
+function unreadGluedRead(read: Read, text: string, limit: number): Read {
+  return { calls: unreadGlued(read.calls, text, read.end, limit), end: read.end }
 }
 
 function parseMistral(raw: string, options: ParseOptions): ToolCall[] {
