@@ -89,3 +89,41 @@ describe('JSON after a marker or between tags', () => {
     expect(calls.map((c) => [c.name, c.argumentsValid])).toEqual([['f', true]])
   })
 })
+
+describe('DeepSeek and Kimi K2 tokens', () => {
+  it('text after the arguments, before the call-end token, is unread', () => {
+    invalid('<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>f<｜tool▁sep｜>{"a": 1},"b": 2}<｜tool▁call▁end｜><｜tool▁calls▁end｜>', 'deepseek_v31')
+    invalid('<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>f\n```json\n{}"a": 1}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>', 'deepseek_v3')
+    invalid('<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{"a": 1},"b": 2}<|tool_call_end|><|tool_calls_section_end|>', 'kimi_k2')
+  })
+  it('the closing fence, whitespace and a call-end token inside a string are read', () => {
+    valid('<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>f\n```json\n{"a": 1}\n```\n<｜tool▁call▁end｜><｜tool▁calls▁end｜>', { a: 1 }, 'deepseek_v3')
+    valid('<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>f<｜tool▁sep｜>{"s": "<｜tool▁call▁end｜>"} <｜tool▁call▁end｜><｜tool▁calls▁end｜>', { s: '<｜tool▁call▁end｜>' }, 'deepseek_v31')
+  })
+})
+
+describe('pythonic calls', () => {
+  it('a list glued to text that continues it is unread', () => {
+    invalid("[f(a='V')]qa1', b=2)]", 'pythonic')
+    valid("[f(a='V')]. Done.", { a: 'V' }, 'pythonic')
+  })
+  it('a closing token written twice: the call ran on past the first', () => {
+    invalid("<|python_start|>[f(a=7)]<|python_end|>9, b='x')]<|python_end|>", 'llama4_pythonic')
+    invalid("<function_calls>f(a='V')</function_calls>qa1', b=2)</function_calls>", 'olmo3')
+    invalid("<|python_tag|>f.call(a='V')<|eom_id|>qa1', b=2)<|eom_id|>", 'llama3_builtin')
+    invalid("<|python_tag|>f.call(a='V')a1', b=2)<|eom_id|>", 'llama3_builtin')
+  })
+  it('OLMo 3: text glued to a call is unread; the next call on its own line is not', () => {
+    invalid("<function_calls>f(a='V')qa1', b=2)</function_calls>", 'olmo3')
+    const calls = parseToolCalls("<function_calls>f(a=1)\ng(b=2)</function_calls>", { format: 'olmo3' })
+    expect(calls.map((c) => [c.name, c.argumentsValid])).toEqual([['f', true], ['g', true]])
+  })
+})
+
+describe('Functionary v3.2', () => {
+  it('text glued to the JSON of a call is unread', () => {
+    invalid('f\n{"a": 1},"b": 2}', 'functionary_v3_2')
+    invalid('f\n{"a": 7}9, "b": 2}', 'functionary_v3_2')
+    valid('f\n{"a": 1}>>>all\nDone.', { a: 1 }, 'functionary_v3_2')
+  })
+})

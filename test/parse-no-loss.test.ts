@@ -113,9 +113,8 @@ function losses(calls: ToolCall[]): ToolCall[] {
  * recover past damage). Remove a format from here once its reader reports such text.
  */
 const KNOWN_GAPS = new Set([
-  'harmony', 'kimi_k2', 'kimi_k3', 'atem', 'deepseek_v32', 'gigachat35', 'deepseek_v3', 'deepseek_v31', 'step3',
-  'minimax_m2', 'seed_oss', 'minicpm5', 'qwen3_coder', 'gemma4', 'functiongemma', 'llama4_pythonic', 'olmo3',
-  'llama3_builtin', 'functionary_v3_2', 'pythonic',
+  'harmony', 'kimi_k3', 'atem', 'deepseek_v32', 'gigachat35', 'step3', 'minimax_m2', 'seed_oss', 'minicpm5',
+  'qwen3_coder', 'gemma4', 'functiongemma',
 ])
 
 const renderable = FORMATS.filter(

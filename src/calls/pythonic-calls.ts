@@ -3,6 +3,7 @@ import { makeCall } from './call-object.js'
 import { parsePythonCallListMap, renderPythonCall, type PyCall } from './python/index.js'
 import type { ToolCall } from './types.js'
 import { ForwardSearch } from './scan.js'
+import { unreadGlued } from './unread.js'
 
 /**
  * A ToolCall from a parsed Python call (keyword arguments only). Its depth needs no walk: the parser rejects trees
@@ -76,6 +77,8 @@ export function pythonicListsIn(
     }
     const r = parsePythonCallListMap(text, b, JSON_LITERALS, (c) => toolCallFromPython(c, format))
     if (r.ok && r.end <= to) {
+      // A list glued to text that runs on (`[f(a='V')]qa1', b=2)]`) was cut out of a longer one (issue 22).
+      unreadGlued(r.calls, text, r.end, to)
       if (out.length === 0) out = r.calls // most texts hold one list: no copy of its calls
       else for (const c of r.calls) out.push(c)
       i = r.end

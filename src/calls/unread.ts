@@ -61,6 +61,16 @@ export function unreadGlued(calls: ToolCall[], text: string, end: number, limit 
 }
 
 /**
+ * `unreadText` when the call's value ending at `end` is followed, before `limit`, by anything but whitespace: for
+ * formats where a call's value is the last thing of its block (`name[ARGS]{...}`, `>>>name\n{...}`), so that even
+ * punctuation right after it (`{"a": 1},"b": 2}`) is the rest of a value, not prose.
+ */
+export function unreadUnspaced(calls: ToolCall[], text: string, end: number, limit: number): ToolCall[] {
+  if (end >= limit || blankBetween(text, end, end + 1)) return calls
+  return unreadText(calls, `text glued to the end of the call, which the format did not read: ${quoted(text, end, Math.min(limit, end + 20))}`)
+}
+
+/**
  * The text after a call's value (ending at `end`) in a region that runs to `limit`, for formats whose blocks may end
  * with a closing token (`close`, searched forward only). Where the token follows before `limit`, the text before it
  * is unread, and so is a second closing token before `limit` (the first was written inside a value, so the call ran

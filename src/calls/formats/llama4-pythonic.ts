@@ -7,6 +7,8 @@ import { parsePythonCalls } from '../python/index.js'
 import type { FormatParser, ToolCall } from '../types.js'
 import { listFinders, pythonicListsIn, renderPythonicList, toolCallFromPython } from '../pythonic-calls.js'
 import { markedBy } from '../marker-scan.js'
+import { ForwardSearch } from '../scan.js'
+import { unreadText } from '../unread.js'
 
 const FORMAT = 'llama4_pythonic'
 const START = '<|python_start|>'
@@ -24,6 +26,7 @@ function parse(text: string): ToolCall[] {
   if (start < 0) return pythonicListsIn(text, FORMAT)
   const out: ToolCall[] = []
   const finders = listFinders(text)
+  const ends = new ForwardSearch(text, END)
   let end = -2 // the next END at or after the current block (-1: none left); searched forward only
   while (start >= 0) {
     const from = start + START.length
@@ -31,6 +34,11 @@ function parse(text: string): ToolCall[] {
     if (end !== -1 && end < from) end = text.indexOf(END, from)
     const to = end >= 0 && (next < 0 || end < next) ? end : next >= 0 ? next : text.length
     const lists = pythonicListsIn(text, FORMAT, from, to, finders)
+    // `<|python_end|>` written twice before the next block: the first was inside a value, the rest is unread.
+    if (to === end && lists.length > 0) {
+      const again = ends.next(end + END.length)
+      if (again >= 0 && (next < 0 || again < next)) unreadText(lists, `${END} written twice: the text between is unread`)
+    }
     if (lists.length > 0) out.push(...lists)
     else if (!opensList(text, from, to)) {
       // Bare calls (`f(a=1), g()`). A block that opens with `[` was just read as a list, with the same grammar,

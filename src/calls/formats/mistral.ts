@@ -26,7 +26,7 @@ import type { FormatParser, ParseOptions, ToolCall } from '../types.js'
 import { removeReasoningBlocks } from '../reasoning.js'
 import { callsFromList, callsFromValue, namedCall, parseJsonPast, pastMarkerBudget, type Budget } from '../json-calls.js'
 import { markedBy } from '../marker-scan.js'
-import { quoted, unreadGlued, unreadText } from '../unread.js'
+import { unreadGlued, unreadUnspaced } from '../unread.js'
 
 const MARKER = '[TOOL_CALLS]'
 const ARGS = '[ARGS]'
@@ -108,8 +108,7 @@ function segmentCalls(text: string, start: number, limit: number, options: Parse
   if (v11) {
     // Prose may follow the last call after a space; text glued to its JSON (`{"a": 1},"b": 2}`) is unread.
     const read = chainedV11(text, v11, limit, budget)
-    const glued = read.end < limit && !isSpace(text.charCodeAt(read.end))
-    return { calls: glued ? unreadText(read.calls, `text glued to the call's JSON, unread: ${quoted(text, read.end, limit)}`) : read.calls, end: read.end }
+    return { calls: unreadUnspaced(read.calls, text, read.end, limit), end: read.end }
   }
   // Junk before a pre-v11 list: the first `[` of the segment (a later marker's `[` bounds the search), if a list
   // of objects opens there.
