@@ -7,7 +7,12 @@ import { describe, expect, it } from 'vitest'
 import { parseToolCalls } from '../src/calls/index.js'
 import type { ToolCall } from '../src/calls/types.js'
 
-const TOOLS = [{ type: 'function' as const, function: { name: 'f', parameters: { type: 'object', properties: {} } } }]
+const TOOLS = [
+  {
+    type: 'function' as const,
+    function: { name: 'f', parameters: { type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } } } },
+  },
+]
 
 function one(text: string, format?: string): ToolCall {
   const calls = parseToolCalls(text, format ? { format, tools: TOOLS } : { tools: TOOLS })
@@ -125,5 +130,24 @@ describe('Functionary v3.2', () => {
     invalid('f\n{"a": 1},"b": 2}', 'functionary_v3_2')
     invalid('f\n{"a": 7}9, "b": 2}', 'functionary_v3_2')
     valid('f\n{"a": 1}>>>all\nDone.', { a: 1 }, 'functionary_v3_2')
+  })
+})
+
+describe('invoke and parameter tags (MiniMax M2, Step-3, ATEM, GigaChat 3.5, MiniCPM 5)', () => {
+  it('`</invoke>` written twice before the next invoke: the call ran on past the first', () => {
+    invalid('<minimax:tool_call>\n<invoke name="f">\n<parameter name="a">V</invoke>\nqa1</parameter>\n<parameter name="b">x</parameter>\n</invoke>\n</minimax:tool_call>', 'minimax_m2')
+    invalid('<function name="f"><param name="a">V</function>qa1</param><param name="b">x</param></function>', 'minicpm5')
+  })
+  it('a damaged closing tag: the value holds part of it, or the next parameter\'s tag', () => {
+    invalid('<minimax:tool_call>\n<invoke name="f">\n<parameter name="a">1</paramer name="b">x</parameter>\n</invoke>\n</minimax:tool_call>', 'minimax_m2')
+    invalid('<｜tool_calls_begin｜><｜tool_call_begin｜><steptml:invoke name="f"><steptml:parameter name="a">1</stameter name="b">x</steptml:parameter></steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>', 'step3')
+    invalid('<function name="f"><param name="a">1b">x</param></function>', 'minicpm5')
+  })
+  it('text in a parameter tag besides its attributes makes the call invalid', () => {
+    invalid('<minimax:tool_call>\n<invoke name="f">\n<parameter name=\n# note\n"a">1</parameter>\n</invoke>\n</minimax:tool_call>', 'minimax_m2')
+  })
+  it('values with markup of their own, and undeclared names in them, are still read', () => {
+    valid('<minimax:tool_call>\n<invoke name="f">\n<parameter name="a"><p class="x">hi</p></parameter>\n</invoke>\n</minimax:tool_call>', { a: '<p class="x">hi</p>' }, 'minimax_m2')
+    valid('<minimax:tool_call>\n<invoke name="f">\n<parameter name="a">say "c" or "b</parameter>\n<parameter name="b">x</parameter>\n</invoke>\n</minimax:tool_call>', { a: 'say "c" or "b', b: 'x' }, 'minimax_m2')
   })
 })

@@ -71,6 +71,28 @@ export function unreadUnspaced(calls: ToolCall[], text: string, end: number, lim
 }
 
 /**
+ * Why values read from XML-style tags hold tags that were not read, or undefined when they do not: a value holding
+ * the start of its own closing tag (`Vqa1</atem:paramer name="b">7`: the closer was damaged, so the value ran on over
+ * the next parameter), or holding the name of a parameter the tool declares and the call lacks, right before a quote
+ * or `>` (`7</parameter"b">x`, `7ameter name="b" string="true">x`: the rest of that parameter's tag). `closeTag` is
+ * the parameter's closing tag; `missing` the declared parameters without a value.
+ */
+export function damagedMarkup(values: readonly string[], closeTag: string, missing: readonly string[]): string | undefined {
+  const closer = closeTag.slice(0, Math.min(closeTag.length - 1, 4))
+  for (const v of values) {
+    const at = v.indexOf(closer)
+    if (at >= 0) return `a value holds part of a ${JSON.stringify(closeTag)} tag, unread: ${quoted(v, at, v.length)}`
+    for (const k of missing) {
+      const i = v.indexOf(k)
+      if (i < 0) continue
+      const c = v.charCodeAt(i + k.length)
+      if (c === 34 /* " */ || c === 39 /* ' */ || c === 62 /* > */) return `a value holds the tag of parameter ${JSON.stringify(k)}, unread: ${quoted(v, i, v.length)}`
+    }
+  }
+  return undefined
+}
+
+/**
  * The text after a call's value (ending at `end`) in a region that runs to `limit`, for formats whose blocks may end
  * with a closing token (`close`, searched forward only). Where the token follows before `limit`, the text before it
  * is unread, and so is a second closing token before `limit` (the first was written inside a value, so the call ran
