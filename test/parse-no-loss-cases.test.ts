@@ -151,3 +151,22 @@ describe('invoke and parameter tags (MiniMax M2, Step-3, ATEM, GigaChat 3.5, Min
     valid('<minimax:tool_call>\n<invoke name="f">\n<parameter name="a">say "c" or "b</parameter>\n<parameter name="b">x</parameter>\n</invoke>\n</minimax:tool_call>', { a: 'say "c" or "b', b: 'x' }, 'minimax_m2')
   })
 })
+
+describe('<function=NAME> blocks (Qwen3-Coder, Seed-OSS)', () => {
+  const q = (body: string) => `<tool_call>\n<function=f>\n${body}</function>\n</tool_call>`
+  it('text in the function that is not a parameter, or a damaged parameter tag, makes the call invalid', () => {
+    invalid(q('<parameter=a>\n1\n</parameter>\n<paameter=b>\nx\n</parameter>\n'), 'qwen3_coder')
+    invalid(q('<parameter=a>\n1\n</parameter>\n<param}eter=b>\nx\n</parameter>\n'), 'qwen3_coder')
+    invalid('<seed:tool_call>\n<function=f>\n<parameter=a1</parameter>\n<parameter=b>x</parameter>\n</function>\n</seed:tool_call>', 'seed_oss')
+  })
+  it('a damaged closing tag: the value holds the next parameter\'s tag', () => {
+    invalid(q('<parameter=a>\n1\n</pater=b>\nx\n</parameter>\n'), 'qwen3_coder')
+    invalid(q('<parameter=a>\n1\nrameter=b>\nx\n</parameter>\n'), 'qwen3_coder')
+  })
+  it('a closing tag written inside a value: the call ran on past it', () => {
+    invalid(q('<parameter=a>\nV</function>\n</tool_call>qa1\n</parameter>\n<parameter=b>\nx\n</parameter>\n'), 'qwen3_coder')
+  })
+  it('markup of the value\'s own is read as text', () => {
+    valid(q('<parameter=a>\n<svg><path d="M0"></path></svg>\n</parameter>\n'), { a: '<svg><path d="M0"></path></svg>' }, 'qwen3_coder')
+  })
+})

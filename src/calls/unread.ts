@@ -72,13 +72,16 @@ export function unreadUnspaced(calls: ToolCall[], text: string, end: number, lim
 
 /**
  * Why values read from XML-style tags hold tags that were not read, or undefined when they do not: a value holding
- * the start of its own closing tag (`Vqa1</atem:paramer name="b">7`: the closer was damaged, so the value ran on over
- * the next parameter), or holding the name of a parameter the tool declares and the call lacks, right before a quote
+ * the start of its own closing tag (`Vqa1</atem:paramer name="b">7`, `1</parameter"b">x`: the closer was damaged, so
+ * the value ran on over the next parameter), or holding the name of a parameter the tool declares and the call lacks, right before a quote
  * or `>` (`7</parameter"b">x`, `7ameter name="b" string="true">x`: the rest of that parameter's tag). `closeTag` is
  * the parameter's closing tag; `missing` the declared parameters without a value.
  */
 export function damagedMarkup(values: readonly string[], closeTag: string, missing: readonly string[]): string | undefined {
-  const closer = closeTag.slice(0, Math.min(closeTag.length - 1, 4))
+  // A namespaced closer (`</atem:`, `</｜GCML｜`) is the format's own: its start is enough. A plain one must be all
+  // there but its `>` (`</parameter`), so that a value's own markup (`</path>`, `</p>`) is read as text.
+  const ns = /^<\/(?:｜[^｜]*｜|[\w-]+:)/.exec(closeTag)
+  const closer = ns ? ns[0] : closeTag.slice(0, -1)
   for (const v of values) {
     const at = v.indexOf(closer)
     if (at >= 0) return `a value holds part of a ${JSON.stringify(closeTag)} tag, unread: ${quoted(v, at, v.length)}`
