@@ -170,3 +170,29 @@ describe('<function=NAME> blocks (Qwen3-Coder, Seed-OSS)', () => {
     valid(q('<parameter=a>\n<svg><path d="M0"></path></svg>\n</parameter>\n'), { a: '<svg><path d="M0"></path></svg>' }, 'qwen3_coder')
   })
 })
+
+describe('Gemma 4 and FunctionGemma', () => {
+  it('text after the call in its block, or the closer written twice, is unread', () => {
+    invalid('<|tool_call>call:f{a:<|"|>V<|"|>}qa1,b:2}<tool_call|>', 'gemma4')
+    invalid('<|tool_call>call:f{a:<|"|>V<|"|>}<tool_call|>qa1,b:2}<tool_call|>', 'gemma4')
+    invalid('<start_function_call>call:f{a:<escape>V<escape>}<end_function_call>1,b:2}<end_function_call>', 'functiongemma')
+    valid('<|tool_call>call:f{a:<|"|>V<|"|>}<tool_call|> Done.', { a: 'V' }, 'gemma4')
+  })
+})
+
+describe('DeepSeek V3.2 DSML', () => {
+  const dsml = (body: string) => `<｜DSML｜function_calls>\n<｜DSML｜invoke name="f">\n${body}</｜DSML｜invoke>\n</｜DSML｜function_calls>`
+  const p = (k: string, v: string) => `<｜DSML｜parameter name="${k}" string="true">${v}</｜DSML｜parameter>\n`
+  it('a damaged tag, or text between parameters, makes the call invalid', () => {
+    invalid(dsml(p('a', '1') + '<｜DSML｜param}eter name="b" string="true">x</｜DSML｜parameter>\n'), 'deepseek_v32')
+    invalid(dsml(p('a', '1') + '<｜DSML｜parameter namzq je="b" string="true">x</｜DSML｜parameter>\n'), 'deepseek_v32')
+    invalid(dsml(p('a', '1') + 'stray\n' + p('b', 'x')), 'deepseek_v32')
+    invalid(dsml('<｜DSML｜parameter name="a" string="true">1</｜DSML｜paraeter name="b" string="true">x</｜DSML｜parameter>\n'), 'deepseek_v32')
+  })
+  it('an invoke closer written inside a value: the call ran on past it', () => {
+    invalid(dsml('<｜DSML｜parameter name="a" string="true">V</｜DSML｜invoke>\n</1</｜DSML｜parameter>\n' + p('b', 'x')), 'deepseek_v32')
+  })
+  it('well-formed parameters are read', () => {
+    valid(dsml(p('a', '1') + p('b', 'x')), { a: '1', b: 'x' }, 'deepseek_v32')
+  })
+})

@@ -113,7 +113,7 @@ function losses(calls: ToolCall[]): ToolCall[] {
  * recover past damage). Remove a format from here once its reader reports such text.
  */
 const KNOWN_GAPS = new Set([
-  'harmony', 'kimi_k3', 'deepseek_v32', 'gemma4', 'functiongemma',
+  'harmony', 'kimi_k3',
 ])
 
 const renderable = FORMATS.filter(
