@@ -196,3 +196,17 @@ describe('DeepSeek V3.2 DSML', () => {
     valid(dsml(p('a', '1') + p('b', 'x')), { a: '1', b: 'x' }, 'deepseek_v32')
   })
 })
+
+describe('Kimi K3 XTML', () => {
+  const k3 = (body: string) => `<|open|>tools<|sep|><|open|>call tool="f" index="0"<|sep|>${body}<|close|>call<|sep|><|close|>tools<|sep|>`
+  const arg = (k: string, v: string) => `<|open|>argument key="${k}" type="string"<|sep|>${v}<|close|>argument<|sep|>`
+  it('a damaged argument tag, text between arguments, or a token in a value makes the call invalid', () => {
+    invalid(k3(arg('a', '1') + '<|open|>argu\n# note\nment key="b" type="string"<|sep|>x<|close|>argument<|sep|>'), 'kimi_k3')
+    invalid(k3(arg('a', '1') + '<|opn|>argument key="b" type="string"<|sep|>x<|close|>argument<|sep|>'), 'kimi_k3')
+    invalid(k3('<|open|>argument key="a" type="string"<|sep|>1<|close|>argunt key="b" type="string"<|sep|>x<|close|>argument<|sep|>'), 'kimi_k3')
+    invalid(k3(arg('a', '1') + 'stray' + arg('b', 'x')), 'kimi_k3')
+  })
+  it('well-formed arguments are read, with or without <|sep|> after a closer', () => {
+    valid(k3(arg('a', '1') + '<|open|>argument key="b" type="string"<|sep|>x<|close|>argument'), { a: '1', b: 'x' }, 'kimi_k3')
+  })
+})
