@@ -210,3 +210,24 @@ describe('Kimi K3 XTML', () => {
     valid(k3(arg('a', '1') + '<|open|>argument key="b" type="string"<|sep|>x<|close|>argument'), { a: '1', b: 'x' }, 'kimi_k3')
   })
 })
+
+describe('holes found by longer runs of the property', () => {
+  it('a call object closed early, then a comma and a member name: the rest of the object is unread', () => {
+    invalid('[{"name": "f"},"arguments": {"a": 1}}]', 'json')
+    invalid('<function_call> {"name": "f"},"arguments": {"a": 1}}', 'granite_20b_fc')
+    valid('{"name": "f", "arguments": {"a": 1}}, then more.', { a: 1 }, 'json')
+  })
+  it('Hermes and Inkling: the closing tag written twice', () => {
+    invalid('<tool_call>\n{"name": "f", "arguments": {"a": 7}}\n</tool_call>9, "b": 2}}\n</tool_call>', 'hermes')
+    invalid('<|message_model|><|content_invoke_tool_json|>{"name": "f", "args": {"a": "V"}}<|end_message|>1", "b": 2}}<|end_message|>', 'inkling')
+  })
+  it('a damaged closing token right after a pythonic call', () => {
+    invalid("<function_calls>f(a='V')</fa1', b=2)</function_calls>", 'olmo3')
+    invalid("<|python_start|>[f(a='V')]<|python_ena1', b=2)]<|python_end|>", 'llama4_pythonic')
+    const calls = parseToolCalls("<function_calls>f(a=1)\ng(b=\n</function_calls>", { format: 'olmo3' })
+    expect(calls.map((c) => [c.name, c.argumentsValid])).toEqual([['f', true]])
+  })
+  it('DSML: a damaged parameter closer that swallowed a declared parameter\'s tag', () => {
+    invalid('<｜DSML｜function_calls>\n<｜DSML｜invoke name="f">\n<｜DSML｜parameter name="a" string="true">1</｜DSM"b" string="true">x</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>', 'deepseek_v32')
+  })
+})

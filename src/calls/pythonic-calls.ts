@@ -61,9 +61,21 @@ export function pythonicListsIn(
   format: string,
   from = 0,
   to = text.length,
-  { brackets, closers }: ListFinders = listFinders(text),
+  finders: ListFinders = listFinders(text),
 ): ToolCall[] {
+  return readPythonicLists(text, format, from, to, finders).calls
+}
+
+/** `pythonicListsIn`, and the index just after the last list read (`from` when none). */
+export function readPythonicLists(
+  text: string,
+  format: string,
+  from: number,
+  to: number,
+  { brackets, closers }: ListFinders,
+): { calls: ToolCall[]; end: number } {
   let out: ToolCall[] = []
+  let end = from
   let i = from
   while (i < to) {
     const b = brackets.next(i)
@@ -82,9 +94,10 @@ export function pythonicListsIn(
       if (out.length === 0) out = r.calls // most texts hold one list: no copy of its calls
       else for (const c of r.calls) out.push(c)
       i = r.end
+      end = r.end
     } else i = Math.max(b + 1, r.ok ? r.end : r.scanned)
   }
-  return out
+  return { calls: out, end }
 }
 
 /** `[f(a=1), g(b='x')]`. */

@@ -42,11 +42,18 @@ export function unreadAfter(calls: ToolCall[], text: string, from: number, to: n
 
 /**
  * Whether a call's value ending at `end` runs on into text with no space between (`{"a": "V"}}qa1", "b": 2}`): the
- * rest of a value it was cut from, not prose after it (which starts after a space, a newline or punctuation).
+ * rest of a value it was cut from, not prose after it (which starts after a space, a newline or punctuation; a comma
+ * only when a quoted member name follows it).
  */
 export function gluedAfter(text: string, end: number): boolean {
   if (end >= text.length) return false
   const c = text.charCodeAt(end)
+  // `{"name": "f"},"arguments": {...}}`: a comma and a quoted member name continue the object the JSON was cut from.
+  if (c === 44 /* , */) {
+    let i = end + 1
+    while (i < text.length && i < end + 64 && blankBetween(text, i, i + 1)) i++
+    return text.charCodeAt(i) === 34 /* " */
+  }
   return (
     (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 /* _ */ ||
     c === 34 /* " */ || c === 39 /* ' */ || c === 92 /* \ */ || c === 58 /* : */ ||

@@ -17,7 +17,7 @@
  * arguments invalid. Both `｜` (U+FF5C) and an ASCII `|` are accepted around `DSML`.
  */
 import { invalidArguments, isPlainObject, makeCall, setOwn } from '../call-object.js'
-import { blankBetween, unreadText } from '../unread.js'
+import { blankBetween, damagedMarkup, unreadText } from '../unread.js'
 import { parseJson, toPointer } from '../json.js'
 import type { FormatParser, ParseOptions, ToolCall, ToolDefinition } from '../types.js'
 import { ForwardSearch } from '../scan.js'
@@ -99,6 +99,12 @@ function schemaType(tools: ToolDefinition[] | undefined, fn: string, key: string
   return typeof t === 'string' ? t : Array.isArray(t) ? t.find((x) => x !== 'null') : undefined
 }
 
+/** The parameters the offered tool `fn` declares that `params` lacks. */
+function missingParameters(tools: ToolDefinition[] | undefined, fn: string, params: Record<string, unknown>): string[] {
+  const props = tools?.find((t) => t.function?.name === fn)?.function.parameters?.properties
+  return props ? Object.keys(props).filter((k) => !Object.prototype.hasOwnProperty.call(params, k)) : []
+}
+
 /** A value's text without one newline after the opening tag and one before the closing tag. */
 function trimOneNewline(s: string): string {
   let a = 0
@@ -121,6 +127,8 @@ interface OpenInvoke {
   unread?: string
   /** End of the last tag or value read in its body. */
   read: number
+  /** The raw values read, for `damagedMarkup`. */
+  values: string[]
 }
 
 interface OpenParam {
@@ -141,6 +149,7 @@ export function parseDsml(text: string, options: ParseOptions = {}): ToolCall[] 
     invoke.params ??= {}
     // `DSML` in a value is a tag the scan could not read (a damaged one), which may have held an argument.
     if (raw.includes('DSML')) invoke.unread ??= 'a value holds a DSML tag that could not be read'
+    invoke.values.push(raw)
     const asString = param.asString ?? schemaType(options.tools, invoke.name, param.key) === 'string'
     let value: unknown = raw
     if (!asString) {
@@ -162,6 +171,7 @@ export function parseDsml(text: string, options: ParseOptions = {}): ToolCall[] 
     const raw = text.slice(inv.start, end)
     if (inv.params) {
       if (!blankBetween(text, inv.read, end)) inv.unread ??= 'text in the invoke that is not a parameter'
+      inv.unread ??= damagedMarkup(inv.values, '</｜DSML｜parameter>', missingParameters(options.tools, inv.name, inv.params))
       const args = inv.truncated
         ? { arguments: {}, argumentsValid: false }
         : inv.unread !== undefined
@@ -215,7 +225,7 @@ export function parseDsml(text: string, options: ParseOptions = {}): ToolCall[] 
       closeInvoke(t.start)
       const name = t.closing ? undefined : attr(t.attrs, NAME_ATTR)
       if (name) {
-        invoke = { name, start: t.start, bodyStart: t.end, params: undefined, floatPaths: [], truncated: false, read: t.end }
+        invoke = { name, start: t.start, bodyStart: t.end, params: undefined, floatPaths: [], truncated: false, read: t.end, values: [] }
         last = undefined
       }
     } else closeInvoke(t.start)

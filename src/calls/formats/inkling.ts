@@ -15,6 +15,7 @@ import { parseJson } from '../json.js'
 import { ForwardSearch } from '../scan.js'
 import type { FormatParser, ToolCall } from '../types.js'
 import { markedBy } from '../marker-scan.js'
+import { unreadText } from '../unread.js'
 
 const FORMAT = 'inkling'
 const INVOKE = '<|content_invoke_tool_json|>'
@@ -43,7 +44,12 @@ function parse(text: string): ToolCall[] {
           : key === undefined
             ? { arguments: {}, argumentsValid: true }
             : decodeArguments(obj[key], undefined)
-      out.push(makeCall(obj['name'] as string, args, FORMAT, text.slice(at, end)))
+      const call = makeCall(obj['name'] as string, args, FORMAT, text.slice(at, end))
+      // The end token written again before the next call: the first was inside a value (issue 22).
+      const again = ends[0]!.next(end + ENDS[0]!.length)
+      const next = invoke.next(end + 1)
+      if (text.startsWith(ENDS[0]!, end) && again >= 0 && (next < 0 || again < next)) unreadText([call], `${ENDS[0]} written twice: the text between is unread`)
+      out.push(call)
     }
     at = invoke.next(end)
   }

@@ -5,10 +5,10 @@
  */
 import { parsePythonCalls } from '../python/index.js'
 import type { FormatParser, ToolCall } from '../types.js'
-import { listFinders, pythonicListsIn, renderPythonicList, toolCallFromPython } from '../pythonic-calls.js'
+import { listFinders, pythonicListsIn, readPythonicLists, renderPythonicList, toolCallFromPython } from '../pythonic-calls.js'
 import { markedBy } from '../marker-scan.js'
 import { ForwardSearch } from '../scan.js'
-import { unreadText } from '../unread.js'
+import { blankBetween, unreadText } from '../unread.js'
 
 const FORMAT = 'llama4_pythonic'
 const START = '<|python_start|>'
@@ -33,7 +33,11 @@ function parse(text: string): ToolCall[] {
     const next = text.indexOf(START, from)
     if (end !== -1 && end < from) end = text.indexOf(END, from)
     const to = end >= 0 && (next < 0 || end < next) ? end : next >= 0 ? next : text.length
-    const lists = pythonicListsIn(text, FORMAT, from, to, finders)
+    const { calls: lists, end: listsEnd } = readPythonicLists(text, FORMAT, from, to, finders)
+    // Inside the markers, text after the last list is unread (`[f(a='V')]<|python_ena1', b=2)]`), issue 22.
+    if (lists.length > 0 && to === end && !blankBetween(text, listsEnd, to)) {
+      unreadText(lists, `text after the call list, before ${END}, unread: ${JSON.stringify(text.slice(listsEnd, Math.min(to, listsEnd + 40)))}`)
+    }
     // `<|python_end|>` written twice before the next block: the first was inside a value, the rest is unread.
     if (to === end && lists.length > 0) {
       const again = ends.next(end + END.length)

@@ -27,16 +27,23 @@ function skipSeparators(text: string, i: number, end: number): number {
 /** The calls in one block's text (parsed on its own, so a broken block never reads past its end). */
 function callsInBlock(block: string, out: ToolCall[]): ToolCall[] {
   const calls: ToolCall[] = []
+  let glued = -1 // end of the last call read
   let i = skipSeparators(block, 0, block.length)
   while (i < block.length) {
     const r = block.charCodeAt(i) === 91 /* [ */
       ? parsePythonCallListAt(block, i, { jsonLiterals: true })
       : parsePythonCallAt(block, i, { jsonLiterals: true })
-    if (!r.ok) break
+    if (!r.ok) {
+      // Text that does not parse right after a call, with no separator between (`f(a='V')</fa1', b=2)`), is the
+      // rest of that call, unread (issue 22); after a separator it is another entry, and the calls before it stand.
+      if (i === glued) unreadText(calls, `text right after the call that could not be read: ${JSON.stringify(block.slice(i, i + 40))}`)
+      break
+    }
     const read = r.calls.map((c) => toolCallFromPython(c, FORMAT))
     // Text glued to a call (`f(a='V')qa1', b=2)`) is the rest of it, unread (issue 22).
     unreadGlued(read, block, r.end)
     calls.push(...read)
+    glued = r.end
     i = skipSeparators(block, r.end, block.length)
   }
   out.push(...calls)
