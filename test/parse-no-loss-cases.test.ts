@@ -231,3 +231,16 @@ describe('holes found by longer runs of the property', () => {
     invalid('<｜DSML｜function_calls>\n<｜DSML｜invoke name="f">\n<｜DSML｜parameter name="a" string="true">1</｜DSM"b" string="true">x</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>', 'deepseek_v32')
   })
 })
+
+describe('key/value tag pairs and LFM2', () => {
+  it('a key holding part of a tag makes the call invalid', () => {
+    invalid('<tool_calls>\n<tool_call>f<tool_sep>\n<arg_key>>a</arg_key>\n<arg_value>1</arg_value>\n</tool_call>\n</tool_calls>', 'hunyuan3')
+    invalid('<|tool_call:start|>f\n<|tool_arg:start|>>a<|tool_arg:value|>1<|tool_arg:end|>\n<|tool_call:end|>', 'solar_open2')
+  })
+  it('LFM2: the end token written twice; a closed block that does not read is an attempt, not a bare list', () => {
+    invalid("<|tool_call_start|>[f(a='Vqa1', b=7351)]<|tool_call_end|>9, c='x')]<|tool_call_end|>", 'lfm2')
+    const calls = parseToolCalls("<|tool_call_start|>[f(a='V')]<|toqa1', b=2)]<|tool_call_end|>", { tools: TOOLS })
+    expect(calls.map((c) => [c.name, c.argumentsValid, c.format])).toEqual([['', false, 'lfm2']])
+    valid("<|tool_call_start|>[f(a='V')]<|tool_call_end|> Done.", { a: 'V' }, 'lfm2')
+  })
+})
