@@ -151,7 +151,8 @@ export function subPaths(floatPaths: string[] | undefined, prefix: string): stri
 
 /**
  * A ToolCall from a decoded `{"name", "arguments" | "parameters"}` object, or undefined when it is not one (no
- * non-empty string name). No `arguments`/`parameters` key means `{}`, valid. `floatPaths` are those of `obj` itself.
+ * non-empty string name). No `arguments`/`parameters` key means `{}`, valid; a member the format does not read (see
+ * `unreadMember`) makes the arguments invalid. `floatPaths` are those of `obj` itself.
  */
 export function callFromObject(
   obj: unknown,

@@ -3,7 +3,8 @@
  * plain string, no closing tag), running to the end of the output: `<|tool_call|>[{"name": ..., "arguments": {...}}]`.
  *
  * The list is read element by element, so a list cut off by the end of the output keeps its complete calls (llama.cpp
- * reports them too). Text before the marker is content; text after the list is ignored.
+ * reports them too). Text before the marker is content; text after the list is ignored, unless glued to it
+ * (`]9, "b": 2}]`: the rest of a value, so the calls are invalid; docs/FORMATS.md, no silent argument loss).
  *
  * Contested choices (vLLM's tests expect no call for these malformed outputs; each is what a user scoring the model
  * would want to see): text around the call still gives the call; a single object instead of a list is read as the

@@ -11,7 +11,8 @@
  *
  * Every `[TOOL_CALLS]` starts a segment that runs to the next one; several blocks of either form are all read
  * (vLLM raises on two pre-v11 blocks; reading both is what the model meant). A pre-v11 list is read element by
- * element: invalid JSON is skipped silently, as NeMo does, but complete calls before a cut-off are kept. Junk between
+ * element: invalid JSON is skipped silently, as NeMo does, but complete calls before a cut-off are kept. Text glued
+ * to a call's JSON (`{"a": 1},"b": 2}`) makes it invalid (issue 22); prose after a space does not. Junk between
  * `[TOOL_CALLS]` and the list is skipped; text before `[TOOL_CALLS]` is content. Call ids stay strings. JSON still
  * open at the next `[TOOL_CALLS]` (the marker written inside a string value) is read past it, within a budget.
  *
