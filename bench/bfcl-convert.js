@@ -3,7 +3,7 @@
 // openings repeated, keys with no colon, a 2-D array that never closes), at 100 KB and 1 MB. Reported as ns per byte
 // and as a ratio to the ordinary input of the same entry point and size (goal: within 5x, and flat from 100 KB to
 // 1 MB, i.e. linear). Run: npm run build && node bench/bfcl-convert.js. Figures go to BENCHMARKS.md.
-import { javaConvert, jsConvert } from '../dist/score/bfcl/lang-convert.js'
+import { javaConvert, jsConvert } from '../dist/bfcl/checker/lang-convert.js'
 
 const SIZES = [100_000, 1_000_000]
 

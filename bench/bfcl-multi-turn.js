@@ -4,7 +4,7 @@
 // BFCL's reference checker takes about 0.5 s per 200-entry category plus 0.6 s of start-up (REFERENCE figures).
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { scoreMultiTurnCategory } from '../dist/score/bfcl/multi-turn/category.js'
+import { scoreMultiTurnCategory } from '../dist/bfcl/multi-turn/category.js'
 
 const BFCL = fileURLToPath(new URL('../../shared/bfcl/', import.meta.url))
 const RESULTS = `${BFCL}recorded/gpt-oss-120b-vllm`

@@ -54,7 +54,7 @@ if (process.argv[2] === 'server') {
   const { port } = await new Promise((resolve) => child.once('message', resolve))
   const baseURL = `http://127.0.0.1:${port}/v1`
   const { runCli } = await import('../dist/cli/command.js')
-  const { bfclRunCommand } = await import('../dist/cli/bfcl-run.js')
+  const { bfclRunCommand } = await import('../dist/bfcl/cli/run.js')
 
   const out = mkdtempSync(join(tmpdir(), 'bench-bfcl-run-'))
   const sink = new PassThrough()

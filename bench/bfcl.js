@@ -9,7 +9,7 @@ import {
   resultCategories,
   scoreCategory,
   scoreFileText,
-} from '../dist/score/bfcl/index.js'
+} from '../dist/bfcl/index.js'
 
 const BFCL = fileURLToPath(new URL('../../shared/bfcl/', import.meta.url))
 const MODELS = ['glyphh-ada-1.1', 'AIREV-Agent-0.8B']

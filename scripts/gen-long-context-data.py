@@ -1,4 +1,4 @@
-# Generates src/score/bfcl/multi-turn/long-context-data.ts from BFCL's long_context.py (gorilla 8db0b7ca).
+# Generates src/bfcl/multi-turn/long-context-data.ts from BFCL's long_context.py (gorilla 8db0b7ca).
 import ast, json, sys
 src = open(sys.argv[1]).read()
 tree = ast.parse(src)

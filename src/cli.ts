@@ -6,11 +6,11 @@
 import { runCli, type Command } from './cli/command.js'
 import { parseCommand } from './cli/parse.js'
 import { scoreCommand } from './cli/score.js'
-import { bfclCommand } from './cli/bfcl.js'
-import { bfclRunCommand } from './cli/bfcl-run.js'
+import { bfclCommand } from './bfcl/cli/score.js'
+import { bfclRunCommand } from './bfcl/cli/run.js'
 import { compareCommand } from './cli/compare.js'
 import { planCommand } from './cli/plan.js'
-// To add a command: import it here (e.g. `import { bfclCommand } from './cli/bfcl.js'`) and list it below.
+// To add a command: import it here (e.g. `import { bfclCommand } from './bfcl/cli/score.js'`) and list it below.
 
 const COMMANDS: readonly Command[] = [
   parseCommand,

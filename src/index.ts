@@ -1,14 +1,17 @@
-// The public API of vitest-tool-evals: every name here is documented in the README and typed, and changes only
-// compatibly. Anything not listed is internal. Other entries: `vitest-tool-evals/plugin` (the gate as a Vitest
-// plugin), `vitest-tool-evals/reporter` (ToolEvalsReporter), `vitest-tool-evals/setup` (registers the matchers),
+// The public API of vitest-tool-evals: what most users need. Every name here is documented and typed, and changes only
+// compatibly. Anything not listed here or on another entry is internal. Other entries: `vitest-tool-evals/bfcl` (the
+// Berkeley Function Calling Leaderboard: data, checker, simulated APIs, multi-turn protocol), `vitest-tool-evals/scorers`
+// (the built-in scorers' own functions and recorded shapes), `vitest-tool-evals/plugin` (the gate as a Vitest plugin),
+// `vitest-tool-evals/reporter` (ToolEvalsReporter), `vitest-tool-evals/setup` (registers the matchers),
 // `vitest-tool-evals/matchers` (the matcher objects and their types), `vitest-tool-evals/mcp` (MCP servers' types).
+// docs/reference.md ("Entry points") lists where each name moved when it left this list.
 
 // Evals: samples as Vitest test cases.
 export { describeEval, type EvalOptions, type EvalResult } from './eval/describe-eval.js'
 export type { JudgeScorerOptions, SchemaScorerOptions, ScorerOptions, ScorerResults } from './eval/scorers.js'
 export { readEvalMeta, type EvalMeta, type StoredCall } from './eval/meta.js'
 
-// Agents: multi-step tool loops against functions or environments with state, BFCL's simulated APIs among them.
+// Agents: multi-step tool loops against functions or environments with state (BFCL's on `vitest-tool-evals/bfcl`).
 export {
   functionsEnvironment,
   type AgentEnvironment,
@@ -18,17 +21,14 @@ export {
   type ToolFunction,
 } from './eval/agent.js'
 export type { StoredTrajectory, ToolOutcome, Trajectory, TrajectoryStep } from './score/trajectory.js'
-export { BFCL_ENVIRONMENTS, bfclEnvironment, type BfclEnvironmentName, type BfclEnvironmentOptions } from './eval/bfcl-environment.js'
-export { bfclMultiTurn, type BfclMultiTurnOptions } from './eval/bfcl-multi-turn.js'
 // Tools from MCP servers (the rest, types and the mode variable, on `vitest-tool-evals/mcp`).
 export { mcpTools, type McpToolsOptions } from './eval/mcp/tools.js'
 
-// Data: samples from JSONL files, arrays, Hub datasets and BFCL's files.
+// Data: samples from JSONL files, arrays and Hub datasets (BFCL's files: `vitest-tool-evals/bfcl`).
 export type { ChatMessage, DataEntry, DataOptions, DataSource, Sample, SampleError } from './data/types.js'
 export type { HubLimits } from './data/hub-limits.js'
 export { formatSampleError, loadData, loadDataAsync, loadSamples } from './data/load.js'
 export { loadHfDataset } from './data/hf.js'
-export { bfclTools, loadBfclCategory, type BfclLoadOptions, type BfclLoadResult, type BfclSampleLine } from './data/bfcl.js'
 
 // Models: the provider interface, recorded outputs, the local runtime, endpoints, the cache and recording.
 export type { GenerateOptions, ModelOutput, ModelProvider } from './models/types.js'
@@ -46,6 +46,8 @@ export {
   FORMATS,
   formatNames,
   MAX_ARGUMENT_DEPTH,
+  DEFAULT_MAX_CALLS,
+  TOO_MANY_CALLS,
   parseToolCalls,
   stripReasoning,
   type CallShape,
@@ -80,33 +82,8 @@ export {
 export { defineScorer, type MetricValues, type ScorerDefinition } from './score/define-scorer.js'
 export type { Scorer, ScorerAccumulator, ScorerInput, ScorerModel, ScorerSummary, ScoreOutcome, StrictVerdict } from './score/scorer.js'
 
-// The built-in scorers' own functions and recorded shapes: DeepFabric-style schema metrics, judges, BFCL.
-export {
-  DEFAULT_SCHEMA_WEIGHTS,
-  schemaMetrics,
-  type SchemaOptions,
-  type SchemaSampleMetrics,
-  type SchemaSemantics,
-  type SchemaWeights,
-} from './score/schema.js'
-export type { SchemaAggregate, SchemaRecord } from './score/scorers/index.js'
-export { JUDGE_KINDS, judgeSample, judgeSampleId, type JudgeKind, type JudgeResult } from './score/judge.js'
-export type { JudgeAggregate, JudgeRecord } from './score/scorers/judge.js'
-export type { BfclAggregate, BfclRecord } from './score/scorers/bfcl.js'
-export * as bfcl from './score/bfcl/index.js'
-export { checkBfclAnswer, type BfclAnswer } from './score/bfcl/answer.js'
-export {
-  scoreTrajectory,
-  type TrajectoryRecord,
-  type TrajectoryAggregate,
-  type TrajectoryScore,
-  type TrajectoryScorerOptions,
-  type TrajectoryMode,
-  type ScoredTrajectory,
-} from './score/scorers/trajectory.js'
-
 // Matchers (registered by `vitest-tool-evals/setup`, the plugin and describeEval).
-export { bfclMatchers, toolMatchers, trajectoryMatchers, type ToolCallMatchers } from './matchers/index.js'
+export { toolMatchers, trajectoryMatchers, type ToolCallMatchers } from './matchers/index.js'
 export type { ExpectedToolCall, ToHaveArgsOptions, ToMatchToolCallsOptions } from './matchers/index.js'
 
 // Comparing runs: the baseline gate as a function (what `tool-evals compare` and the reporter's `baseline` run), a

@@ -6,10 +6,10 @@ import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, test } from 'vitest'
-import { bfclCommand } from '../src/cli/bfcl.js'
+import { bfclCommand } from '../src/bfcl/cli/score.js'
 import { runCli } from '../src/cli/command.js'
-import { agenticChecker, containsAtWordBoundaries, scoreAgenticEntry, standardizeAgentic } from '../src/score/bfcl/agentic.js'
-import { fromJson } from '../src/score/bfcl/pyvalue.js'
+import { agenticChecker, containsAtWordBoundaries, scoreAgenticEntry, standardizeAgentic } from '../src/bfcl/agentic/checker.js'
+import { fromJson } from '../src/python/operations.js'
 import { bfclDir } from './helpers/bfcl-dir.js'
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/bfcl-agentic/', import.meta.url))

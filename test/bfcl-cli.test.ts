@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, test } from 'vitest'
-import { bfclCommand } from '../src/cli/bfcl.js'
+import { bfclCommand } from '../src/bfcl/cli/score.js'
 import { runCommand } from './helpers/cli-run.js'
 
 const BFCL = fileURLToPath(new URL('../../shared/bfcl/', import.meta.url))

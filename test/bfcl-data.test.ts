@@ -5,10 +5,10 @@ import { describe, expect, test } from 'vitest'
 import { decodeArguments, makeCall } from '../src/calls/call-object.js'
 import { parseToolCalls } from '../src/calls/index.js'
 import type { ToolCall } from '../src/calls/types.js'
-import { bfclReplayLines, bfclSamplesFromText, loadBfclCategory, type BfclSampleInfo } from '../src/data/bfcl.js'
+import { bfclReplayLines, bfclSamplesFromText, loadBfclCategory, type BfclSampleInfo } from '../src/bfcl/data/load.js'
 import { samplesFromObject } from '../src/data/sample.js'
-import { bfclMatchers } from '../src/matchers/bfcl.js'
-import { checkBfclAnswer } from '../src/score/bfcl/answer.js'
+import { bfclMatchers } from '../src/bfcl/scorer/matchers.js'
+import { checkBfclAnswer } from '../src/bfcl/checker/answer.js'
 
 expect.extend(bfclMatchers)
 

@@ -2,11 +2,11 @@
 // messages. Expected values are what BFCL's Python (gorilla 8db0b7ca, type_convertor/*.py) gives for the same input.
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { checkCall, type BfclFunction } from '../src/score/bfcl/checker.js'
-import { javaConvert, jsConvert, parseJavaValue, parseJsValue } from '../src/score/bfcl/lang-convert.js'
-import { pythonJsonError } from '../src/score/bfcl/pyjson-error.js'
-import { pyFloatFromString, pyIntFromString } from '../src/score/bfcl/pynumber.js'
-import { PyCrash, PyFloat, pyRepr, type PyValue } from '../src/score/bfcl/pyvalue.js'
+import { checkCall, type BfclFunction } from '../src/bfcl/checker/checker.js'
+import { javaConvert, jsConvert, parseJavaValue, parseJsValue } from '../src/bfcl/checker/lang-convert.js'
+import { pythonJsonError } from '../src/python/json-error.js'
+import { pyFloatFromString, pyIntFromString } from '../src/python/number.js'
+import { PyCrash, PyFloat, pyRepr, type PyValue } from '../src/python/operations.js'
 
 const r = (v: PyValue) => pyRepr(v)
 

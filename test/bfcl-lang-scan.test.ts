@@ -3,7 +3,7 @@
 // make the patterns backtrack give the right answers (their speed is in bench/bfcl-convert.js, not asserted here).
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { javaConvert, jsConvert } from '../src/score/bfcl/lang-convert.js'
+import { javaConvert, jsConvert } from '../src/bfcl/checker/lang-convert.js'
 import {
   javaAddArgs,
   javaAddBlockBody,
@@ -18,9 +18,9 @@ import {
   jsDictBody,
   jsInnerArrays,
   jsPairs,
-} from '../src/score/bfcl/lang-scan.js'
-import { PY_S } from '../src/score/bfcl/pynumber.js'
-import { pyRepr } from '../src/score/bfcl/pyvalue.js'
+} from '../src/bfcl/checker/lang-scan.js'
+import { PY_S } from '../src/python/number.js'
+import { pyRepr } from '../src/python/operations.js'
 
 // BFCL's patterns (gorilla type_convertor/{java,js}_type_converter.py) with Python's meanings in JavaScript's engine.
 const S = PY_S

@@ -2,8 +2,8 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, test } from 'vitest'
-import { BFCL_V4_SIZES, leaderboardCsvFiles, pyFixed2, type CategoryScore } from '../src/score/bfcl/leaderboard.js'
-import { formatPercent } from '../src/score/bfcl/aggregate.js'
+import { BFCL_V4_SIZES, leaderboardCsvFiles, pyFixed2, type CategoryScore } from '../src/bfcl/checker/leaderboard.js'
+import { formatPercent } from '../src/bfcl/checker/aggregate.js'
 
 describe("Python's {:.2f}", () => {
   test.each([

@@ -1,10 +1,10 @@
 // BFCL's simulated APIs: behaviours the multi-turn checker depends on (results compared as Python prints them).
 import { describe, expect, test } from 'vitest'
-import { ApiSession } from '../src/score/bfcl/multi-turn/api.js'
-import { multiTurnChecker } from '../src/score/bfcl/multi-turn/checker.js'
-import { InstanceSet, decodeFunctionCallingStep } from '../src/score/bfcl/multi-turn/executor.js'
-import { PyRandom, pySum, repr } from '../src/score/bfcl/multi-turn/pyrt.js'
-import { PyFloat, fromJson, type PyDict } from '../src/score/bfcl/pyvalue.js'
+import { ApiSession } from '../src/bfcl/multi-turn/api.js'
+import { multiTurnChecker } from '../src/bfcl/multi-turn/checker.js'
+import { InstanceSet, decodeFunctionCallingStep } from '../src/bfcl/multi-turn/executor.js'
+import { PyRandom, pySum, repr } from '../src/python/runtime.js'
+import { PyFloat, fromJson, type PyDict } from '../src/python/operations.js'
 
 const FS_CONFIG = fromJson({
   GorillaFileSystem: {
@@ -117,7 +117,7 @@ describe('reading result files', () => {
     const { mkdtempSync, writeFileSync, mkdirSync } = await import('node:fs')
     const { tmpdir } = await import('node:os')
     const { join } = await import('node:path')
-    const { scoreMultiTurnCategory } = await import('../src/score/bfcl/multi-turn/category.js')
+    const { scoreMultiTurnCategory } = await import('../src/bfcl/multi-turn/category.js')
     const dir = mkdtempSync(join(tmpdir(), 'bfcl-mt-read-'))
     mkdirSync(join(dir, 'possible_answer'))
     const entry = { id: 'multi_turn_base_0', question: [[]], initial_config: {}, involved_classes: ['MathAPI'] }

@@ -4,12 +4,12 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, test } from 'vitest'
-import { ApiSession } from '../src/score/bfcl/multi-turn/api.js'
-import { multiTurnChecker } from '../src/score/bfcl/multi-turn/checker.js'
-import { parseJsonLines } from '../src/score/bfcl/files.js'
-import { InstanceSet } from '../src/score/bfcl/multi-turn/executor.js'
-import { loadLongContextData } from '../src/score/bfcl/multi-turn/long-context.js'
-import { PyFloat, fromJson, type PyDict } from '../src/score/bfcl/pyvalue.js'
+import { ApiSession } from '../src/bfcl/multi-turn/api.js'
+import { multiTurnChecker } from '../src/bfcl/multi-turn/checker.js'
+import { parseJsonLines } from '../src/bfcl/checker/files.js'
+import { InstanceSet } from '../src/bfcl/multi-turn/executor.js'
+import { loadLongContextData } from '../src/bfcl/multi-turn/long-context.js'
+import { PyFloat, fromJson, type PyDict } from '../src/python/operations.js'
 
 function instances(classes: string[], config: object = {}, session = new ApiSession(), longContext = true, name = 'm_eval_x_0') {
   return new InstanceSet(session, classes, fromJson(config as never) as PyDict, name, longContext)
@@ -193,7 +193,7 @@ describe.skipIf(!available)('multi_turn_long_context: the ground truth as the an
 
 describe('score file lines', () => {
   test("an inference error's message is a list without details, a checker failure's a string with details (the reference's shapes)", async () => {
-    const { multiTurnScoreFileText } = await import('../src/score/bfcl/multi-turn/category.js')
+    const { multiTurnScoreFileText } = await import('../src/bfcl/multi-turn/category.js')
     const text = multiTurnScoreFileText(
       {
         category: 'multi_turn_base',

@@ -3,8 +3,8 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, test } from 'vitest'
-import { ApiSession } from '../src/score/bfcl/multi-turn/api.js'
-import { scoreMultiTurnCategory } from '../src/score/bfcl/multi-turn/category.js'
+import { ApiSession } from '../src/bfcl/multi-turn/api.js'
+import { scoreMultiTurnCategory } from '../src/bfcl/multi-turn/category.js'
 
 const BFCL = fileURLToPath(new URL('../../shared/bfcl/', import.meta.url))
 const DATA = `${BFCL}multi_turn`

@@ -5,12 +5,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import { afterAll, describe, expect, test } from 'vitest'
-import { bfclCommand } from '../src/cli/bfcl.js'
+import { bfclCommand } from '../src/bfcl/cli/score.js'
 import { runCli } from '../src/cli/command.js'
-import { ApiSession } from '../src/score/bfcl/multi-turn/api.js'
-import { CHECKER_ERROR, multiTurnChecker, type MultiTurnEntry } from '../src/score/bfcl/multi-turn/checker.js'
-import { InstanceSet } from '../src/score/bfcl/multi-turn/executor.js'
-import { fromJson, type PyDict } from '../src/score/bfcl/pyvalue.js'
+import { ApiSession } from '../src/bfcl/multi-turn/api.js'
+import { CHECKER_ERROR, multiTurnChecker, type MultiTurnEntry } from '../src/bfcl/multi-turn/checker.js'
+import { InstanceSet } from '../src/bfcl/multi-turn/executor.js'
+import { fromJson, type PyDict } from '../src/python/operations.js'
 
 const fixture = (name: string): unknown => JSON.parse(readFileSync(new URL(`./fixtures/bfcl-oracle/${name}`, import.meta.url), 'utf8'))
 

@@ -1,10 +1,10 @@
 // Results that call dotted functions by underscored names are scored with the mapping, and the CLI says so.
 import { PassThrough } from 'node:stream'
 import { describe, expect, test } from 'vitest'
-import { bfclCommand } from '../src/cli/bfcl.js'
+import { bfclCommand } from '../src/bfcl/cli/score.js'
 import { runCli } from '../src/cli/command.js'
-import { needsUnderscoreToDot } from '../src/score/bfcl/name-mapping.js'
-import { fromJson } from '../src/score/bfcl/pyvalue.js'
+import { needsUnderscoreToDot } from '../src/bfcl/checker/name-mapping.js'
+import { fromJson } from '../src/python/operations.js'
 import { bfclDir } from './helpers/bfcl-dir.js'
 
 const fn = (name: string) => ({ name, description: '', parameters: { type: 'dict', properties: {} } })

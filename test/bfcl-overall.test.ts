@@ -3,7 +3,7 @@
 // score-file heads of each scenario and BFCL's output.
 import { readFileSync } from 'node:fs'
 import { describe, expect, test } from 'vitest'
-import { leaderboardCsvFiles } from '../src/score/bfcl/leaderboard.js'
+import { leaderboardCsvFiles } from '../src/bfcl/checker/leaderboard.js'
 import { bfclDir } from './helpers/bfcl-dir.js'
 
 const BFCL = bfclDir()
@@ -35,7 +35,7 @@ describe.skipIf(BFCL === undefined)('tool-evals bfcl --summary', () => {
     const { join } = await import('node:path')
     const { tmpdir } = await import('node:os')
     const { runCli } = await import('../src/cli/command.js')
-    const { bfclCommand } = await import('../src/cli/bfcl.js')
+    const { bfclCommand } = await import('../src/bfcl/cli/score.js')
     // Agentic results alone (answers from the fixture's data): overall = 40% × agentic mean.
     const dir = mkdtempSync(join(tmpdir(), 'bfcl-summary-'))
     try {

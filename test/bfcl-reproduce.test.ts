@@ -13,7 +13,7 @@ import {
   summarizeBfcl,
   type BfclCategoryScore,
   type CategoryCount,
-} from '../src/score/bfcl/index.js'
+} from '../src/bfcl/index.js'
 
 const BFCL = fileURLToPath(new URL('../../shared/bfcl/', import.meta.url))
 const GLYPHH = `${BFCL}recorded/glyphh-ada-1.1`

@@ -1,10 +1,10 @@
 // BFCL's TradingBot.get_order_details (gorilla 8db0b7ca) returns the order itself, so reading the wrong order is an
 // execution-response mismatch in the multi-turn checker, as in BFCL's own `multi_turn_checker.py`.
 import { describe, expect, test } from 'vitest'
-import { ApiSession } from '../src/score/bfcl/multi-turn/api.js'
-import { multiTurnChecker } from '../src/score/bfcl/multi-turn/checker.js'
-import { InstanceSet } from '../src/score/bfcl/multi-turn/executor.js'
-import { fromJson, type PyDict } from '../src/score/bfcl/pyvalue.js'
+import { ApiSession } from '../src/bfcl/multi-turn/api.js'
+import { multiTurnChecker } from '../src/bfcl/multi-turn/checker.js'
+import { InstanceSet } from '../src/bfcl/multi-turn/executor.js'
+import { fromJson, type PyDict } from '../src/python/operations.js'
 
 const ORDER = (symbol: string) => ({ id: 0, order_type: 'Buy', symbol, price: 150.0, amount: 2, status: 'Completed' })
 const CONFIG = fromJson({ TradingBot: { authenticated: true, orders: { '12345': ORDER('AAPL'), '12446': ORDER('GOOG') } } }) as PyDict

@@ -21,7 +21,7 @@ import {
   formatPercent,
   type BfclFunction,
   type PyValue,
-} from '../src/score/bfcl/index.js'
+} from '../src/bfcl/index.js'
 
 /** A PyValue from JSON text, float kinds kept (`3.0` is a float). */
 function py(text: string): PyValue {

@@ -1,9 +1,10 @@
 /**
- * `calls` is the lowest layer: nothing in src/calls imports from another folder of src/, and format files import
- * no other format file (shared helpers live in src/calls/). Read from the sources' import statements.
+ * `calls` stands on the Python layer alone: nothing in src/calls imports from another folder of src/ but src/python
+ * (Python call syntax and values, which BFCL shares), src/python imports nothing outside itself, and format files
+ * import no other format file (shared helpers live in src/calls/). Read from the sources' import statements.
  */
 import { readdirSync, readFileSync } from 'node:fs'
-import { dirname, join, relative, resolve } from 'node:path'
+import { dirname, join, relative, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 
@@ -29,8 +30,23 @@ describe('src/calls layering', () => {
     expect(importsOf(join(CALLS, 'formats/hermes.ts'))).toContain('json-calls.js')
     expect(importsOf(join(CALLS, 'index.ts'))).toContain('formats/index.js')
   })
-  it('imports nothing outside src/calls', () => {
-    const outside = files.flatMap((f) => importsOf(f).filter((i) => i.startsWith('..')).map((i) => `${relative(CALLS, f)} -> ${i}`))
+  it('imports nothing outside src/calls but src/python', () => {
+    const outside = files.flatMap((f) =>
+      importsOf(f)
+        .filter((i) => i.startsWith('..') && !i.startsWith(`..${sep}python${sep}`))
+        .map((i) => `${relative(CALLS, f)} -> ${i}`),
+    )
+    expect(outside).toEqual([])
+    expect(importsOf(join(CALLS, 'pythonic-calls.ts'))).toContain(`..${sep}python${sep}index.js`)
+  })
+  it('src/python imports nothing outside itself', () => {
+    const python = join(CALLS, '..', 'python')
+    const outside = sources(python).flatMap((f) =>
+      importsOf(f)
+        .filter((i) => !i.startsWith(`..${sep}python${sep}`))
+        .map((i) => `${relative(python, f)} -> ${i}`),
+    )
+    expect(sources(python).length).toBeGreaterThan(10)
     expect(outside).toEqual([])
   })
   it('format files import no other format file (index.ts lists them)', () => {

@@ -166,10 +166,112 @@ describe('parsing with a derived format', () => {
     const started = performance.now()
     parseDerived('<tool_call>f\n<arg_key>k</arg_key><arg_value>'.repeat(n), xml)
     expect(performance.now() - started).toBeLessThan(2000)
+    // Typed tags and call ids: unclosed types, ids without an index.
+    const typed = derived(T.K2_HORIZON_TYPED)
+    const kimi = derived(T.KIMI_K2)
+    for (const [text, f] of [
+      ['<ifm|tool_call>f\n<ifm|arg_key>k</ifm|arg_key><ifm|arg_type>'.repeat(n), typed],
+      ['<|tool_call_begin|>functions.f<|tool_call_argument_begin|>{"a": "'.repeat(n), kimi],
+    ] as const) {
+      const t0 = performance.now()
+      expect(parseDerived(text, f)).toBeInstanceOf(Array)
+      expect(performance.now() - t0).toBeLessThan(2000)
+    }
   })
 
   it('an explicit format hint wins over the template', () => {
     const out = '<tool_call>\n{"name": "get_weather", "arguments": {}}\n</tool_call>'
     expect(parseToolCalls(out, { chatTemplate: T.INVENTED_NAME_JSON, format: 'hermes' })).toMatchObject([{ name: 'get_weather', format: 'hermes' }])
+  })
+})
+
+describe('call ids, typed argument tags and Harmony, derived', () => {
+  /** The assistant turn a template renders for `calls` (the rendering after the user's turn, up to its end-of-turn). */
+  const { Template } = require('@huggingface/jinja') as { Template: new (s: string) => { render(x: object): string } }
+  const render = (template: string, calls: { name: string; arguments: Record<string, unknown> }[], ids = false): string =>
+    new Template(template).render({
+      messages: [
+        { role: 'user', content: 'Weather?' },
+        { role: 'assistant', content: '', tool_calls: calls.map((c, i) => ({ id: ids ? `functions.${c.name}:${i}` : `call_${i}`, type: 'function', function: c })) },
+      ],
+      add_generation_prompt: false,
+    })
+
+  it('Kimi K2: the name is read out of the call id functions.NAME:IDX, which becomes ToolCall.id', () => {
+    const f = derived(T.KIMI_K2)
+    expect(f).toMatchObject({
+      blockOpen: '<|tool_calls_section_begin|>',
+      callOpen: '<|tool_call_begin|>',
+      callClose: '<|tool_call_end|>',
+      shape: { kind: 'name-json', between: '<|tool_call_argument_begin|>', id: { prefix: 'functions.', separator: ':' } },
+      matches: 'kimi_k2',
+    })
+    expect(f.notes.join('\n')).toMatch(/call ids were passed as functions\.NAME:IDX/)
+    const out = render(T.KIMI_K2, [weather, time], true)
+    expect(parseDerived(out, f).map((c) => [c.id, c.name, c.arguments])).toEqual([
+      ['functions.get_weather:0', 'get_weather', weather.arguments],
+      ['functions.get_time:1', 'get_time', time.arguments],
+    ])
+    expect(parseToolCalls(out, { chatTemplate: T.KIMI_K2 }).map((c) => c.id)).toEqual(['functions.get_weather:0', 'functions.get_time:1'])
+    // A name without its id form is no call of this format.
+    expect(parseDerived('<|tool_call_begin|>get_weather<|tool_call_argument_begin|>{}<|tool_call_end|>', f)).toEqual([])
+  })
+
+  it('a template that writes the id itself (functions.NAME:IDX from the name and the loop index) derives alike', () => {
+    const own = T.KIMI_K2.replace("'<|tool_call_begin|>' + tc.id + ", "'<|tool_call_begin|>functions.' + tc.function.name + ':' + loop.index0 + ")
+    expect(own).not.toBe(T.KIMI_K2)
+    const f = derived(own)
+    expect(f.shape).toMatchObject({ kind: 'name-json', id: { prefix: 'functions.', separator: ':' } })
+    expect(parseDerived(render(own, [weather, time]), f).map((c) => c.id)).toEqual(['functions.get_weather:0', 'functions.get_time:1'])
+  })
+
+  it('DeepSeek V3.2: string="true" / string="false" read as a string flag', () => {
+    const f = derived(T.DEEPSEEK_V32)
+    expect(f.shape).toMatchObject({ kind: 'xml-pairs', keyClose: '"', valueOpen: '', types: { open: 'string="', close: '">', kind: 'string-flag', stringWord: 'true' } })
+    expect(f.matches).toBe('deepseek_v32')
+    const out = render(T.DEEPSEEK_V32, [weather, time])
+    expect(parseDerived(out, f)).toMatchObject([weather, time])
+    // Without tools, "3" flagged as a string stays a string.
+    expect(parseDerived(out.replace('string="false">3', 'string="true">3'), f)[0]!.arguments).toEqual({ ...weather.arguments, days: '3' })
+  })
+
+  it('K2 Horizon xml_typed: <ifm|arg_type> read as each value\'s JSON type', () => {
+    const f = derived(T.K2_HORIZON_TYPED)
+    expect(f.shape).toMatchObject({ kind: 'xml-pairs', keyClose: '</ifm|arg_key>', valueOpen: '<ifm|arg_value>', types: { open: '<ifm|arg_type>', close: '</ifm|arg_type>', kind: 'json-type' } })
+    expect(f.matches).toBe('k2_horizon')
+    const out = render(T.K2_HORIZON_TYPED, [weather, time])
+    expect(parseDerived(out, f)).toMatchObject([weather, time])
+    expect(parseToolCalls(out, { chatTemplate: T.K2_HORIZON_TYPED })).toMatchObject([{ ...weather, format: 'k2_horizon' }, time])
+    // The declared type wins without a schema: "007" declared a string stays "007".
+    const typed = '<ifm|tool_call>get_weather\n<ifm|arg_key>city</ifm|arg_key>\n<ifm|arg_type>string</ifm|arg_type>\n<ifm|arg_value>007</ifm|arg_value>\n</ifm|tool_call>'
+    expect(parseDerived(typed, f)[0]!.arguments).toEqual({ city: '007' })
+  })
+
+  it('a pair cut short or stray text in a derived call makes its arguments invalid, never a shorter valid call', () => {
+    const f = derived(T.K2_HORIZON_TYPED)
+    const missingType = '<ifm|tool_call>get_weather\n<ifm|arg_key>city</ifm|arg_key>\n<ifm|arg_value>Oslo</ifm|arg_value>\n</ifm|tool_call>'
+    expect(parseDerived(missingType, f).map((c) => [c.name, c.argumentsValid])).toEqual([['get_weather', false]])
+    const g = derived(T.GLM45)
+    const stray = '<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Oslo</arg_value>\nand days=3\n</tool_call>'
+    const [call] = parseDerived(stray, g)
+    expect([call!.argumentsValid, call!.argumentsError]).toEqual([false, expect.stringMatching(/does not read/)])
+  })
+
+  it('a type word that is neither a flag nor a JSON type is an error, not a guess', () => {
+    const odd = T.K2_HORIZON_TYPED.replace("{%- if v is string %}string{%- elif", "{%- if v is string %}text{%- elif")
+    expect('error' in deriveFormat(odd) && (deriveFormat(odd) as { error: string }).error).toMatch(/neither a string flag nor a JSON type/)
+  })
+
+  it('gpt-oss (Harmony): derived from the template, it reads the recipient in the channel header and <|constrain|>json too', () => {
+    const f = derived(T.GPT_OSS)
+    expect(f).toMatchObject({ callOpen: ' to=functions.', shape: { kind: 'name-json', between: '<|channel|>commentary json<|message|>' }, matches: 'harmony' })
+    expect(f.notes.join('\n')).toMatch(/one call per turn at most/)
+    const rendered = render(T.GPT_OSS, [weather])
+    expect(parseToolCalls(rendered, { chatTemplate: T.GPT_OSS })).toMatchObject([{ ...weather, format: 'harmony' }])
+    const model =
+      '<|channel|>analysis<|message|>Need the weather.<|end|><|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>' +
+      JSON.stringify(weather.arguments) +
+      '<|call|>'
+    expect(parseToolCalls(model, { chatTemplate: T.GPT_OSS })).toMatchObject([{ ...weather, format: 'harmony' }])
   })
 })

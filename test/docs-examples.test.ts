@@ -64,7 +64,8 @@ const name = (b: Block) => `${b.file}:${b.line}`
 const PRELUDE = [
   "import { expect } from 'vitest'",
   "import { defineConfig } from 'vitest/config'",
-  "import { bfclEnvironment, bfclMultiTurn, cached, defineScorer, describeEval, loadBfclCategory, local, mcpTools, openaiCompatible, parseToolCalls, record, replay } from 'vitest-tool-evals'",
+  "import { cached, defineScorer, describeEval, local, mcpTools, openaiCompatible, parseToolCalls, record, replay } from 'vitest-tool-evals'",
+  "import { bfclEnvironment, bfclMultiTurn, loadBfclCategory } from 'vitest-tool-evals/bfcl'",
   "import { ToolEvalsReporter } from 'vitest-tool-evals/reporter'",
   "import { toolEvals } from 'vitest-tool-evals/plugin'",
 ]
@@ -139,10 +140,10 @@ describe('TypeScript examples type-check', () => {
 
 // The commands and their options, from the command objects themselves.
 async function loadCommands(): Promise<Command[]> {
-  const dir = join(root, 'src/cli')
   const out: Command[] = []
-  for (const f of readdirSync(dir).filter((f) => f.endsWith('.ts'))) {
-    const mod = (await import(join(dir, f))) as Record<string, unknown>
+  const files = ['src/cli', 'src/bfcl/cli'].flatMap((d) => readdirSync(join(root, d)).filter((f) => f.endsWith('.ts')).map((f) => join(root, d, f)))
+  for (const file of files) {
+    const mod = (await import(file)) as Record<string, unknown>
     for (const v of Object.values(mod)) {
       const c = v as Partial<Command>
       if (c && typeof c === 'object' && typeof c.name === 'string' && c.options && typeof c.run === 'function') out.push(c as Command)

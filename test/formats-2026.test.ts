@@ -60,3 +60,97 @@ describe('GLM pairs: no valid call that lost an argument', () => {
     expect(parseToolCalls(out, { tools })[0]!.argumentsValid).toBe(false)
   })
 })
+
+describe('k2_horizon: reasoning, typed values, json dialect', () => {
+  const call = (body: string) => `<ifm|tool_calls>\n<ifm|tool_call>get_weather\n${body}</ifm|tool_call>\n</ifm|tool_calls>`
+  const pair = (k: string, v: string, t?: string) =>
+    `<ifm|arg_key>${k}</ifm|arg_key>\n${t === undefined ? '' : `<ifm|arg_type>${t}</ifm|arg_type>\n`}<ifm|arg_value>${v}</ifm|arg_value>\n`
+  it('a call inside <ifm|think> (any effort) is reasoning; the one after it is the call', () => {
+    for (const tag of ['think', 'think_fast', 'think_faster']) {
+      const out = `<ifm|${tag}>maybe ${call(pair('city', 'Rome'))}</ifm|${tag}>\n${call(pair('city', 'Oslo') + pair('days', '4'))}`
+      expect(shape(parseToolCalls(out, { tools }))).toEqual(W('k2_horizon'))
+    }
+    // The template opens the block in the prompt: text before a lone close tag is reasoning.
+    expect(parseToolCalls(`plan ${call(pair('city', 'Rome'))}</ifm|think>${call(pair('city', 'Oslo') + pair('days', '4'))}`, { tools })).toHaveLength(1)
+    // An unclosed block runs to the end: no call.
+    expect(parseToolCalls(`<ifm|think>plan ${call(pair('city', 'Rome'))}`)).toEqual([])
+  })
+  it('<ifm|arg_type> types a value ahead of the schema, and is not text the pairs left over', () => {
+    const out = call(pair('city', '12345', 'string') + pair('days', '4', 'integer') + pair('flag', 'true', 'boolean') + pair('opts', '{"a": [1]}', 'object') + pair('note', ' 7 ', 'any'))
+    const [c] = parseToolCalls(out)
+    expect([c!.format, c!.argumentsValid, c!.arguments]).toEqual(['k2_horizon', true, { city: '12345', days: 4, flag: true, opts: { a: [1] }, note: 7 }])
+    // The type tag never closed inside the call: invalid with a reason, not a call that lost an argument.
+    const broken = parseToolCalls(call('<ifm|arg_key>city</ifm|arg_key><ifm|arg_type>string<ifm|arg_value>Oslo</ifm|arg_value>'))
+    expect([broken[0]!.argumentsValid, broken[0]!.argumentsError]).toEqual([false, expect.stringMatching(/arg_type/)])
+  })
+  it('string values are kept verbatim, surrounding newlines included', () => {
+    const [c] = parseToolCalls(call(pair('city', '\nOslo\n') + pair('days', '\n4\n')), { tools })
+    expect(c!.arguments).toEqual({ city: '\nOslo\n', days: 4 })
+  })
+  it('the json dialect: one object, or a list in one block; undecodable JSON is an invalid call', () => {
+    const one = '<ifm|tool_calls><ifm|tool_call>{"name": "get_weather", "arguments": {"city": "Oslo", "days": 4}}</ifm|tool_call></ifm|tool_calls>'
+    expect(shape(parseToolCalls(one))).toEqual(W('k2_horizon'))
+    const list = '<ifm|tool_call>[{"name": "get_weather", "arguments": {"city": "Oslo", "days": 4}}, {"name": "get_time", "arguments": "{\\"tz\\": \\"CET\\"}"}]</ifm|tool_call>'
+    expect(parseToolCalls(list).map((c) => [c.name, c.arguments])).toEqual([['get_weather', { city: 'Oslo', days: 4 }], ['get_time', { tz: 'CET' }]])
+    const bad = parseToolCalls('<ifm|tool_call>{"name": "get_weather", "arguments": {"city": </ifm|tool_call>')
+    expect(bad.map((c) => [c.format, c.argumentsValid])).toEqual([['k2_horizon', false]])
+  })
+})
+
+describe('GLM-5.x and LLM-jp: aliases of formats with the same wire bytes', () => {
+  it('GLM-5.x calls (GLM-4.7 shape, after reasoning) are detected as glm45 without a hint, and the aliases hint it', () => {
+    const out = '<think>the user wants Oslo</think><tool_call>get_weather<arg_key>city</arg_key><arg_value>Oslo</arg_value><arg_key>days</arg_key><arg_value>4</arg_value></tool_call>'
+    expect(shape(parseToolCalls(out, { tools }))).toEqual(W('glm45'))
+    for (const format of ['glm5', 'glm-5', 'glm51', 'glm52', 'glm53']) expect(shape(parseToolCalls(out, { tools, format }))).toEqual(W('glm45'))
+  })
+  it('LLM-jp-4.1 Harmony (a space after each special token, <|end|> between parallel calls) is detected as harmony', () => {
+    const out =
+      '<|channel|> analysis<|message|> Two lookups.<|end|>' +
+      '<|start|> assistant to=functions.get_weather<|channel|> commentary json<|message|> {"city": "Oslo", "days": 4}<|end|>' +
+      '<|start|> assistant<|channel|> commentary to=functions.get_time <|constrain|> json<|message|> {"tz": "CET"}<|call|>'
+    expect(parseToolCalls(out).map((c) => [c.format, c.name, c.arguments, c.argumentsValid])).toEqual([
+      ['harmony', 'get_weather', { city: 'Oslo', days: 4 }, true],
+      ['harmony', 'get_time', { tz: 'CET' }, true],
+    ])
+    expect(parseToolCalls(out, { format: 'llmjp4' })).toHaveLength(2)
+  })
+  it('an empty Harmony body closed by a stop token is a call with {}; one cut off by the end stays invalid', () => {
+    const closed = parseToolCalls('<|start|>assistant to=functions.get_time<|channel|>commentary json<|message|><|call|>')
+    expect(closed.map((c) => [c.name, c.arguments, c.argumentsValid])).toEqual([['get_time', {}, true]])
+    const cut = parseToolCalls('<|start|>assistant to=functions.get_time<|channel|>commentary json<|message|>')
+    expect(cut.map((c) => [c.name, c.argumentsValid])).toEqual([['get_time', false]])
+  })
+  it("a call quoted in LLM-jp's spaced analysis channel is reasoning, not a Hermes call", () => {
+    const out = '<|channel|> analysis<|message|> maybe <tool_call>{"name": "get_weather", "arguments": {"city": "Rome"}}</tool_call><|end|><|start|> assistant<|channel|> final<|message|> Done.'
+    expect(parseToolCalls(out)).toEqual([])
+  })
+})
+
+describe('schema typing of raw values: anyOf unions and local $ref', () => {
+  const out = '<tool_call>lookup<arg_key>id</arg_key><arg_value>0042</arg_value><arg_key>ref</arg_key><arg_value>77</arg_value><arg_key>n</arg_key><arg_value>null</arg_value></tool_call>'
+  it('anyOf [string, null] keeps a numeric-looking string and lets null through; a $ref to a string type keeps text', () => {
+    const tools: ToolDefinition[] = [
+      {
+        type: 'function',
+        function: {
+          name: 'lookup',
+          parameters: {
+            type: 'object',
+            properties: { id: { anyOf: [{ type: 'string' }, { type: 'null' }] }, ref: { $ref: '#/$defs/Code' }, n: { oneOf: [{ type: 'integer' }, { type: 'null' }] } },
+            $defs: { Code: { type: 'string' } },
+          },
+        },
+      },
+    ]
+    expect(parseToolCalls(out, { tools })[0]!.arguments).toEqual({ id: '0042', ref: '77', n: null })
+    // Without the tools the no-schema rule decodes JSON: the schema is what kept them strings.
+    expect(parseToolCalls(out)[0]!.arguments).toEqual({ id: '0042', ref: 77, n: null })
+  })
+  it('a number or boolean parameter written as a JSON string is read from its content; a string parameter keeps the quotes', () => {
+    const tools: ToolDefinition[] = [
+      { type: 'function', function: { name: 'f', parameters: { type: 'object', properties: { n: { type: 'number' }, b: { type: 'boolean' }, s: { type: 'string' }, x: { type: 'integer' } } } } },
+    ]
+    const out = '<tool_call>f<arg_key>n</arg_key><arg_value>"42"</arg_value><arg_key>b</arg_key><arg_value>"true"</arg_value><arg_key>s</arg_key><arg_value>"42"</arg_value><arg_key>x</arg_key><arg_value>"many"</arg_value></tool_call>'
+    expect(parseToolCalls(out, { tools })[0]!.arguments).toEqual({ n: 42, b: true, s: '"42"', x: '"many"' })
+  })
+})

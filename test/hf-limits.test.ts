@@ -51,11 +51,38 @@ function noise(seed: number, length: number): string {
   return out.slice(0, length)
 }
 
-function rowsParquet(n: number, options: { rowGroupSize?: number; pad?: (i: number) => string; gzip?: boolean } = {}): Uint8Array {
+/** A zstd block header: last-block bit, type (0 raw, 1 RLE), size. */
+const zstdBlock = (last: boolean, type: 0 | 1, size: number) => {
+  const h = (last ? 1 : 0) | (type << 1) | (size << 3)
+  return [h & 255, (h >> 8) & 255, (h >> 16) & 255]
+}
+
+/**
+ * A valid zstd frame of raw (stored) blocks holding `data`, with its content size in the header; with `bomb`, no
+ * content size (a 128 KB window) and `bomb` RLE blocks of 128 KB after the data, 4 bytes each: a page that declares
+ * `data.length` bytes and decompresses to `bomb` x 128 KB more.
+ */
+function zstdStored(data: Uint8Array, bomb = 0): Uint8Array {
+  const out: number[] = bomb > 0 ? [0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x38] : [0x28, 0xb5, 0x2f, 0xfd, 0xa0, ...[0, 8, 16, 24].map((s) => (data.length >>> s) & 255)]
+  const blocks = Math.max(1, Math.ceil(data.length / 131_072))
+  for (let k = 0; k < blocks; k++) {
+    const part = data.subarray(k * 131_072, (k + 1) * 131_072)
+    out.push(...zstdBlock(bomb === 0 && k === blocks - 1, 0, part.length), ...part)
+  }
+  for (let k = 0; k < bomb; k++) out.push(...zstdBlock(k === bomb - 1, 1, 131_072), 0x61)
+  return new Uint8Array(out)
+}
+
+type Codec = { codec: 'GZIP' | 'ZSTD'; compressors: Record<string, (b: Uint8Array) => Uint8Array> }
+
+function rowsParquet(n: number, options: { rowGroupSize?: number; pad?: (i: number) => string; gzip?: boolean; zstd?: (b: Uint8Array) => Uint8Array } = {}): Uint8Array {
   const ids = Array.from({ length: n }, (_, i) => `r${i}`)
+  const codec: Codec | undefined = options.gzip
+    ? { codec: 'GZIP', compressors: { GZIP: (b) => new Uint8Array(gzipSync(b)) } }
+    : options.zstd && { codec: 'ZSTD', compressors: { ZSTD: options.zstd } }
   const buffer = parquetWriteBuffer({
     ...(options.rowGroupSize !== undefined && { rowGroupSize: options.rowGroupSize }),
-    ...(options.gzip && { codec: 'GZIP' as const, compressors: { GZIP: (b: Uint8Array) => new Uint8Array(gzipSync(b)) } }),
+    ...codec,
     columnData: [
       { name: 'id', data: ids, type: 'STRING' },
       { name: 'messages', data: ids.map((id) => JSON.stringify(ask(`hi ${id}`))), type: 'STRING' },
@@ -128,6 +155,42 @@ describe('Hub loader limits', () => {
     expect(error?.message).toMatch(/decompress to .*, over maxDecompressedBytes \(1 MB\)/)
     // Under a cap it fits, the same file loads.
     expect((await loadHfDataset(URI, { split: 'test' }, hubOf(server))).every((e) => e.sample)).toBe(true)
+  })
+
+  it('a zstd page that decompresses to more than its header declares is an error, found before it is decoded', async () => {
+    // Each page's frame holds the page, then 512 RLE blocks of 128 KB (64 MB) in 2 KB: the footer and the page
+    // headers declare only the page.
+    const bomb = rowsParquet(3, { zstd: (b) => zstdStored(b, 512) })
+    expect(bomb.byteLength).toBeLessThan(20_000)
+    const server = await serve({ files: { [FILE]: bomb } })
+    const error = only(await loadHfDataset(URI, { split: 'test' }, hubOf(server)))
+    expect(error?.where).toBe(`${URI}/${FILE}`)
+    expect(error?.message).toMatch(/a zstd page decompresses to more than the \d+ bytes its page header declares/)
+    // The same rows in honest zstd frames load.
+    const honest = await serve({ files: { [FILE]: rowsParquet(3, { zstd: (b) => zstdStored(b) }) } })
+    expect((await loadHfDataset(URI, { split: 'test' }, hubOf(honest))).map((e) => e.sample?.id)).toEqual(['r0', 'r1', 'r2'])
+  })
+
+  it("a page header whose value count disagrees with the footer's is an error, before the page is decoded", async () => {
+    // 100 rows in one page per column; the first page header (column `id`) is made to claim 8,000 values: the
+    // same varint length, so every offset in the file stays right.
+    const file = rowsParquet(100)
+    const zigzag2 = (n: number) => [((n << 1) & 0x7f) | 0x80, (n << 1) >> 7]
+    // Data page v2 header (field 8, a struct) whose first field, num_values (i32), is 100.
+    const old = [0x5c, 0x15, ...zigzag2(100)]
+    const at = file.findIndex((_, i) => old.every((b, k) => file[i + k] === b))
+    expect(at).toBeGreaterThan(3)
+    const patched = file.slice()
+    patched.set([0x5c, 0x15, ...zigzag2(8_000)], at)
+    const server = await serve({ files: { [FILE]: patched } })
+    const error = only(await loadHfDataset(URI, { split: 'test' }, hubOf(server)))
+    expect(error?.where).toBe(`${URI}/${FILE}`)
+    expect(error?.message).toMatch(/the page headers of column id of row group 0 give 8000 values where the footer lists 100/)
+    // Unpatched, the file loads (a fresh cache: the patched file has the same size).
+    rmSync(cacheDir, { recursive: true, force: true })
+    const honest = await serve({ files: { [FILE]: file } })
+    const entries = await loadHfDataset(URI, { split: 'test' }, hubOf(honest))
+    expect(entries.map((e) => e.error?.message)).toEqual(Array(100).fill(undefined))
   })
 
   it('refuses a footer of more row groups than maxRowGroups before decoding it', async () => {

@@ -43,7 +43,8 @@ const fsData = [
 ]
 
 const evalFile = `
-import { describeEval, bfclEnvironment } from 'vitest-tool-evals'
+import { describeEval } from 'vitest-tool-evals'
+import { bfclEnvironment } from 'vitest-tool-evals/bfcl'
 import { expect } from 'vitest'
 import { readFileSync } from 'node:fs'
 

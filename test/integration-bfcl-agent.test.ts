@@ -21,7 +21,8 @@ const CATEGORIES = ['multi_turn_miss_func']
 
 const evalFile = (category: string) => `
 import { readFileSync } from 'node:fs'
-import { bfclMultiTurn, callsFromOpenAI, describeEval } from 'vitest-tool-evals'
+import { callsFromOpenAI, describeEval } from 'vitest-tool-evals'
+import { bfclMultiTurn } from 'vitest-tool-evals/bfcl'
 
 const recorded = new Map(
   readFileSync(${JSON.stringify(join(RECORDED, `BFCL_v4_${category}_result.json`))}, 'utf8').trim().split('\\n').map((l) => {

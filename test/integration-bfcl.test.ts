@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { bfclReplayLines } from '../src/data/bfcl.js'
+import { bfclReplayLines } from '../src/bfcl/data/load.js'
 import { createEvalProject, ensureBuilt, type EvalProject, type RunResult } from './helpers/eval-project.js'
 
 const BFCL = fileURLToPath(new URL('../../shared/bfcl/', import.meta.url))
@@ -50,7 +50,8 @@ export default defineConfig({
 
 // The data is read from the shared folder where it lies; only the replay lines are written into the project.
 const evalFile = `
-import { describeEval, loadBfclCategory, replay } from 'vitest-tool-evals'
+import { describeEval, replay } from 'vitest-tool-evals'
+import { loadBfclCategory } from 'vitest-tool-evals/bfcl'
 for (const category of process.env.BFCL_CATEGORIES.split(',')) {
   const { lines, errors } = loadBfclCategory(process.env.BFCL_DIR, category)
   if (errors.length > 0) throw new Error(errors.join('\\n'))

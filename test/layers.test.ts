@@ -11,19 +11,32 @@ import { describe, expect, it } from 'vitest'
 const SRC = fileURLToPath(new URL('../src/', import.meta.url))
 
 /**
- * Lowest first. `cli` sits beside `reporter` and may use it (`tool-evals compare` renders what the reporter renders);
- * the reporter never imports the command. Root files are the package's entries.
+ * Lowest first. `python` is the Python semantics the parser and BFCL share. `cli` sits beside `reporter` and may use
+ * it (`tool-evals compare` renders what the reporter renders); the reporter never imports the command. Root files
+ * are the package's entries. BFCL is one folder whose parts stand on the floors they serve (`bfcl/<part>`): its
+ * checker, simulated APIs, agentic checker and scorer beside `score`, its data beside `data`, its protocol (the agent
+ * loop driven as BFCL's handler drives it) beside `eval`, its commands beside `cli`, its entry (`bfcl/index.ts`)
+ * with the package's entries.
  */
 const LAYERS: Record<string, number> = {
-  calls: 0,
-  score: 1,
-  data: 2,
-  models: 3,
-  matchers: 4,
-  eval: 5,
-  reporter: 6,
-  cli: 7,
-  '(root)': 8,
+  python: 0,
+  calls: 1,
+  score: 2,
+  'bfcl/checker': 2,
+  'bfcl/multi-turn': 2,
+  'bfcl/agentic': 2,
+  'bfcl/scorer': 2,
+  data: 3,
+  'bfcl/data': 3,
+  models: 4,
+  matchers: 5,
+  eval: 6,
+  'bfcl/protocol': 6,
+  reporter: 7,
+  cli: 8,
+  'bfcl/cli': 8,
+  bfcl: 9,
+  '(root)': 9,
 }
 
 function sourceFiles(dir: string): string[] {
@@ -34,10 +47,15 @@ function sourceFiles(dir: string): string[] {
   })
 }
 
-/** The layer of a file under src/: its first folder, or '(root)' for src/index.ts, src/cli.ts, src/setup.ts, ... */
+/**
+ * The layer of a file under src/: its first folder (`bfcl/<part>` inside bfcl/, `bfcl` for the files directly in
+ * it), or '(root)' for src/index.ts, src/cli.ts, src/setup.ts, ...
+ */
 function layerOf(file: string): string {
   const parts = relative(SRC, file).split(sep)
-  return parts.length === 1 ? '(root)' : parts[0]!
+  if (parts.length === 1) return '(root)'
+  if (parts[0] === 'bfcl') return parts.length === 2 ? 'bfcl' : `bfcl/${parts[1]}`
+  return parts[0]!
 }
 
 /** Relative module specifiers a file imports or re-exports, with their line numbers. */
@@ -96,7 +114,7 @@ describe('one matcher set', () => {
   it('the setup entry, the plugin (through the setup entry) and describeEval register the same matchers', async () => {
     const { allMatchers } = await import('../src/matchers/register.js')
     const { toolMatchers } = await import('../src/matchers/matchers.js')
-    const { bfclMatchers } = await import('../src/matchers/bfcl.js')
+    const { bfclMatchers } = await import('../src/bfcl/scorer/matchers.js')
     const { trajectoryMatchers } = await import('../src/matchers/trajectory.js')
     const every = [toolMatchers, bfclMatchers, trajectoryMatchers].flatMap((m) => Object.keys(m))
     expect(Object.keys(allMatchers).sort()).toEqual(every.sort())

@@ -2,6 +2,7 @@ import { stripVTControlCharacters } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import '../src/setup.js'
 import type { ToolCall } from '../src/calls/types.js'
+import { parseToolCalls } from '../src/calls/index.js'
 import { perfectMatching } from '../src/matchers/matchers.js'
 import { argumentProblems, toJsonSchema, validatorFor } from '../src/matchers/argument-schema.js'
 
@@ -250,5 +251,22 @@ describe('perfectMatching', () => {
     const pairing = perfectMatching(fits, n)
     expect(pairing).toBeDefined()
     expect(new Set(pairing).size).toBe(n)
+  })
+})
+
+describe('an output over maxCalls', () => {
+  // 10,001 calls: the one after the cap was not read, so no matcher can say it is (or is not) there.
+  const list = '[' + Array.from({ length: 10_000 }, () => 'f(a=1)').join(',') + ',secret()]'
+
+  it('fails every matcher, `.not` included, naming the cap', () => {
+    expect(() => expect(list).not.toCallTool('secret')).toThrow(/too many calls.*raise maxCalls/s)
+    expect(() => expect(list).toCallTool('f')).toThrow(/too many calls/)
+    expect(() => expect(list).not.toHaveNoToolCall()).toThrow(/too many calls/)
+  })
+
+  it('reads the calls when the user raises the cap', () => {
+    const calls = parseToolCalls(list, { maxCalls: Infinity })
+    expect(calls).toHaveLength(10_001)
+    expect(calls).toCallTool('secret')
   })
 })

@@ -70,7 +70,10 @@ describe('optional local runtime', () => {
 
   it('every entry point loads without them, and local() names exactly what to install', async () => {
     const script = `
-      for (const entry of ['vitest-tool-evals', 'vitest-tool-evals/reporter', 'vitest-tool-evals/matchers', 'vitest-tool-evals/mcp']) await import(entry)
+      for (const entry of ['vitest-tool-evals', 'vitest-tool-evals/reporter', 'vitest-tool-evals/matchers', 'vitest-tool-evals/mcp', 'vitest-tool-evals/bfcl', 'vitest-tool-evals/scorers']) await import(entry)
+      const { loadBfclCategory, scoreCategory } = await import('vitest-tool-evals/bfcl')
+      const { schemaMetrics } = await import('vitest-tool-evals/scorers')
+      console.log('entries', typeof loadBfclCategory, typeof scoreCategory, typeof schemaMetrics)
       const { local, replay } = await import('vitest-tool-evals')
       console.log('loaded', typeof replay)
       try {
@@ -83,6 +86,7 @@ describe('optional local runtime', () => {
     writeFileSync(join(dir, 'check.mjs'), script)
     const { code, out } = await run(dir, ['check.mjs'])
     expect(out).toContain('loaded function')
+    expect(out).toContain('entries function function function')
     expect(code).toBe(0)
     expect(out).toMatch(/ERROR local\(\) needs the optional peer dependencies/)
     expect(out).toContain('missing: @huggingface/transformers')

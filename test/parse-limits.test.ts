@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { decodeArguments, MAX_ARGUMENT_DEPTH } from '../src/calls/call-object.js'
 import { FORMATS, parseToolCalls } from '../src/calls/index.js'
-import { MAX_PY_DEPTH } from '../src/calls/python/index.js'
+import { MAX_PY_DEPTH } from '../src/python/index.js'
 
 const nestedObject = (depth: number): string => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth)
 const nestedList = (depth: number): string => '['.repeat(depth) + '1' + ']'.repeat(depth)

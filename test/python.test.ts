@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { decodeResult } from '../src/score/bfcl/decode.js'
+import { decodeResult } from '../src/bfcl/checker/decode.js'
 import {
   MAX_PY_DEPTH,
   parsePythonCallAt,
@@ -13,7 +13,7 @@ import {
   renderPythonValue,
   unparsePython,
   type PyCallsResult,
-} from '../src/calls/python/index.js'
+} from '../src/python/index.js'
 
 function calls(text: string, jsonLiterals = false) {
   const r = parsePythonCalls(text, { jsonLiterals })

@@ -180,8 +180,71 @@ describe('sample.bfcl', () => {
       { id: 'b', messages: [{ role: 'user', content: 'hi' }], expected: [], bfcl: { ground_truth: [] } },
     ])
     expect(ok?.sample?.bfcl).toEqual(answer)
+    // The former name is read as the generic slot too.
+    expect(ok?.sample?.answers).toEqual({ bfcl: answer })
     expect(ok?.sample?.extra).toBeUndefined()
     expect(bad?.error).toMatchObject({ field: 'bfcl', message: expect.stringContaining('`functions` list') })
+  })
+})
+
+describe('sample.answers', () => {
+  const line = (id: string, more: Record<string, unknown>) => ({ id, messages: [{ role: 'user', content: 'hi' }], expected: [], ...more })
+  const bfclAnswer = { category: 'simple_python', ground_truth: [{ get_weather: { city: ['Paris'], unit: ['', 'celsius'] } }], functions: [weatherTool] }
+
+  it('holds answers by scorer name; `answers.bfcl` is also readable as `bfcl`, and nothing lands in `extra`', () => {
+    const [r] = loadArray([line('a', { answers: { bfcl: bfclAnswer, units: { unit: 'celsius' } } })])
+    expect(r?.sample?.answers).toEqual({ bfcl: bfclAnswer, units: { unit: 'celsius' } })
+    expect(r?.sample?.bfcl).toEqual(bfclAnswer)
+    expect(r?.sample?.extra).toBeUndefined()
+  })
+
+  it('refuses what it cannot read, naming the field: not an object, a BFCL answer without functions, both names at once', () => {
+    const [notObject, badBfcl, twice, protoKey] = loadArray([
+      line('a', { answers: [1] }),
+      line('b', { answers: { bfcl: { ground_truth: [] } } }),
+      line('c', { answers: { bfcl: bfclAnswer }, bfcl: bfclAnswer }),
+      line('d', { answers: JSON.parse('{"__proto__": {"polluted": true}}') }),
+    ])
+    expect(notObject?.error).toMatchObject({ field: 'answers', message: expect.stringContaining('by scorer name') })
+    expect(badBfcl?.error).toMatchObject({ field: 'answers.bfcl', message: expect.stringContaining('`functions` list') })
+    expect(twice?.error).toMatchObject({ field: 'bfcl', message: expect.stringContaining('given twice') })
+    // A key named __proto__ is an answer like any other, never the object's prototype.
+    expect(Object.keys(protoKey?.sample?.answers ?? {})).toEqual(['__proto__'])
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined()
+  })
+
+  it('the bfcl scorer checks `answers.bfcl` alone, and gives the same verdicts as with the former field', async () => {
+    const right = hermes('get_weather', { city: 'Paris' })
+    const wrong = hermes('get_weather', { city: 'Rome' })
+    const withAnswers = { ...sample('a', 'Paris'), answers: { bfcl: bfclAnswer } }
+    const withFormer = { ...sample('a', 'Paris'), bfcl: bfclAnswer }
+    for (const s of [withAnswers, withFormer]) {
+      const ok = await evaluate(s, { text: right }, undefined, 's', { bfcl: true })
+      expect(ok.stored.record.scores?.bfcl).toEqual({ valid: true, category: 'simple_python' })
+      const bad = await evaluate(s, { text: wrong }, undefined, 's', { bfcl: true })
+      expect(bad.stored.record.scores?.bfcl).toMatchObject({ valid: false, error_type: 'value_error:string' })
+    }
+    const unreadable = await evaluate({ ...sample('b', 'Paris'), answers: { bfcl: { ground_truth: [] } } }, { text: right }, undefined, 's', { bfcl: true })
+    expect(unreadable.stored.record.scores?.bfcl).toMatchObject({ valid: false, error_type: 'bfcl_answer_unreadable' })
+  })
+
+  it('a scorer of your own reads its answer under its name', async () => {
+    const unitScorer = defineScorer({
+      name: 'unit',
+      metrics: ['matches'],
+      score: ({ sample, calls }) => {
+        const want = (sample.answers?.['unit'] as { unit?: string } | undefined)?.unit
+        return { matches: want === undefined ? null : calls[0]?.arguments['unit'] === want }
+      },
+    })
+    const [r] = loadArray([{ ...sample('a', 'Paris'), answers: { unit: { unit: 'celsius' } } }])
+    const s = r!.sample!
+    const yes = await evaluate(s, { text: hermes('get_weather', { city: 'Paris', unit: 'celsius' }) }, undefined, 's', { scorers: [unitScorer] })
+    const no = await evaluate(s, { text: hermes('get_weather', { city: 'Paris', unit: 'kelvin' }) }, undefined, 's', { scorers: [unitScorer] })
+    const none = await evaluate(sample('b', 'Paris'), { text: hermes('get_weather', { city: 'Paris' }) }, undefined, 's', { scorers: [unitScorer] })
+    expect(yes.stored.record.scores).toEqual({ unit: { matches: 1 } })
+    expect(no.stored.record.scores).toEqual({ unit: { matches: 0 } })
+    expect(none.stored.record.scores).toEqual({ unit: {} })
   })
 })
 

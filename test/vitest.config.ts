@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config'
+import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 
 const src = fileURLToPath(new URL('../src/', import.meta.url))
@@ -27,6 +28,9 @@ export default defineConfig({
   resolve: { alias: [{ find: /^vitest-tool-evals$/, replacement: `${src}index.ts` }] },
   test: {
     root: fileURLToPath(new URL('..', import.meta.url)),
+    // Vitest's default is one worker less than the cores: one on a 2-core machine, where every file of both projects
+    // then ran alone (an integration file mostly waits on its subprocesses, leaving a core idle).
+    maxWorkers: Math.max(2, availableParallelism()),
     testTimeout: 60_000,
     hookTimeout: 120_000,
     projects: [

@@ -10,7 +10,7 @@
  * invalid, with the reason, rather than a valid call that lost an argument. Forward searches only (scan.ts): linear.
  */
 import { invalidArguments, makeCall, type DecodedArguments } from './call-object.js'
-import { ArgumentsBuilder, renderRawValue, stripOneNewline } from './schema-values.js'
+import { ArgumentsBuilder, renderRawValue, stripOneNewline, typeValue } from './schema-values.js'
 import { ForwardSearch, forEachBlock } from './scan.js'
 import { skipSpace } from './json.js'
 import type { ParseOptions, ToolCall } from './types.js'
@@ -31,6 +31,24 @@ export interface ArgPairTags {
   trimValues?: boolean
   /** GLM-4.6's double escaping: a literal `\n` (backslash, n) between pairs is layout too. */
   literalNewlines?: boolean
+  /**
+   * A typed dialect's optional tag between the key and the value (K2 Horizon's `<ifm|arg_type>integer</ifm|arg_type>`):
+   * the type it names decides the value's type, ahead of the schema; a type it does not know leaves it to the schema.
+   */
+  type?: string
+  typeEnd?: string
+  /** Values verbatim, whitespace and all (K2 Horizon: the engines keep a string's surrounding newlines). */
+  exactValues?: boolean
+}
+
+/** The JSON Schema type names a typed tag may give; `any` or another word leaves the value to the schema. */
+const DECLARED = new Set(['string', 'integer', 'number', 'boolean', 'object', 'array', 'null'])
+
+/** A raw value typed by its declared type when that is a known JSON type, else by the parameter's schema. */
+function addDeclared(args: ArgumentsBuilder, key: string, raw: string, declared: string | undefined): void {
+  const d = declared?.trim().toLowerCase()
+  if (d === undefined || !DECLARED.has(d)) args.addText(key, raw)
+  else args.add(key, typeValue(raw, { type: d }))
 }
 
 /** Past whitespace and, with `literal`, backslash escapes of layout (`\n`, `\r`, `\t`). */
@@ -50,8 +68,10 @@ export class PairSearches {
   readonly keyEnd: ForwardSearch
   readonly value: ForwardSearch | undefined
   readonly valueEnd: ForwardSearch
+  readonly typeEnd: ForwardSearch | undefined
 
   constructor(text: string, readonly tags: ArgPairTags) {
+    this.typeEnd = tags.type && tags.typeEnd ? new ForwardSearch(text, tags.typeEnd) : undefined
     this.key = new ForwardSearch(text, tags.key)
     this.keyEnd = new ForwardSearch(text, tags.keyEnd)
     this.value = tags.value === '' ? undefined : new ForwardSearch(text, tags.value)
@@ -87,6 +107,18 @@ export function readPairs(
       if (valueInKey >= 0 && valueInKey < ke) return `${t.key} holds ${t.value}: its ${t.keyEnd} is missing`
     }
     let vs = ke + t.keyEnd.length
+    let declared: string | undefined
+    if (s.typeEnd) {
+      const ts = skipLayout(text, vs, end, t.literalNewlines === true)
+      if (text.startsWith(t.type!, ts)) {
+        const te = s.typeEnd.next(ts + t.type!.length)
+        if (te < 0 || te >= end) return `${t.type} not closed`
+        declared = text.slice(ts + t.type!.length, te)
+        // A type holding the value's opener lost its own closer.
+        if (t.value !== '' && declared.includes(t.value)) return `${t.type} holds ${t.value}: its ${t.typeEnd} is missing`
+        vs = te + t.typeEnd!.length
+      }
+    }
     if (s.value) {
       vs = skipLayout(text, vs, end, t.literalNewlines === true)
       if (!text.startsWith(t.value, vs)) return `${t.key} without ${t.value}`
@@ -104,18 +136,23 @@ export function readPairs(
     const key = text.slice(k + t.key.length, ke).trim()
     // A key holding `<` or `>` holds part of a tag: text of the format that was not read (issue 22).
     if (/[<>]/.test(key)) return `a key holds part of a tag: ${JSON.stringify(key.slice(0, 40))}`
-    args.addText(key, clean(text.slice(vs, ve)))
+    addDeclared(args, key, clean(text.slice(vs, ve)), declared)
     p = ve + t.valueEnd.length
   }
 }
 
-const NAME = /^[^\s<>{}[\]"'`,]+$/
+/** How the dialect's values lose the template's layout around them. */
+export function valueCleaner(tags: ArgPairTags): (raw: string) => string {
+  return tags.exactValues ? (v: string) => v : tags.trimValues ? (v: string) => v.trim() : stripOneNewline
+}
+
+export const NAME = /^[^\s<>{}[\]"'`,]+$/
 
 export function argPairCalls(text: string, options: ParseOptions, format: string, tags: ArgPairTags): ToolCall[] {
   const out: ToolCall[] = []
   const searches = new PairSearches(text, tags)
   const sep = tags.sep === undefined ? undefined : new ForwardSearch(text, tags.sep)
-  const clean = tags.trimValues ? (v: string) => v.trim() : stripOneNewline
+  const clean = valueCleaner(tags)
   forEachBlock(text, tags.open, tags.close, (_body, from, end, closed) => {
     if (!closed) return
     let k = searches.key.next(from)

@@ -89,14 +89,8 @@ export function nestingWithin(value: unknown, max = MAX_ARGUMENT_DEPTH): boolean
   return true
 }
 
-/**
- * Set `obj[key]` as an own, enumerable data property, for every key: plain assignment of `__proto__` would replace
- * the object's prototype instead (and the key would vanish from the arguments).
- */
-export function setOwn(obj: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true })
-  else obj[key] = value
-}
+// `setOwn` lives in the Python layer below, which builds objects from parsed keys too; the parser's helpers take it from here.
+export { setOwn } from '../python/to-plain.js'
 
 /** Whether an object or array has an object or array directly inside it. */
 function holdsContainer(value: object): boolean {

@@ -8,10 +8,12 @@ import { deriveFormat, parseDerived } from './derive/index.js'
 import { MarkerScan, detectsMarkersOnly } from './marker-scan.js'
 import { REASONING_MARKERS, stripReasoning } from './reasoning.js'
 import type { FormatParser, ParseOptions, ToolCall } from './types.js'
+import { capCalls, maxCallsOf } from './call-limit.js'
 
 export type { FormatParser, JsonSchema, JsonValue, ParseOptions, ToolCall, ToolDefinition } from './types.js'
 export { FORMATS } from './formats/index.js'
 export { MAX_ARGUMENT_DEPTH } from './call-object.js'
+export { DEFAULT_MAX_CALLS, TOO_MANY_CALLS } from './call-limit.js'
 export { stripReasoning } from './reasoning.js'
 export { bigIntsIn, exactInteger } from './big-ints.js'
 export { chatTemplateOf, deriveFormat, parseDerived, DERIVED } from './derive/index.js'
@@ -128,7 +130,12 @@ function runFormat(f: FormatParser, text: string, options: ParseOptions, at?: nu
  */
 export function parseToolCalls(text: string, options: ParseOptions = {}): ToolCall[] {
   if (options.format !== undefined) assertKnownFormat(options.format, 'parseToolCalls: options.format')
+  const max = maxCallsOf(options)
   if (typeof text !== 'string' || text.length === 0) return []
+  return capCalls(parseUncapped(text, options), max)
+}
+
+function parseUncapped(text: string, options: ParseOptions): ToolCall[] {
   if (options.chatTemplate !== undefined && options.format === undefined) return parseWithTemplate(text, options)
   const hinted = options.format === undefined ? undefined : byName.get(options.format)
   // The hinted format runs in detection's run: a reader that found nothing in this text during detection (the bare

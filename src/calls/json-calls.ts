@@ -307,8 +307,10 @@ function scanSpans(text: string, from: number, to: number): ScanResult {
         top--
         if (text.charCodeAt(start) === opener) {
           // Closes here: a span, with the open bracket's child spans inside it, becomes a child of the level below.
-          // A span that cannot be JSON and holds no span would give nothing to decode: it is not kept.
-          if (firsts[level]! < 0 && !plausibleJson(text, start, i + 1)) break
+          // A span that cannot be JSON and holds no span would give nothing to decode: it is not kept. Nor is `{}`
+          // or `[]` (no call, nothing inside): `{"a": {}` repeated would otherwise keep a span object per 8 bytes
+          // for the collector to copy and the decoding loop to walk, about 20x the cost of ordinary text.
+          if (firsts[level]! < 0 && (skipSpace(text, start + 1, i) === i || !plausibleJson(text, start, i + 1))) break
           const span: Span = { start, end: i + 1, first: undefined, last: undefined, next: undefined }
           if (firsts[level]! >= 0) {
             span.first = spans[firsts[level]!]
@@ -432,12 +434,6 @@ function readJsonCalls(text: string, format: string, options: ParseOptions): Too
       const s = pending.pop()!
       const free = pendingFree.pop()!
       const size = s.end - s.start
-      if (skipSpace(text, s.start + 1, s.end) === s.end - 1) {
-        // `{}` or `[]`: no call, whether it decodes or not, and no span inside. Only its budget is spent, as a
-        // decode would spend it.
-        if (!free && size <= budget) budget -= size
-        continue
-      }
       if (plausibleJson(text, s.start, s.end) && (free || size <= budget)) {
         if (!free) budget -= size
         if (failed?.get(s.start) !== s.end) {

@@ -1,6 +1,6 @@
 /** Pythonic call lists (`[f(a=1), g()]`) in text, shared by the pythonic formats (pythonic, LFM2, Llama 4, OLMo 3). */
 import { makeCall } from './call-object.js'
-import { parsePythonCallListMap, renderPythonCall, type PyCall } from './python/index.js'
+import { parsePythonCallListMap, renderPythonCall, type PyCall } from '../python/index.js'
 import type { ToolCall } from './types.js'
 import { ForwardSearch } from './scan.js'
 import { unreadGlued } from './unread.js'
@@ -54,7 +54,9 @@ export function listFinders(text: string): ListFinders {
 
 /**
  * The calls of every complete call list in `text[from, to)`. Callers that read several ranges of one text in order
- * pass one set of `finders` for all of them, so that no search for `[` or `]` runs over the same text twice.
+ * pass one set of `finders` for all of them, so that no search for `[` or `]` runs over the same text twice. At most
+ * `limit` calls are built (see `callLimit`): past it lists are still parsed, for where they end, but their calls are
+ * not built, so that a list of a million short calls costs no more to allocate than the cap.
  */
 export function pythonicListsIn(
   text: string,
@@ -62,8 +64,9 @@ export function pythonicListsIn(
   from = 0,
   to = text.length,
   finders: ListFinders = listFinders(text),
+  limit = Infinity,
 ): ToolCall[] {
-  return readPythonicLists(text, format, from, to, finders).calls
+  return readPythonicLists(text, format, from, to, finders, limit).calls
 }
 
 /** `pythonicListsIn`, and the index just after the last list read (`from` when none). */
@@ -73,6 +76,7 @@ export function readPythonicLists(
   from: number,
   to: number,
   { brackets, closers }: ListFinders,
+  limit = Infinity,
 ): { calls: ToolCall[]; end: number } {
   let out: ToolCall[] = []
   let end = from
@@ -87,7 +91,7 @@ export function readPythonicLists(
       i = b + 1
       continue
     }
-    const r = parsePythonCallListMap(text, b, JSON_LITERALS, (c) => toolCallFromPython(c, format))
+    const r = parsePythonCallListMap(text, b, JSON_LITERALS, (c) => toolCallFromPython(c, format), limit - out.length)
     if (r.ok && r.end <= to) {
       // A list glued to text that runs on (`[f(a='V')]qa1', b=2)]`) was cut out of a longer one (issue 22).
       unreadGlued(r.calls, text, r.end, to)

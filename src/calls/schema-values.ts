@@ -3,13 +3,16 @@
  * `<parameter=days>3</parameter>` carries the text `3`, and only the tool's schema says whether that is the number
  * 3 or the string "3". The rules:
  *
- * - The parameter's schema type decides (`type` may be a list; `null` in the list lets `null` / `None` through):
+ * - The parameter's schema type decides (`type` may be a list, or the branches of `anyOf` / `oneOf`; `null` among them
+ *   lets `null` / `None` through; a local `$ref` to `$defs` / `definitions` is followed one level):
  *   - string (`str`, `text`, `char`, `varchar`, `enum`): the text, verbatim (`"foo"` keeps its quotes).
  *   - integer (`int`, `long`, ...) and number (`float`, `double`, ...): a JSON or Python number literal; the number
  *     keeps its float form in `floatPaths` (`3.0`).
  *   - boolean (`bool`): `true` / `false` in any letter case (`True` from Python-minded models).
  *   - object / array (`dict`, `list`, ...): JSON; else a Python literal (`{'k': 'v'}`); else JSON that the model
  *     escaped twice (`[{\"id\": 1}]`, seen from GLM-4.6).
+ *   - A non-string parameter written as a JSON string (`"42"` for a number) is read from the string's content when
+ *     that fits the type.
  *   - When the text does not fit the type it is kept as a string, so nothing is lost; the scorer's schema checks
  *     report the mismatch.
  * - No schema for the parameter (no tools given, unknown tool or parameter, or a type this list does not know): the
@@ -19,7 +22,7 @@
  */
 import { decodeArguments, setOwn, type DecodedArguments } from './call-object.js'
 import { parseJson, toPointer } from './json.js'
-import { parsePythonLiteral } from './python/index.js'
+import { parsePythonLiteral } from '../python/index.js'
 import type { JsonSchema, ParseOptions, ToolDefinition } from './types.js'
 
 /** A typed value with the integral-float paths inside it (relative to the value). */
@@ -71,7 +74,22 @@ function kindsOf(schema: JsonSchema | undefined): Kind[] | undefined {
   if (kinds.length === 0 && Array.isArray(schema.enum) && schema.enum.every((v) => typeof v === 'string')) {
     return ['string'] // an enum of strings without a type
   }
+  // A union written as anyOf / oneOf (`{"anyOf": [{"type": "string"}, {"type": "null"}]}`): the kinds of its branches.
+  const union = kinds.length === 0 ? (schema.anyOf ?? schema.oneOf) : undefined
+  if (Array.isArray(union)) {
+    for (const branch of union) for (const k of kindsOf(branch as JsonSchema) ?? []) if (!kinds.includes(k)) kinds.push(k)
+  }
   return kinds.length > 0 ? kinds : undefined
+}
+
+/** A local `$ref` (`#/$defs/X`, `#/definitions/X`) resolved against the parameters schema, one level deep. */
+function resolveRef(schema: JsonSchema, root: JsonSchema): JsonSchema {
+  const ref = schema && typeof schema === 'object' ? (schema as { $ref?: unknown }).$ref : undefined
+  if (typeof ref !== 'string') return schema
+  const m = /^#\/(\$defs|definitions)\/([^/]+)$/.exec(ref)
+  const defs = m ? (root as Record<string, unknown>)[m[1]!] : undefined
+  const target = defs && typeof defs === 'object' ? (defs as Record<string, unknown>)[m![2]!] : undefined
+  return target && typeof target === 'object' ? (target as JsonSchema) : schema
 }
 
 /** The `properties` of the named tool's parameters, if the tool is among `tools`. */
@@ -84,7 +102,12 @@ export function parameterSchemas(
     const fn = (t as { function?: ToolDefinition['function'] } | undefined)?.function
     if (fn && fn.name === name) {
       const props = fn.parameters?.properties
-      return props && typeof props === 'object' ? props : {}
+      if (!props || typeof props !== 'object') return {}
+      // Properties given by local reference (`{"$ref": "#/$defs/Id"}`) are typed by what they refer to.
+      if (!Object.values(props).some((p) => p && typeof p === 'object' && '$ref' in p)) return props
+      const out: Record<string, JsonSchema> = {}
+      for (const [k, p] of Object.entries(props)) setOwn(out, k, resolveRef(p, fn.parameters as JsonSchema))
+      return out
     }
   }
   return undefined
@@ -233,6 +256,18 @@ export function typeValue(text: string, schema: JsonSchema | undefined): TypedVa
     if (k === 'string' || k === 'null') continue
     const v = convert(k, trimmed)
     if (v) return v
+  }
+  // A parameter that cannot be a string, written as a JSON string (`"42"` for a number): its content, when that
+  // converts (SGLang's GLM-4.7 / GLM-5 detector does the same).
+  if (!kinds.includes('string') && trimmed.charCodeAt(0) === 34) {
+    const inner = parseJson(trimmed)
+    if (inner.ok && typeof inner.value === 'string' && inner.value !== trimmed) {
+      for (const k of kinds) {
+        if (k === 'null') continue
+        const v = convert(k, inner.value.trim())
+        if (v) return v
+      }
+    }
   }
   return { value: text }
 }

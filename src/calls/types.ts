@@ -85,6 +85,14 @@ export interface ParseOptions {
    * `format` is given. Needs the package `@huggingface/jinja`.
    */
   chatTemplate?: string
+  /**
+   * The most calls one output may give (default `DEFAULT_MAX_CALLS`, 10,000; `Infinity` for no cap). An output
+   * with more gives its first `maxCalls` calls and then one call that marks it as over the cap: name `''`,
+   * arguments `{}` and invalid, `argumentsError` starting with `TOO_MANY_CALLS`. Scoring never counts such an
+   * output as right. Formats that can write a call every few bytes (pythonic lists) stop building calls past the cap
+   * but still read the whole text. Not a positive integer or Infinity: a TypeError.
+   */
+  maxCalls?: number
 }
 
 /**

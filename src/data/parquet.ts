@@ -7,6 +7,8 @@ import { parquetMetadata, parquetReadObjects, snappyUncompress, type AsyncBuffer
 import { compressors } from 'hyparquet-compressors'
 import { DEFAULT_HUB_LIMITS, formatBytes, HubLimitError, type ResolvedHubLimits } from './hub-limits.js'
 import { footerCounts } from './parquet-footer.js'
+import { pageCheckedBuffer } from './parquet-pages.js'
+import { decompressZstdPage } from './zstd-page.js'
 
 /**
  * The sample fields that Hub datasets often store as JSON text (a Parquet column needs one schema for all rows, and
@@ -31,7 +33,7 @@ export async function readParquetRows(source: Uint8Array | AsyncBuffer, maxRows 
   const rowEnd = Math.min(Number(metadata.num_rows), maxRows)
   if (rowEnd <= 0) return []
   checkDecompressedSize(metadata, rowEnd, limits.maxDecompressedBytes)
-  const rows = await parquetReadObjects({ file, metadata, rowEnd, compressors: guardedCompressors(limits.maxDecompressedBytes) })
+  const rows = await parquetReadObjects({ file: pageCheckedBuffer(file, metadata), metadata, rowEnd, compressors: guardedCompressors(limits.maxDecompressedBytes) })
   return rows.map((row) => plainRow(row))
 }
 
@@ -76,7 +78,10 @@ function checkDecompressedSize(metadata: FileMetaData, rowEnd: number, max: numb
 
 /**
  * The codecs, each counting the page sizes it is asked to produce (before it allocates them) against `max`: the
- * footer may understate them. Snappy is in the list, so hyparquet never falls back to its own, unguarded.
+ * footer may understate them. Snappy is in the list, so hyparquet never falls back to its own, unguarded. Each
+ * writes into a buffer of the page's declared size, so the declared sizes bound the memory; zstd, whose decoder
+ * would otherwise produce whatever the frame holds, is our own wrapper of fzstd that stops at the declared size
+ * (zstd-page.ts).
  */
 function guardedCompressors(max: number): Compressors {
   let total = 0
@@ -87,6 +92,7 @@ function guardedCompressors(max: number): Compressors {
       return out
     },
     ...compressors,
+    ZSTD: decompressZstdPage,
   }
   const guarded: Compressors = {}
   for (const [codec, decompress] of Object.entries(all) as [keyof Compressors, NonNullable<Compressors[keyof Compressors]>][]) {

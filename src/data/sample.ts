@@ -4,9 +4,8 @@
  * evaluator does). Anything malformed is reported with the path of the field at fault instead of being guessed at.
  */
 import { parseJson } from '../calls/json.js'
-import { isPlainObject } from '../calls/call-object.js'
+import { isPlainObject, setOwn } from '../calls/call-object.js'
 import type { ToolDefinition } from '../calls/types.js'
-import type { BfclAnswer } from '../score/bfcl/answer.js'
 import { toToolDefinition } from './tools.js'
 import type { ExpectedCall } from '../calls/types.js'
 import type { ChatMessage, Sample } from './types.js'
@@ -22,7 +21,7 @@ export class InvalidField extends Error {
 }
 
 /** Keys a sample line may carry with a meaning; anything else goes to `Sample.extra`. */
-const KNOWN_KEYS = new Set(['id', 'messages', 'tools', 'expected', 'bfcl', 'turns', 'expectedTrajectory', 'mustPass'])
+const KNOWN_KEYS = new Set(['id', 'messages', 'tools', 'expected', 'answers', 'bfcl', 'turns', 'expectedTrajectory', 'mustPass'])
 
 /** The outcome for one data object: its samples, or the first invalid field (with what could still be read). */
 export type ObjectResult =
@@ -41,22 +40,22 @@ export function samplesFromObject(value: unknown, source?: Sample['source']): Ob
     const messages = readMessages(value['messages'])
     const tools = value['tools'] === undefined ? undefined : readTools(value['tools'])
     const extra = extraFields(value)
-    const bfcl = readBfclAnswer(value['bfcl'])
+    const answers = readAnswers(value['answers'], value['bfcl'])
     const mustPass = readMustPass(value['mustPass'])
     const agent = readAgentFields(value)
     if (agent !== undefined) {
       // An agent sample: `expected` defaults to every call of the expected trajectory, in order.
       expected = value['expected'] !== undefined ? readExpected(value['expected'], 'expected') : agent.expectedTrajectory?.flat()
       if (expected === undefined) throw new InvalidField('expectedTrajectory', 'missing: a sample with `turns` gives `expectedTrajectory` (or `expected`)')
-      const sample = withMustPass(withBfcl(Object.assign(buildSample(id, messages, tools, expected, source, extra), agent), bfcl), mustPass)
+      const sample = withMustPass(withAnswers(Object.assign(buildSample(id, messages, tools, expected, source, extra), agent), answers), mustPass)
 
       return { samples: [sample] }
     }
     if (value['expected'] !== undefined) {
       expected = readExpected(value['expected'], 'expected')
-      return { samples: [withMustPass(withBfcl(buildSample(id, messages, tools, expected, source, extra), bfcl), mustPass)] }
+      return { samples: [withMustPass(withAnswers(buildSample(id, messages, tools, expected, source, extra), answers), mustPass)] }
     }
-    const samples = expandDialogue(id, messages, tools, source, extra).map((s) => withMustPass(withBfcl(s, bfcl), mustPass))
+    const samples = expandDialogue(id, messages, tools, source, extra).map((s) => withMustPass(withAnswers(s, answers), mustPass))
     if (samples.length === 0) {
       throw new InvalidField(
         'expected',
@@ -125,17 +124,37 @@ function buildSample(
   return sample
 }
 
-/** A BFCL answer (`bfcl`, as loadBfclCategory writes it): an object with a `functions` list; absent is fine. */
-function readBfclAnswer(value: unknown): BfclAnswer | undefined {
-  if (value === undefined) return undefined
-  if (!isPlainObject(value) || !Array.isArray(value['functions'])) {
-    throw new InvalidField('bfcl', 'must be a BFCL answer: an object with a `functions` list (as loadBfclCategory makes it)')
+/**
+ * The scorers' answers: `answers` (an object keyed by scorer name; each value is the scorer's to read) and the
+ * former `bfcl` field, read as `answers.bfcl`. A BFCL answer must be an object with a `functions` list; giving it
+ * both ways is refused rather than one silently winning.
+ */
+function readAnswers(value: unknown, legacyBfcl: unknown): Record<string, unknown> | undefined {
+  const answers: Record<string, unknown> = {}
+  if (value !== undefined) {
+    if (!isPlainObject(value)) throw new InvalidField('answers', 'must be an object of answers by scorer name (`{"bfcl": {...}}`)')
+    if (value['bfcl'] !== undefined && legacyBfcl !== undefined) {
+      throw new InvalidField('bfcl', 'given twice: as `answers.bfcl` and as `bfcl` (its former name); keep one')
+    }
+    for (const [name, answer] of Object.entries(value)) setOwn(answers, name, answer)
   }
-  return value as unknown as BfclAnswer
+  if (legacyBfcl !== undefined) answers['bfcl'] = legacyBfcl
+  if (answers['bfcl'] !== undefined) checkBfclAnswer(answers['bfcl'], legacyBfcl !== undefined ? 'bfcl' : 'answers.bfcl')
+  return Object.keys(answers).length > 0 ? answers : undefined
 }
 
-function withBfcl(sample: Sample, bfcl: BfclAnswer | undefined): Sample {
-  if (bfcl !== undefined) sample.bfcl = bfcl
+/** A BFCL answer (as loadBfclCategory writes it): an object with a `functions` list. */
+function checkBfclAnswer(value: unknown, field: string): void {
+  if (!isPlainObject(value) || !Array.isArray(value['functions'])) {
+    throw new InvalidField(field, 'must be a BFCL answer: an object with a `functions` list (as loadBfclCategory makes it)')
+  }
+}
+
+function withAnswers(sample: Sample, answers: Record<string, unknown> | undefined): Sample {
+  if (answers === undefined) return sample
+  sample.answers = { ...answers }
+  // The former name stays readable: the same object as `answers.bfcl`.
+  if (answers['bfcl'] !== undefined) sample.bfcl = answers['bfcl'] as Sample['bfcl']
   return sample
 }
 

@@ -12,8 +12,6 @@ export {
   type ToolFunction,
 } from './agent.js'
 export type { Trajectory, TrajectoryStep, ToolOutcome, StoredTrajectory, StoredStep } from '../score/trajectory.js'
-export { bfclEnvironment, bfclEnvironmentTools, BFCL_ENVIRONMENTS, type BfclEnvironmentName, type BfclEnvironmentOptions } from './bfcl-environment.js'
-export { bfclMultiTurn, loadBfclMultiTurn, bfclResult, BFCL_MAX_STEPS, ADDITIONAL_FUNCTION_PROMPT, type BfclMultiTurnOptions } from './bfcl-multi-turn.js'
 export type { TrialsOption, TrialReducer } from './trials.js'
 export type { SnapshotOption, SnapshotMode } from './snapshot.js'
 export { normaliseCalls, type SnapshotCall } from '../score/snapshot-format.js'

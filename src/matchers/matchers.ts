@@ -8,6 +8,7 @@ import type { MatcherState } from 'vitest'
 import type { ToolCall } from '../calls/types.js'
 import { argumentsOf, callList, callView, type CallView } from '../calls/format.js'
 import { receivedCalls } from './received.js'
+import { isOverCapMarker } from '../calls/call-limit.js'
 import { normalizeTools } from '../data/tools.js'
 import { argumentProblems } from './argument-schema.js'
 import { snapshotMatchers } from './snapshot.js'
@@ -32,7 +33,12 @@ type Result = { pass: boolean; message: () => string }
 
 function callsOrThrow(ctx: MatcherState, matcher: string, received: unknown): ToolCall[] {
   const calls = receivedCalls(received)
-  if (calls) return calls
+  if (calls) {
+    // Past the cap the calls after it were not read: no assertion about them (least of all `.not`) can be decided.
+    const over = calls.find(isOverCapMarker)
+    if (over) throw new Error(`${ctx.utils.matcherHint(matcher)}\n\n${over.argumentsError}: raise maxCalls to assert on this output`)
+    return calls
+  }
   throw new TypeError(
     `${ctx.utils.matcherHint(matcher)}\n\nreceived value must be a raw output string, a ToolCall list or an eval result; received: ${ctx.utils.printReceived(received)}`,
   )

@@ -3,7 +3,7 @@
  * describeEval, so every way in gives a test file the same matchers.
  */
 import { expect } from 'vitest'
-import { bfclMatchers } from './bfcl.js'
+import { bfclMatchers } from '../bfcl/scorer/matchers.js'
 import { toolMatchers } from './matchers.js'
 import { trajectoryMatchers } from './trajectory.js'
 

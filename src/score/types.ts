@@ -1,5 +1,5 @@
 import type { ChatMessage, ExpectedCall, ToolDefinition } from '../calls/types.js'
-import type { BfclAnswer } from './bfcl/answer.js'
+import type { BfclAnswer } from '../bfcl/checker/answer.js'
 import type { UsageRecord } from './usage.js'
 import type { BuiltinScorerDetails, BuiltinScorerMetric, BuiltinScorerValues } from './scorers/index.js'
 
@@ -25,7 +25,15 @@ export interface Sample {
   expected: ExpectedCall[]
   /** Where the sample came from, for error messages: file and 1-based line. */
   source?: { file: string; line: number }
-  /** The BFCL answer this sample is checked against (the `bfcl` option), as `loadBfclCategory` makes it. */
+  /**
+   * What scorers check this sample against beyond `expected`, by scorer name: `answers.bfcl` is the BFCL answer
+   * (describeEval's `bfcl` option), `answers[name]` is yours for a scorer of your own (`defineScorer({ name })`).
+   */
+  answers?: Record<string, unknown>
+  /**
+   * `answers.bfcl` under its former name, still accepted: a data line's `bfcl` field is read as `answers.bfcl`, and
+   * the loaders set both to the same object.
+   */
   bfcl?: BfclAnswer
   /** Agent samples: the user turns after `messages` (each a list of messages), run in the same conversation. */
   turns?: ChatMessage[][]

@@ -73,3 +73,52 @@ export const INVENTED_XML = chat(
 export const UNKNOWN_SHAPE = chat(
   "{%- for tc in m.tool_calls %}{{ '\\nCALL ' + tc.function.name + ': ' }}{%- for k, v in tc.function.arguments | items %}{{ k + '=' }}{{ v }}{{ '; ' }}{%- endfor %}{%- endfor %}",
 )
+
+/**
+ * gpt-oss (Harmony), its tool-call part as the model's template writes it: the recipient in the role header, one
+ * call per assistant message (more raise), text before a call in the analysis channel, plain answers in `final`.
+ */
+export const GPT_OSS =
+  "{%- for m in messages %}{%- if m.role == 'user' %}<|start|>user<|message|>{{ m.content }}<|end|>" +
+  "{%- elif m.role == 'assistant' and m.tool_calls %}" +
+  "{%- if m.tool_calls | length > 1 %}{{ raise_exception('only one tool call per message') }}{%- endif %}" +
+  "{%- set tc = m.tool_calls[0].function %}" +
+  "{%- if m.content %}{{ '<|start|>assistant<|channel|>analysis<|message|>' + m.content + '<|end|>' }}{%- endif %}" +
+  "{{ '<|start|>assistant to=functions.' + tc.name + '<|channel|>commentary json<|message|>' }}{{ tc.arguments | tojson }}{{ '<|call|>' }}" +
+  "{%- elif m.role == 'assistant' %}{{ '<|start|>assistant<|channel|>final<|message|>' + m.content + '<|end|>' }}{%- endif %}{%- endfor %}" +
+  "{%- if add_generation_prompt %}<|start|>assistant{%- endif %}"
+
+/**
+ * Kimi K2: the call's id, `functions.NAME:IDX`, is the only place its name is written (the message's `id` field,
+ * rendered as given), then the JSON arguments, inside the tool-calls section tokens.
+ */
+export const KIMI_K2 = chat(
+  '<|tool_calls_section_begin|>' +
+    "{%- for tc in m.tool_calls %}{{ '<|tool_call_begin|>' + tc.id + '<|tool_call_argument_begin|>' }}" +
+    "{%- if tc.function.arguments is string %}{{ tc.function.arguments }}{%- else %}{{ tc.function.arguments | tojson }}{%- endif %}" +
+    "{{ '<|tool_call_end|>' }}{%- endfor %}<|tool_calls_section_end|>",
+  '<|im_assistant|>assistant<|im_middle|>',
+  '<|im_end|>',
+)
+
+/** DeepSeek V3.2 (DSML): `string="true"` on a string parameter (written as it is), `string="false"` on JSON ones. */
+export const DEEPSEEK_V32 = chat(
+  '\n\n<｜DSML｜function_calls>\n' +
+    "{%- for tc in m.tool_calls %}{{ '<｜DSML｜invoke name=\"' + tc.function.name + '\">\\n' }}" +
+    "{%- for k, v in tc.function.arguments | items %}{{ '<｜DSML｜parameter name=\"' + k + '\" string=\"' }}" +
+    "{{- 'true\">' + v if v is string else 'false\">' + (v | tojson) }}{{ '</｜DSML｜parameter>\\n' }}{%- endfor %}" +
+    "{{ '</｜DSML｜invoke>\\n' }}{%- endfor %}</｜DSML｜function_calls>",
+)
+
+/** K2 Horizon's `xml_typed` dialect: an `<ifm|arg_type>` tag naming each value's JSON type. */
+export const K2_HORIZON_TYPED = chat(
+  '<ifm|tool_calls>' +
+    "{%- for tc in m.tool_calls %}{{ '\\n<ifm|tool_call>' + tc.function.name + '\\n' }}" +
+    "{%- for k, v in tc.function.arguments | items %}{{ '<ifm|arg_key>' + k + '</ifm|arg_key>\\n<ifm|arg_type>' }}" +
+    "{%- if v is string %}string{%- elif v is boolean %}boolean{%- elif v is integer %}integer{%- elif v is number %}number" +
+    "{%- elif v is none %}null{%- elif v is mapping %}object{%- else %}array{%- endif %}" +
+    "{{ '</ifm|arg_type>\\n<ifm|arg_value>' }}{{- v if v is string else v | tojson }}{{ '</ifm|arg_value>\\n' }}{%- endfor %}" +
+    "{{ '</ifm|tool_call>' }}{%- endfor %}\n</ifm|tool_calls>",
+  '<|ifm|im_start|>assistant\n',
+  '<|ifm|im_end|>\n',
+)

@@ -1,11 +1,11 @@
 /**
- * Small throwaway eval projects for the integration tests: a temp directory whose node_modules links
- * `vitest-tool-evals` to this repository (its built dist/, through package.json "exports") and `vitest` to the
- * repository's copy, so an eval file there imports the package exactly as a user's would. Vitest runs as a real
- * subprocess (node_modules/vitest/vitest.mjs).
+ * Small throwaway eval projects for the integration tests: a temp directory whose node_modules holds
+ * `vitest-tool-evals` as an install does (package.json and the built dist/, hard-linked) beside links to its
+ * dependencies and to the repository's `vitest`, so an eval file there imports the package exactly as a user's
+ * would. Vitest runs as a real subprocess (node_modules/vitest/vitest.mjs).
  */
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -39,11 +39,51 @@ export interface RunResult {
   stderr: string
 }
 
+// Hard links until one fails (the temp folder on another file system): copies from then on.
+let canLink = true
+
+/** dist/ file by file into `to`: hard links (no copying of megabytes per project), a copy where linking fails. */
+function linkTree(from: string, to: string): void {
+  mkdirSync(to, { recursive: true })
+  for (const entry of readdirSync(from, { withFileTypes: true })) {
+    const [src, dst] = [join(from, entry.name), join(to, entry.name)]
+    if (entry.isDirectory()) linkTree(src, dst)
+    else if (!canLink) copyFileSync(src, dst)
+    else {
+      try {
+        linkSync(src, dst)
+      } catch {
+        canLink = false
+        copyFileSync(src, dst)
+      }
+    }
+  }
+}
+
+/**
+ * The package inside `node_modules/` as npm installs it, not a link to this repository: Vitest runs a package under
+ * node_modules natively, as it does for a user, where through a link it would see source outside node_modules and
+ * transform every dist/ file in each run (twice the CPU time of a whole subprocess run). Its dependencies and the
+ * optional peers this repository has are links, so the package imports them as from an install.
+ */
+export function installPackage(dir: string): void {
+  const target = join(dir, 'node_modules/vitest-tool-evals')
+  linkTree(join(REPO, 'dist'), join(target, 'dist'))
+  copyFileSync(join(REPO, 'package.json'), join(target, 'package.json'))
+  const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { dependencies?: object; peerDependencies?: object }
+  for (const name of [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {})]) {
+    const from = join(REPO, 'node_modules', name)
+    const to = join(dir, 'node_modules', name)
+    if (!existsSync(from) || existsSync(to)) continue
+    mkdirSync(dirname(to), { recursive: true })
+    symlinkSync(from, to, 'dir')
+  }
+}
+
 export function createEvalProject(files: Record<string, string>): EvalProject {
   const dir = mkdtempSync(join(tmpdir(), 'tool-evals-project-'))
   mkdirSync(join(dir, 'node_modules'))
-  symlinkSync(REPO, join(dir, 'node_modules/vitest-tool-evals'), 'dir')
-  symlinkSync(join(REPO, 'node_modules/vitest'), join(dir, 'node_modules/vitest'), 'dir')
+  installPackage(dir)
   const write = (path: string, content: string) => {
     mkdirSync(dirname(join(dir, path)), { recursive: true })
     writeFileSync(join(dir, path), content)

@@ -7,12 +7,12 @@
  */
 import { FORMATS } from '../formats/index.js'
 import type { ChatMessage } from '../types.js'
-import { inferFormat, commonPrefix, commonSuffix, type Rendered } from './infer.js'
+import { inferFormat, commonPrefix, commonSuffix, probeId, type Rendered } from './infer.js'
 import { compileTemplate } from './jinja.js'
 import { PLAIN_ANSWER, PROBES, PROBE_TOOLS, USER_TEXT, sameCalls, type Probe } from './probes.js'
 import type { DerivedFormat, DeriveError } from './types.js'
 
-export type { CallShape, DerivedFormat, DeriveError } from './types.js'
+export type { CallIdForm, CallShape, DerivedFormat, DeriveError, ValueTypeTag } from './types.js'
 export { parseDerived, DERIVED } from './parse.js'
 
 export interface DeriveOptions {
@@ -24,11 +24,14 @@ export interface DeriveOptions {
  * How the probes' messages are written. Templates differ in what they accept: most apply `tojson` to arguments
  * given as objects, some concatenate them as strings (DeepSeek V3); some render calls only when `content` is null.
  */
-const VARIANTS: { stringArguments: boolean; nullContent: boolean; note?: string }[] = [
+const VARIANTS: { stringArguments: boolean; nullContent: boolean; callIds?: boolean; note?: string }[] = [
   { stringArguments: false, nullContent: false },
   { stringArguments: true, nullContent: false, note: 'arguments were passed as JSON strings' },
   { stringArguments: false, nullContent: true, note: 'content was passed as null' },
   { stringArguments: true, nullContent: true, note: 'arguments were passed as JSON strings, content as null' },
+  // Templates that write the call id where others write the name (Kimi K2) show no name with ids like `call_0`.
+  { stringArguments: false, nullContent: false, callIds: true, note: 'call ids were passed as functions.NAME:IDX' },
+  { stringArguments: true, nullContent: false, callIds: true, note: 'call ids were passed as functions.NAME:IDX, arguments as JSON strings' },
 ]
 
 const cache = new Map<string, DerivedFormat | DeriveError>()
@@ -106,7 +109,7 @@ function derive(source: string, options: DeriveOptions): DerivedFormat | DeriveE
       errors.push(`${variant.note ?? 'arguments as objects, content as ""'}: ${notes.join('; ') || 'no call is rendered'}`)
       continue
     }
-    const f = inferFormat(rendered, turn(plainText))
+    const f = inferFormat(rendered, turn(plainText), variant.callIds === true)
     if ('error' in f) {
       errors.push(`${variant.note ?? 'arguments as objects'}: ${f.error}`)
       continue
@@ -142,7 +145,7 @@ function assistantMessage(probe: Probe, variant: (typeof VARIANTS)[number]): Cha
     role: 'assistant',
     content: probe.content === '' && variant.nullContent ? null : probe.content,
     tool_calls: probe.calls.map((c, i) => ({
-      id: `call_${i}`,
+      id: variant.callIds ? probeId(c.name, i) : `call_${i}`,
       type: 'function',
       function: { name: c.name, arguments: variant.stringArguments ? JSON.stringify(c.arguments) : c.arguments },
     })),

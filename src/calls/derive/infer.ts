@@ -5,10 +5,10 @@
  */
 import { isPlainObject } from '../call-object.js'
 import { parseJson, parseJsonAt } from '../json.js'
-import { parsePythonCallAt } from '../python/index.js'
+import { parsePythonCallAt } from '../../python/index.js'
 import { parseDerived, readCall } from './parse.js'
 import { PROBE_TOOLS, sameCalls, sameValue, type Probe, type ProbeCall } from './probes.js'
-import type { CallShape, DerivedFormat, DeriveError } from './types.js'
+import type { CallIdForm, CallShape, DerivedFormat, DeriveError } from './types.js'
 
 /** One probe as the template renders the assistant's turn (the text a model would generate). */
 export interface Rendered {
@@ -36,12 +36,13 @@ export function commonSuffix(a: string, b: string): number {
  * The format the renderings show. `rendered` holds the call probes the template could render ('one call' first);
  * `plain` is a plain answer's rendering, in which the format must find no call.
  */
-export function inferFormat(rendered: Rendered[], plain: string): DerivedFormat | DeriveError {
+export function inferFormat(rendered: Rendered[], plain: string, callIds = false): DerivedFormat | DeriveError {
   const one = rendered.find((r) => r.probe.id === 'one call')
   if (!one) return { error: 'the template does not render the one-call probe' }
   const failures: string[] = []
   for (const kind of SHAPES) {
-    const shape = shapeOf(kind, one.body, one.probe.calls[0]!)
+    let shape = shapeOf(kind, one.body, one.probe.calls[0]!, callIds)
+    if (typeof shape !== 'string' && shape.kind === 'xml-pairs') shape = typedPairs(shape, one.body, rendered)
     if (typeof shape === 'string') {
       failures.push(`${kind}: ${shape}`)
       continue
@@ -51,7 +52,13 @@ export function inferFormat(rendered: Rendered[], plain: string): DerivedFormat 
       failures.push(`${kind}: ${f.error}`)
       continue
     }
-    const bad = rendered.filter((r) => !sameCalls(parseDerived(r.body, f, { tools: PROBE_TOOLS }), r.probe.calls))
+    // With call ids, each call must also come back with its id.
+    const idsBack = (got: { id?: string }[], r: Rendered): boolean =>
+      !callIds || f.shape.kind === 'json-object' || f.shape.kind === 'python' || f.shape.id === undefined || got.every((c, i) => c.id === probeId(r.probe.calls[i]!.name, i))
+    const bad = rendered.filter((r) => {
+      const got = parseDerived(r.body, f, { tools: PROBE_TOOLS })
+      return !sameCalls(got, r.probe.calls) || !idsBack(got, r)
+    })
     if (parseDerived(plain, f).length > 0) failures.push(`${kind}: the markers read a call in a plain answer`)
     else if (bad.length > 0) failures.push(`${kind}: does not read back probe(s) ${bad.map((r) => `"${r.probe.id}"`).join(', ')}`)
     else {
@@ -62,11 +69,41 @@ export function inferFormat(rendered: Rendered[], plain: string): DerivedFormat 
   return { error: `no known call shape reads the template's tool calls back (${failures.join('; ')})` }
 }
 
+/**
+ * The call ids the probes pass when the template writes no name of its own (Kimi K2 writes only the id): the
+ * convention of the templates that do, `functions.NAME:IDX`.
+ */
+export const PROBE_ID: CallIdForm = { prefix: 'functions.', separator: ':' }
+export const probeId = (name: string, index: number): string => `${PROBE_ID.prefix}${name}${PROBE_ID.separator}${index}`
+
+/**
+ * Where the `index`-th call's name is written from `from` on: the name itself, or with `callIds` the whole call id
+ * around it when the template writes one there. `id` says which.
+ */
+function nameSpan(body: string, from: number, call: ProbeCall, index: number, callIds: boolean): { start: number; end: number; id: boolean } | undefined {
+  const at = body.indexOf(call.name, from)
+  if (at < 0) return undefined
+  const end = at + call.name.length
+  const idEnd = end + PROBE_ID.separator.length + String(index).length
+  if (
+    callIds &&
+    body.slice(at - PROBE_ID.prefix.length, at) === PROBE_ID.prefix &&
+    body.startsWith(PROBE_ID.separator + index, end) &&
+    !/[0-9]/.test(body[idEnd] ?? '')
+  ) {
+    return { start: at - PROBE_ID.prefix.length, end: idEnd, id: true }
+  }
+  return { start: at, end, id: false }
+}
+
 /** The shape of `kind` that `call`'s rendering in `body` has, or why it has not. */
-function shapeOf(kind: CallShape['kind'], body: string, call: ProbeCall): CallShape | string {
-  const at = body.indexOf(call.name)
-  if (at < 0) return 'the function name is not rendered'
-  const after = at + call.name.length
+function shapeOf(kind: CallShape['kind'], body: string, call: ProbeCall, callIds: boolean): CallShape | string {
+  const span = nameSpan(body, 0, call, 0, callIds)
+  if (!span) return 'the function name is not rendered'
+  const at = span.start
+  const after = span.end
+  const id = span.id ? { id: { ...PROBE_ID } } : {}
+  if (span.id && kind !== 'name-json' && kind !== 'xml-pairs') return 'the name is written inside a call id, which only name-first shapes read'
   switch (kind) {
     case 'json-object': {
       const found = jsonObjectAround(body, at, call)
@@ -75,7 +112,7 @@ function shapeOf(kind: CallShape['kind'], body: string, call: ProbeCall): CallSh
     case 'name-json': {
       for (let j = body.indexOf('{', after); j >= 0 && j < after + NEAR; j = body.indexOf('{', j + 1)) {
         const r = parseJsonAt(body, j)
-        if (r.ok && sameValue(r.value, call.arguments)) return { kind, between: body.slice(after, j) }
+        if (r.ok && sameValue(r.value, call.arguments)) return { kind, between: body.slice(after, j), ...id }
       }
       return 'no JSON object of the arguments follows the name'
     }
@@ -83,8 +120,10 @@ function shapeOf(kind: CallShape['kind'], body: string, call: ProbeCall): CallSh
       const r = parsePythonCallAt(body.slice(at), 0, { jsonLiterals: true })
       return r.ok && r.calls.length === 1 && sameValue(r.calls[0]!.args, call.arguments) ? { kind } : 'no Python call at the name'
     }
-    case 'xml-pairs':
-      return pairsShape(body, after, call)
+    case 'xml-pairs': {
+      const shape = pairsShape(body, after, call)
+      return typeof shape === 'string' ? shape : { ...shape, ...id }
+    }
   }
 }
 
@@ -170,9 +209,11 @@ function pairsShape(body: string, after: number, call: ProbeCall): CallShape | s
 function spans(body: string, calls: readonly ProbeCall[], shape: CallShape): [number, number][] | string {
   const out: [number, number][] = []
   let from = 0
-  for (const call of calls) {
-    const at = body.indexOf(call.name, from)
-    if (at < 0) return `call ${call.name} is not rendered`
+  for (const [index, call] of calls.entries()) {
+    const span = nameSpan(body, from, call, index, 'id' in shape && shape.id !== undefined)
+    if (!span) return `call ${call.name} is not rendered`
+    if ('id' in shape && shape.id !== undefined && !span.id) return `call ${call.name} is not written in its call id`
+    const at = span.start
     const start = shape.kind === 'json-object' ? jsonObjectAround(body, at, call)?.start : at
     if (start === undefined || start < from) return `call ${call.name} is not a JSON object`
     const r = readCall(body, start, body.length, shape, { tools: PROBE_TOOLS }, 'derived')
@@ -213,4 +254,85 @@ function segment(rendered: Rendered[], shape: CallShape): DerivedFormat | Derive
   if (before1 !== open) notes.push(`a single call is opened with ${JSON.stringify(before1)}, two with ${JSON.stringify(open)}`)
   if (after1 !== tail) notes.push(`a single call is closed with ${JSON.stringify(after1)}, two with ${JSON.stringify(tail)}`)
   return f
+}
+
+type PairsShape = Extract<CallShape, { kind: 'xml-pairs' }>
+const WORD = /[A-Za-z0-9_]/
+const JSON_TYPES: Record<string, (v: unknown) => boolean> = {
+  string: (v) => typeof v === 'string',
+  integer: (v) => Number.isInteger(v),
+  number: (v) => typeof v === 'number',
+  boolean: (v) => typeof v === 'boolean',
+  null: (v) => v === null,
+}
+
+/**
+ * A type tag between each key and its value, read off the text there: for a string argument (the one-call probe's
+ * first) and for the scalar arguments of the every-type probe. The same text everywhere: no tag, `shape` as it is.
+ * Otherwise the text must differ in one word, which must be a string flag (`true` for strings, `false` for the rest)
+ * or the value's JSON type; any other difference is an error, not a guess.
+ */
+function typedPairs(shape: PairsShape, oneBody: string, rendered: Rendered[]): PairsShape | string {
+  const typed = rendered.find((r) => r.probe.id === 'every value type') ?? rendered.find((r) => r.probe.id === 'two calls')
+  const call = typed?.probe.calls.find((c) => Object.values(c.arguments).some((v) => typeof v === 'number'))
+  if (!typed || !call) return shape
+  const keyOpen = shape.keyOpen.trim()
+  const valueClose = shape.valueClose.trim()
+  const quote = shape.values === 'json' ? '"' : ''
+  /** The text between the key and the value `text` written at its end, in `body` from `from` on. */
+  const between = (body: string, from: number, key: string, text: string, atEnd: boolean): [string, number] | undefined => {
+    const k = body.indexOf(keyOpen + key, from)
+    if (k < 0) return undefined
+    const ke = k + keyOpen.length + key.length
+    if (!atEnd) {
+      const v = body.indexOf(quote + text, ke)
+      return v < 0 ? undefined : [body.slice(ke, v), v]
+    }
+    let e = body.indexOf(valueClose, ke)
+    while (e > ke && /\s/.test(body[e - 1]!)) e--
+    return e < 0 || !body.startsWith(text, e - text.length) ? undefined : [body.slice(ke, e - text.length), e]
+  }
+  const lookup = rendered.find((r) => r.probe.id === 'one call')!.probe.calls[0]!
+  const [k1, v1] = Object.entries(lookup.arguments)[0] as [string, string]
+  const first = between(oneBody, 0, k1, v1, false)
+  if (!first) return shape
+  const kvs: { text: string; value: unknown }[] = [{ text: first[0], value: v1 }]
+  let from = Math.max(0, typed.body.indexOf(call.name))
+  for (const [key, value] of Object.entries(call.arguments)) {
+    if (typeof value === 'object' && value !== null) continue
+    const found = between(typed.body, from, key, typeof value === 'string' ? value : JSON.stringify(value), typeof value !== 'string')
+    if (!found) return 'an argument of the every-type probe is not written between its tags'
+    kvs.push({ text: found[0], value })
+    from = found[1]
+  }
+  if (kvs.every((kv) => kv.text === kvs[0]!.text)) return shape
+  // The common text before and after the differing word, cut back to word boundaries.
+  const a = kvs[0]!.text
+  let p = kvs.reduce((n, kv) => Math.min(n, commonPrefix(a, kv.text)), a.length)
+  let s = kvs.reduce((n, kv) => Math.min(n, commonSuffix(a, kv.text), kv.text.length - p), a.length - p)
+  while (p > 0 && WORD.test(a[p - 1]!)) p--
+  while (s > 0 && WORD.test(a[a.length - s]!)) s--
+  const words = kvs.map((kv) => kv.text.slice(p, kv.text.length - s))
+  if (!words.every((w) => /^[A-Za-z0-9_]+$/.test(w))) return `the text between a key and its value differs by more than one word (${JSON.stringify(kvs.map((kv) => kv.text))})`
+  const head = a.slice(0, p).trim()
+  const tail = a.slice(a.length - s).trim()
+  const hs = head.search(/\s/)
+  const ts = tail.search(/\s/)
+  const tags = {
+    keyClose: hs < 0 ? head : head.slice(0, hs),
+    typeOpen: hs < 0 ? '' : head.slice(hs).trim(),
+    typeClose: ts < 0 ? tail : tail.slice(0, ts),
+    valueOpen: ts < 0 ? '' : tail.slice(ts).trim(),
+  }
+  if (tags.keyClose === '' || tags.typeClose === '') return 'the type written between a key and its value has no tags around it'
+  const stringWords = new Set(words.filter((_w, i) => typeof kvs[i]!.value === 'string'))
+  const otherWords = new Set(words.filter((_w, i) => typeof kvs[i]!.value !== 'string'))
+  const base = { ...shape, keyClose: tags.keyClose, valueOpen: tags.valueOpen }
+  if (stringWords.size === 1 && otherWords.size === 1 && [...stringWords][0]!.toLowerCase() === 'true' && [...otherWords][0]!.toLowerCase() === 'false') {
+    return { ...base, types: { open: tags.typeOpen, close: tags.typeClose, kind: 'string-flag', stringWord: [...stringWords][0]! } }
+  }
+  if (words.every((w, i) => JSON_TYPES[w.toLowerCase()]?.(kvs[i]!.value) === true)) {
+    return { ...base, types: { open: tags.typeOpen, close: tags.typeClose, kind: 'json-type' } }
+  }
+  return `the template writes a word between each key and its value (${words.join(', ')}) that is neither a string flag nor a JSON type`
 }

@@ -3,14 +3,14 @@
  * JSON and Python readers: linear in the text, never throws, evaluates nothing. Markers are searched trimmed, so a
  * model that writes other whitespace around them than its template still parses.
  */
-import { decodeArguments, isPlainObject, makeCall } from '../call-object.js'
+import { decodeArguments, invalidArguments, isPlainObject, makeCall } from '../call-object.js'
 import { parseJson, parseJsonAt, skipSpace } from '../json.js'
-import { parsePythonCallAt } from '../python/index.js'
+import { parsePythonCallAt } from '../../python/index.js'
 import { toolCallFromPython } from '../pythonic-calls.js'
 import { ForwardSearch, forEachBlock, forEachMarkerRegion } from '../scan.js'
-import { ArgumentsBuilder, stripOneNewline } from '../schema-values.js'
+import { ArgumentsBuilder, stripOneNewline, typeValue } from '../schema-values.js'
 import type { ParseOptions, ToolCall } from '../types.js'
-import type { CallShape, DerivedFormat } from './types.js'
+import type { CallIdForm, CallShape, DerivedFormat } from './types.js'
 
 /** The `ToolCall.format` of calls read with a derived format that matches no hand-written one. */
 export const DERIVED = 'derived'
@@ -43,11 +43,16 @@ export function parseDerived(text: string, f: DerivedFormat, options: ParseOptio
   try {
     if (callOpen !== '') {
       // Each call has its opening marker: read each region it starts (to its close, or the next opening).
-      const visit = (from: number, to: number): void => {
+      const visit = (from: number, to: number, closed = false): void => {
         const r = readCall(text, from, to, f.shape, options, format, searches)
-        if (r) out.push(r.call)
+        if (!r) return
+        // A closed call holding text after what its shape read may have lost an argument there: invalid, not short.
+        if (closed && r.call.argumentsValid && skipSpace(text, r.end, to) < to) {
+          const c = r.call
+          out.push(makeCall(c.name, invalidArguments('text in the call that its format does not read'), format, text.slice(from, to), c.id))
+        } else out.push(r.call)
       }
-      if (callClose !== '') forEachBlock(text, callOpen, callClose, (_b, from, to) => visit(from, to))
+      if (callClose !== '') forEachBlock(text, callOpen, callClose, (_b, from, to, closed) => visit(from, to, closed))
       else forEachMarkerRegion(text, callOpen, visit)
     } else if (blockOpen !== '') {
       forEachMarkerRegion(text, blockOpen, (start, limit) => readSequence(text, start, limit, f, options, format, out, searches))
@@ -103,12 +108,12 @@ export function readCall(
     case 'json-object':
       return readJsonObject(text, p, limit, shape, format)
     case 'name-json': {
-      const n = readName(text, p, limit, shape.between)
+      const n = readName(text, p, limit, shape.between, shape.id)
       if (!n) return undefined
       const r = parseJsonAt(text, n.end, limit)
       if (!r.ok) return undefined
       const raw = text.slice(p, r.end)
-      return { call: makeCall(n.name, decodeArguments(r.value, r.floatPaths, raw.length), format, raw), end: r.end }
+      return { call: makeCall(n.name, decodeArguments(r.value, r.floatPaths, raw.length), format, raw, n.id), end: r.end }
     }
     case 'python': {
       const r = parsePythonCallAt(text.slice(p, limit), 0, { jsonLiterals: true })
@@ -141,8 +146,18 @@ function readJsonObject(
   return { call: makeCall(name, args, format, raw), end: r.end }
 }
 
-/** The function name at `p`: up to `between` (trimmed), or the run of name characters when `between` is blank. */
-function readName(text: string, p: number, limit: number, between: string): { name: string; end: number } | undefined {
+/**
+ * The function name at `p`: up to `between` (trimmed), or the run of name characters when `between` is blank. With
+ * `idForm` the text there is a call id (`functions.NAME:IDX`): the name is read out of it, and text not of that form
+ * is no call.
+ */
+function readName(
+  text: string,
+  p: number,
+  limit: number,
+  between: string,
+  idForm?: CallIdForm,
+): { name: string; end: number; id?: string } | undefined {
   const b = between.trim()
   let nameEnd: number
   let end: number
@@ -157,10 +172,18 @@ function readName(text: string, p: number, limit: number, between: string): { na
     end = nameEnd + b.length
   }
   const name = text.slice(p, nameEnd).trim()
-  return NAME.test(name) ? { name, end } : undefined
+  if (!NAME.test(name)) return undefined
+  if (!idForm) return { name, end }
+  const sep = name.lastIndexOf(idForm.separator)
+  if (!name.startsWith(idForm.prefix) || sep <= idForm.prefix.length || !/^[0-9]+$/.test(name.slice(sep + idForm.separator.length))) return undefined
+  return { name: name.slice(idForm.prefix.length, sep), end, id: name }
 }
 
-/** NAME, then `keyOpen KEY keyClose valueOpen VALUE valueClose` per argument. */
+/**
+ * NAME, then `keyOpen KEY keyClose [typeOpen TYPE typeClose] valueOpen VALUE valueClose` per argument. A pair that
+ * starts but does not complete makes the call's arguments invalid (it may have held an argument), rather than a
+ * valid call without it.
+ */
 function readPairs(
   text: string,
   p: number,
@@ -170,35 +193,83 @@ function readPairs(
   format: string,
   valueEnds: ForwardSearch,
 ): Read | undefined {
-  const n = readName(text, p, limit, shape.between)
+  const n = readName(text, p, limit, shape.between, shape.id)
   if (!n) return undefined
   const keyOpen = shape.keyOpen.trim()
   const keyClose = shape.keyClose.trim()
   const valueOpen = shape.valueOpen.trim()
   const valueClose = shape.valueClose.trim()
+  const types = shape.types
+  const typeOpen = types?.open.trim() ?? ''
+  const typeClose = types?.close.trim() ?? ''
   const args = new ArgumentsBuilder(n.name, options)
   let q = n.end
   let end = n.end
+  let error: string | undefined
   for (;;) {
     q = skipSpace(text, q, limit)
     if (!text.startsWith(keyOpen, q)) break
     const k = q + keyOpen.length
     const ke = text.slice(k, Math.min(limit, k + MAX_NAME + keyClose.length)).indexOf(keyClose)
-    if (ke < 0) break
+    if (ke < 0) {
+      error = `${keyOpen} not closed by ${keyClose}`
+      break
+    }
     let v = k + ke + keyClose.length
+    let declared: string | undefined
+    if (types) {
+      v = skipSpace(text, v, limit)
+      if (!text.startsWith(typeOpen, v)) {
+        error = `no type after the key (${typeOpen})`
+        break
+      }
+      v += typeOpen.length
+      const te = text.slice(v, Math.min(limit, v + MAX_NAME + typeClose.length)).indexOf(typeClose)
+      if (te < 0) {
+        error = `the type is not closed by ${typeClose}`
+        break
+      }
+      declared = text.slice(v, v + te).trim()
+      v += te + typeClose.length
+    }
     if (valueOpen !== '') {
       v = skipSpace(text, v, limit)
-      if (!text.startsWith(valueOpen, v)) break
+      if (!text.startsWith(valueOpen, v)) {
+        error = `${keyClose} without ${valueOpen}`
+        break
+      }
       v += valueOpen.length
     }
     const ve = valueEnds.next(v)
-    if (ve < 0 || ve + valueClose.length > limit) break
+    if (ve < 0 || ve + valueClose.length > limit) {
+      error = `value not closed by ${valueClose}`
+      break
+    }
     const key = text.slice(k, k + ke).trim()
     const value = stripOneNewline(text.slice(v, ve))
-    const json = shape.values === 'json' ? parseJson(value) : undefined
-    if (json?.ok) args.add(key, json.floatPaths ? { value: json.value, floatPaths: json.floatPaths } : { value: json.value })
-    else args.addText(key, value)
+    addValue(args, key, value, shape, declared)
     q = end = ve + valueClose.length
   }
-  return { call: makeCall(n.name, args.result(), format, text.slice(p, end)), end }
+  const decoded = error === undefined ? args.result() : invalidArguments(error)
+  return { call: makeCall(n.name, decoded, format, text.slice(p, end), n.id), end }
 }
+
+/** One value, decoded as the format writes it: by its type tag, as JSON, or typed by the tool schema. */
+function addValue(args: ArgumentsBuilder, key: string, value: string, shape: Extract<CallShape, { kind: 'xml-pairs' }>, declared: string | undefined): void {
+  const types = shape.types
+  if (types && declared !== undefined) {
+    if (types.kind === 'string-flag') {
+      if (declared === types.stringWord) return args.add(key, { value })
+      const json = parseJson(value)
+      // Flagged JSON that does not decode stays text: the scorer's schema checks then see the mismatch.
+      return json.ok ? args.add(key, json.floatPaths ? { value: json.value, floatPaths: json.floatPaths } : { value: json.value }) : args.addText(key, value)
+    }
+    const t = declared.toLowerCase()
+    if (DECLARED.has(t)) return args.add(key, typeValue(value, { type: t }))
+  }
+  const json = shape.values === 'json' ? parseJson(value) : undefined
+  if (json?.ok) args.add(key, json.floatPaths ? { value: json.value, floatPaths: json.floatPaths } : { value: json.value })
+  else args.addText(key, value)
+}
+
+const DECLARED = new Set(['string', 'integer', 'number', 'boolean', 'object', 'array', 'null'])

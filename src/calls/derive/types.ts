@@ -1,11 +1,32 @@
 /** What `deriveFormat` infers from a chat template: plain data, so a user can print it and see what was inferred. */
 
+/**
+ * A call id the template writes in the name's place (Kimi K2: `functions.NAME:IDX`): `prefix`, the name, `separator`
+ * and the call's index in the turn. The whole id becomes `ToolCall.id`; a name written without it is no call.
+ */
+export interface CallIdForm {
+  prefix: string
+  separator: string
+}
+
+/**
+ * A type written between an argument's key and its value: `open WORD close`. 'string-flag': WORD is `stringWord`
+ * for a string written as it is, another word for a JSON value (DeepSeek V3.2's `string="true"`); 'json-type': WORD
+ * is the value's JSON Schema type (K2 Horizon's `<ifm|arg_type>integer</ifm|arg_type>`), which types the value.
+ */
+export interface ValueTypeTag {
+  open: string
+  close: string
+  kind: 'string-flag' | 'json-type'
+  stringWord?: string
+}
+
 /** How one call is written between its `callOpen` and `callClose`. */
 export type CallShape =
   /** One JSON object holding the name and the arguments (Hermes, Llama 3.1): `{"name": ..., "arguments": {...}}`. */
   | { kind: 'json-object'; nameKey: string; argumentsKey: string; /** arguments written as a JSON string */ argumentsAsString: boolean }
   /** The name, a literal, then the arguments as a JSON object (DeepSeek V3: NAME, "\n```json\n", {...}). */
-  | { kind: 'name-json'; between: string }
+  | { kind: 'name-json'; between: string; id?: CallIdForm }
   /**
    * The name, a literal, then one key/value pair of tags per argument (GLM's `<arg_key>`, Qwen3-Coder's
    * `<parameter=`). `values`: 'raw' writes strings as they are and other values as JSON (typed by the tool schema
@@ -19,6 +40,9 @@ export type CallShape =
       valueOpen: string
       valueClose: string
       values: 'raw' | 'json'
+      /** A type tag between each key and its value, when the template writes one. */
+      types?: ValueTypeTag
+      id?: CallIdForm
     }
   /** Python call syntax: `name(key=value, ...)`. */
   | { kind: 'python' }

@@ -1,5 +1,7 @@
 /**
- * GLM-4.5 / 4.6 (`glm45`) and GLM-4.7 (`glm47`, no newlines):
+ * GLM-4.5 / 4.6 (`glm45`) and GLM-4.7 (`glm47`, no newlines), and GLM-5.x: GLM-5, 5.1, 5.2 and 5.3-Flash write
+ * GLM-4.7's shape (SGLang registers `glm5` as its GLM-4.7 detector, vLLM serves GLM-5.1 with `glm47`, GLM-5.2's
+ * template asks for it, and SGLang found no GLM-5.3 detector needed), so they are aliases here:
  * `<tool_call>NAME\n<arg_key>k</arg_key>\n<arg_value>v</arg_value>\n</tool_call>`.
  *
  * Values are raw text (one leading and one trailing newline stripped) typed by the tool schema, or decoded as JSON
@@ -73,7 +75,22 @@ function render(calls: readonly { name: string; arguments: Record<string, unknow
 
 export const glm: FormatParser = {
   name: FORMAT,
-  aliases: ['glm47', 'glm', 'glm4', 'glm4_moe', 'glm45_air', 'glm46', 'poolside_v1', 'poolside', 'laguna'],
+  aliases: [
+    'glm47',
+    'glm',
+    'glm4',
+    'glm4_moe',
+    'glm45_air',
+    'glm46',
+    'glm5',
+    'glm-5',
+    'glm51',
+    'glm52',
+    'glm53',
+    'poolside_v1',
+    'poolside',
+    'laguna',
+  ],
   ...markedBy(OPEN),
   parse,
   render,

@@ -15,12 +15,17 @@
  * Harmony keeps its reasoning in its own channel, so `<think>` means nothing here (`reasoning: 'keep'`): cutting
  * `<think>` spans could only damage a message that happens to quote one.
  *
+ * LLM-jp-4.1 (see the aliases) writes the same messages with a space after every special token
+ * (`<|start|> assistant to=functions.NAME<|channel|> commentary json<|message|> {...}<|end|>`), which all of the
+ * above reads. An empty body closed by a stop token (`<|message|><|call|>`) is a call with `{}` (the llm-jp engine's
+ * rule); an empty body cut off by the end of the output is not known to be complete and stays invalid.
+ *
  * Choices: a function message whose body does not decode (truncated or invalid JSON) is a call with invalid
  * arguments, for every such message (llama.cpp drops some of them when it does not parse tool calls at all): the
  * recipient already names the tool the model chose.
  */
 import { decodeArguments, makeCall } from '../call-object.js'
-import { parseJsonAt, parseJsonSpan } from '../json.js'
+import { parseJsonAt, parseJsonSpan, skipSpace } from '../json.js'
 import type { FormatParser, ToolCall } from '../types.js'
 import { ForwardSearch } from '../scan.js'
 
@@ -31,6 +36,9 @@ const CONSTRAIN = '<|constrain|>'
 /** Tokens that end a message body (stop tokens, or the next header when the stop token was stripped). */
 const BODY_ENDS = ['<|end|>', '<|call|>', '<|return|>', START, CHANNEL]
 const FUNCTIONS = 'functions.'
+/** The tokens that close a message (not a following header): what makes an empty body a complete one. */
+const STOPS = ['<|end|>', '<|call|>', '<|return|>']
+const isStopToken = (text: string, at: number): boolean => STOPS.some((t) => text.startsWith(t, at))
 const RECIPIENT = 'to='
 
 function isSpace(ch: string | undefined): boolean {
@@ -83,7 +91,15 @@ export function parseHarmony(text: string): ToolCall[] {
     if (name !== undefined) {
       // Most bodies run exactly to the first stop token: one native parse of that span first. Otherwise the JSON
       // is read string-aware up to the next message, so a stop token quoted in a value does not cut it.
-      const span = parseJsonSpan(text, bodyStart, bodyEnd(bodyStart, limit))
+      const stop = bodyEnd(bodyStart, limit)
+      if (stop < text.length && skipSpace(text, bodyStart, stop) === stop && isStopToken(text, stop)) {
+        // An empty body closed by its stop token: a call without arguments (LLM-jp-4's engines give `{}`).
+        calls.push(makeCall(name, { arguments: {}, argumentsValid: true }, 'harmony', text.slice(headerStart + Math.max(0, header.lastIndexOf(START)), stop)))
+        headerStart = stop
+        m = nextMessage
+        continue
+      }
+      const span = parseJsonSpan(text, bodyStart, stop)
       const r = span?.ok ? span : parseJsonAt(text, bodyStart, limit)
       const args = r.ok ? decodeArguments(r.value, r.floatPaths) : { arguments: {}, argumentsValid: false }
       end = bodyEnd(r.ok ? r.end : bodyStart, limit)
@@ -102,7 +118,9 @@ function renderCall(c: { name: string; arguments: Record<string, unknown> }): st
 
 export const harmony: FormatParser = {
   name: 'harmony',
-  aliases: ['gpt-oss', 'gpt_oss'],
+  // LLM-jp-4 / 4.1 write Harmony (llama.cpp's `llm-jp-harmony`, the llm-jp vLLM plugin's `llmjp4`): a space after
+  // each special token and `<|end|>` between parallel calls, both read here, so they share this format.
+  aliases: ['gpt-oss', 'gpt_oss', 'llm-jp', 'llm_jp', 'llmjp4', 'llm-jp-harmony', 'llm_jp_harmony'],
   // Arguments follow `<|message|>`: a text without one holds no call.
   markers: [MESSAGE],
   // `=` is rarer than `t` in prose: the first search rules most outputs out quickly.

@@ -13,7 +13,7 @@
  */
 import { callFromObject, makeCall, subPaths } from '../call-object.js'
 import { parseJson, skipSpace } from '../json.js'
-import { parsePythonCalls } from '../python/index.js'
+import { parsePythonCalls } from '../../python/index.js'
 import type { FormatParser, ToolCall } from '../types.js'
 import { renderPythonicList, toolCallFromPython } from '../pythonic-calls.js'
 import { ForwardSearch, forEachBlock } from '../scan.js'

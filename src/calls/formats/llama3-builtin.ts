@@ -4,7 +4,7 @@
  * `NAME.call(...)` shape is this format; JSON after the tag is `llama3_json`'s, tried next.
  */
 import { makeCall } from '../call-object.js'
-import { parsePythonCallAt, renderPythonCall } from '../python/index.js'
+import { parsePythonCallAt, renderPythonCall } from '../../python/index.js'
 import type { FormatParser, ToolCall } from '../types.js'
 import { ForwardSearch, forEachMarkerRegion } from '../scan.js'
 import { unreadTail } from '../unread.js'

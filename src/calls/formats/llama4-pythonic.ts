@@ -3,8 +3,9 @@
  * surround the block; without the start marker the output is read as a plain pythonic list (vLLM's Llama 4 parser
  * accepts both). Inside the markers a bare call (`f(a=1)`) or a comma sequence of calls is accepted too.
  */
-import { parsePythonCalls } from '../python/index.js'
-import type { FormatParser, ToolCall } from '../types.js'
+import { parsePythonCalls } from '../../python/index.js'
+import type { FormatParser, ParseOptions, ToolCall } from '../types.js'
+import { callLimit } from '../call-limit.js'
 import { listFinders, pythonicListsIn, readPythonicLists, renderPythonicList, toolCallFromPython } from '../pythonic-calls.js'
 import { markedBy } from '../marker-scan.js'
 import { ForwardSearch } from '../scan.js'
@@ -21,9 +22,10 @@ function opensList(text: string, from: number, to: number): boolean {
   return text.charCodeAt(i) === 91
 }
 
-function parse(text: string): ToolCall[] {
+function parse(text: string, options: ParseOptions): ToolCall[] {
+  const limit = callLimit(options)
   let start = text.indexOf(START)
-  if (start < 0) return pythonicListsIn(text, FORMAT)
+  if (start < 0) return pythonicListsIn(text, FORMAT, 0, text.length, undefined, limit)
   const out: ToolCall[] = []
   const finders = listFinders(text)
   const ends = new ForwardSearch(text, END)
@@ -33,7 +35,7 @@ function parse(text: string): ToolCall[] {
     const next = text.indexOf(START, from)
     if (end !== -1 && end < from) end = text.indexOf(END, from)
     const to = end >= 0 && (next < 0 || end < next) ? end : next >= 0 ? next : text.length
-    const { calls: lists, end: listsEnd } = readPythonicLists(text, FORMAT, from, to, finders)
+    const { calls: lists, end: listsEnd } = readPythonicLists(text, FORMAT, from, to, finders, Math.max(0, limit - out.length))
     // Inside the markers, text after the last list is unread (`[f(a='V')]<|python_ena1', b=2)]`), issue 22.
     if (lists.length > 0 && to === end && !blankBetween(text, listsEnd, to)) {
       unreadText(lists, `text after the call list, before ${END}, unread: ${JSON.stringify(text.slice(listsEnd, Math.min(to, listsEnd + 40)))}`)

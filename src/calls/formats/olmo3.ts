@@ -4,7 +4,7 @@
  * `false`, `null` read as constants. A missing `</function_calls>` at the end of the output still gives the complete
  * calls before it; a call that does not parse ends the block (the calls before it are kept).
  */
-import { parsePythonCallAt, parsePythonCallListAt, renderPythonCall } from '../python/index.js'
+import { parsePythonCallAt, parsePythonCallListAt, renderPythonCall } from '../../python/index.js'
 import type { FormatParser, ToolCall } from '../types.js'
 import { toolCallFromPython } from '../pythonic-calls.js'
 import { ForwardSearch, forEachBlock } from '../scan.js'

@@ -15,6 +15,7 @@
  */
 import type { FormatParser } from '../types.js'
 import { pythonicListsIn, renderPythonicList } from '../pythonic-calls.js'
+import { callLimit } from '../call-limit.js'
 
 const FORMAT = 'pythonic'
 
@@ -22,6 +23,6 @@ export const pythonic: FormatParser = {
   name: FORMAT,
   aliases: ['python', 'llama3_2_pythonic', 'bfcl_prompting'],
   detect: (text) => text.includes('[') && text.includes('('),
-  parse: (text) => pythonicListsIn(text, FORMAT),
+  parse: (text, options) => pythonicListsIn(text, FORMAT, 0, text.length, undefined, callLimit(options)),
   render: renderPythonicList,
 }

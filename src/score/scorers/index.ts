@@ -5,10 +5,10 @@
  */
 import type { BuiltinScorer } from '../scorer.js'
 import type { SchemaSampleMetrics } from '../schema.js'
-import type { BfclVerdict } from '../bfcl/score.js'
+import type { BfclVerdict } from '../../bfcl/checker/score.js'
 import type { JudgeResult } from '../judge.js'
 import type { ScoredTrajectory } from './trajectory.js'
-import { bfclScorer } from './bfcl.js'
+import { bfclScorer } from '../../bfcl/scorer/scorer.js'
 import { judgeScorer } from './judge.js'
 import { schemaScorer } from './schema.js'
 import { trajectoryScorer } from './trajectory.js'

@@ -1,0 +1,180 @@
+/**
+ * Executing Python-call strings against simulated API instances, as BFCL's `execute_multi_turn_func_call` does:
+ * method names are prefixed with their instance's name by the same regular expression (it also rewrites matching
+ * words inside string arguments), the call is parsed (never evaluated) and dispatched, and each result becomes the
+ * string the reference compares: a str as is, a dict as `json.dumps` (or `str()` when that fails), else `str()`.
+ */
+import { parsePythonExpression, type PyNode } from '../../python/index.js'
+import { parseJson } from '../../calls/json.js'
+import { PyTuple, fromJson, type PyDict, type PyKey, type PyValue } from '../../python/operations.js'
+import { ApiSession, bindArgs, type ApiMethod, type SimulatedApi } from './api.js'
+import { GorillaFileSystem } from './file-system.js'
+import { PyExc, deepCopy, fl, jsonDumps, neg, repr, str, type Val } from '../../python/runtime.js'
+import { MessageApi, TicketApi, TwitterApi } from './social.js'
+import { MathApi } from './math.js'
+import { TradingBot } from './trading.js'
+import { TravelApi } from './travel.js'
+import { VehicleControlApi } from './vehicle.js'
+
+export const API_CLASSES: Record<string, new (session: ApiSession) => SimulatedApi> = {
+  GorillaFileSystem,
+  MathAPI: MathApi,
+  MessageAPI: MessageApi,
+  TwitterAPI: TwitterApi,
+  TicketAPI: TicketApi,
+  TradingBot,
+  TravelAPI: TravelApi,
+  VehicleControlAPI: VehicleControlApi,
+}
+
+const FORBIDDEN = new Set(['kill', 'exit', 'quit', 'remove', 'unlink', 'popen', 'Popen', 'run'])
+
+/** One set of instances (the model's, or the ground truth's) for one test entry, kept across turns. */
+export class InstanceSet {
+  readonly instances = new Map<string, SimulatedApi>()
+  /** instance name → instance; method name → instance name (later classes win, as the reference's dict). */
+  private readonly byName = new Map<string, SimulatedApi>()
+  private readonly methodOwner = new Map<string, string>()
+  private readonly methodTables = new Map<SimulatedApi, Record<string, ApiMethod>>()
+
+  constructor(
+    session: ApiSession,
+    involvedClasses: readonly string[],
+    initialConfig: PyDict,
+    namePrefix: string,
+    longContext: boolean,
+  ) {
+    for (const className of involvedClasses) {
+      const Cls = API_CLASSES[className]
+      if (Cls === undefined) throw new Error(`unknown BFCL API class ${className}`)
+      const instance = new Cls(session)
+      if (!instance.stateless) {
+        const config = initialConfig.get(className)
+        instance.loadScenario(config instanceof Map ? deepCopy(config) : new Map(), longContext)
+      }
+      const name = `${namePrefix}_${className}_instance`.replace(/[-./]/g, '_')
+      this.instances.set(className, instance)
+      this.byName.set(name, instance)
+      const table = instance.methods()
+      this.methodTables.set(instance, table)
+      for (const method of Object.keys(table).sort()) this.methodOwner.set(method, name)
+    }
+  }
+
+  /** Execute each call string; one result string per call. */
+  execute(calls: readonly string[]): string[] {
+    return calls.map((c) => {
+      try {
+        return resultString(this.run(c))
+      } catch (e) {
+        if (e instanceof PyExc) return `Error during execution: ${e.message}`
+        throw e
+      }
+    })
+  }
+
+  private run(call: string): Val | undefined {
+    const processed = call.replace(/\b([a-zA-Z_]\w*)\s*(?=\()/g, (_m, name: string) => {
+      const owner = this.methodOwner.get(name)
+      return owner === undefined ? name : `${owner}.${name}`
+    })
+    let head = processed.includes('(') ? processed.split('(')[0]! : processed
+    if (head.includes('.')) head = head.split('.')[1]!
+    if (FORBIDDEN.has(head)) throw new PyExc(`Function call ${head} is not allowed.`)
+    const parsed = parsePythonExpression(processed)
+    if (!parsed.ok) throw new PyExc(`invalid syntax (<string>, line 1)`)
+    return this.evaluate(parsed.node)
+  }
+
+  private evaluate(node: PyNode): Val | undefined {
+    switch (node.kind) {
+      case 'int':
+        return Number(node.value)
+      case 'float':
+        return fl(node.value)
+      case 'str':
+        return node.value
+      case 'bool':
+        return node.value
+      case 'none':
+        return null
+      case 'list':
+        return node.items.map((n) => this.value(n))
+      case 'tuple':
+        return new PyTuple(node.items.map((n) => this.value(n)))
+      case 'dict': {
+        const out: PyDict = new Map()
+        node.keys.forEach((k, i) => out.set(this.value(k) as PyKey, this.value(node.values[i]!)))
+        return out
+      }
+      case 'unary':
+        if (node.op === '-') return neg(this.value(node.operand))
+        if (node.op === '+') return this.value(node.operand)
+        throw new PyExc('unsupported unary operator')
+      case 'name':
+        throw new PyExc(`name '${node.id.split('.')[0]}' is not defined`)
+      case 'call':
+        return this.call(node.name, node.positional.map((n) => this.value(n)), node.keywords.map((k) => [k.key, this.value(k.value)] as [string, Val]))
+      default:
+        throw new PyExc('unsupported expression')
+    }
+  }
+
+  private value(node: PyNode): Val {
+    const v = this.evaluate(node)
+    return v === undefined ? null : v
+  }
+
+  private call(name: string, positional: Val[], keywords: [string, Val][]): Val | undefined {
+    const dot = name.indexOf('.')
+    if (dot < 0) throw new PyExc(`name '${name}' is not defined`)
+    const instance = this.byName.get(name.slice(0, dot))
+    if (instance === undefined) throw new PyExc(`name '${name.slice(0, dot)}' is not defined`)
+    const methodName = name.slice(dot + 1)
+    const table = this.methodTables.get(instance)!
+    const method = Object.hasOwn(table, methodName) ? table[methodName] : undefined
+    if (method === undefined) throw new PyExc(`'${instance.className}' object has no attribute '${methodName}'`)
+    return method.call(bindArgs(`${instance.className}.${methodName}`, method.params, positional, keywords))
+  }
+}
+
+/** The string the reference keeps for a call's result. */
+export function resultString(v: Val | undefined): string {
+  if (v === undefined || v === null) return 'None'
+  if (typeof v === 'string') return v
+  if (v instanceof Map) {
+    try {
+      return jsonDumps(v)
+    } catch (e) {
+      if (e instanceof PyExc) return str(v)
+      throw e
+    }
+  }
+  return repr(v)
+}
+
+/**
+ * A function-calling step (`[{name: "json args"}, ...]`) as the reference's `convert_to_function_call` turns it into
+ * Python-call strings; undefined where that raises (the step is then skipped).
+ */
+export function decodeFunctionCallingStep(step: PyValue): string[] | undefined {
+  const items = step instanceof Map ? [step] : Array.isArray(step) ? step : undefined
+  if (items === undefined) return undefined
+  const out: string[] = []
+  for (const item of items) {
+    if (!(item instanceof Map)) return undefined
+    for (const [name, raw] of item) {
+      let args: PyValue = raw
+      if (typeof raw === 'string') {
+        const r = parseJson(raw)
+        if (!r.ok) return undefined
+        const v = fromJson(r.value, r.floatPaths)
+        if (v === undefined) return undefined
+        args = v
+      }
+      if (!(args instanceof Map)) return undefined
+      out.push(`${String(name)}(${[...args].map(([k, v]) => `${String(k)}=${repr(v)}`).join(',')})`)
+    }
+  }
+  return out
+}
