@@ -108,17 +108,10 @@ function losses(calls: ToolCall[]): ToolCall[] {
 }
 
 /**
- * Formats the rule does not hold for yet (issue 22, left open): their readers skip text they cannot read (JSON
- * formats drop unknown members or read the first object of a block; the Qwen3-Coder, DSML, Gemma and pythonic readers
- * recover past damage). Remove a format from here once its reader reports such text.
+ * Formats the rule does not hold for yet (issue 22). Harmony: its parser is being reworked on another branch, which
+ * takes the rule up there. Remove a format from here once its reader reports the text it does not read.
  */
-const KNOWN_GAPS = new Set([
-  'harmony', 'kimi_k2', 'kimi_k3', 'atem', 'inkling', 'deepseek_v32', 'gigachat35', 'deepseek_v3', 'deepseek_v31',
-  'step3', 'minimax_m2', 'seed_oss', 'minicpm5', 'qwen3_coder', 'longcat', 'gemma4', 'functiongemma',
-  'llama4_pythonic', 'olmo3', 'command_r7b', 'command_r_plus', 'internlm2', 'gigachat3', 'gigachat31', 'nemotron_v2',
-  'tool_calls_tag', 'granite', 'granite_20b_fc', 'functionary_v3_1', 'hermes', 'llama3_builtin', 'llama3_json',
-  'mistral', 'functools', 'functionary_v3_2', 'pythonic', 'json',
-])
+const KNOWN_GAPS = new Set(['harmony'])
 
 const renderable = FORMATS.filter(
   (f): f is FormatParser & { render: NonNullable<FormatParser['render']> } => !!f.render && !KNOWN_GAPS.has(f.name),
@@ -136,7 +129,8 @@ describe('no silent argument loss: a perturbed call is whole or invalid', () => 
         const detected = losses(parseToolCalls(broken, { tools: TOOLS }))
         expect([...direct, ...detected].map((c) => ({ format: c.format, text: broken, args: c.arguments }))).toEqual([])
       }),
-      { numRuns: 150, seed: 20261125 },
+      // 1,000 runs: at 150 a fixed seed missed holes that 1,500 runs of other seeds found (a closer written twice).
+      { numRuns: 1000, seed: 20261125 },
     )
   })
 })

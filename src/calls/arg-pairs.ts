@@ -133,7 +133,10 @@ export function readPairs(
     const opener = s.value ?? s.keyEnd
     const nextValue = opener.next(vs)
     if (nextValue >= 0 && nextValue < ve) return `value holds ${opener.token}: its ${t.valueEnd} is missing`
-    addDeclared(args, text.slice(k + t.key.length, ke).trim(), clean(text.slice(vs, ve)), declared)
+    const key = text.slice(k + t.key.length, ke).trim()
+    // A key holding `<` or `>` holds part of a tag: text of the format that was not read (issue 22).
+    if (/[<>]/.test(key)) return `a key holds part of a tag: ${JSON.stringify(key.slice(0, 40))}`
+    addDeclared(args, key, clean(text.slice(vs, ve)), declared)
     p = ve + t.valueEnd.length
   }
 }

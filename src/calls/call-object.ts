@@ -26,6 +26,36 @@ export function invalidArguments(error: string): DecodedArguments {
   return { arguments: {}, argumentsValid: false, error }
 }
 
+/**
+ * Members of a call object that are no argument: what an OpenAI-shaped call carries beside its name and arguments
+ * (`id`, `type`, `index`; engines read or drop them, and neither can lose an argument).
+ */
+const NON_ARGUMENT_MEMBERS = new Set(['id', 'type', 'index'])
+
+/**
+ * The first member of a call object that the format does not read: neither its name (`nameKey`), the arguments it
+ * reads (`argumentsKey`) nor a known non-argument member (`also`, `id`, `type`, `index`). A damaged arguments key
+ * (`"argumnts"`), arguments written beside the arguments object, or a second arguments key (`argumentsKeys`) the
+ * format did not read. Undefined when there is none.
+ */
+export function unreadMember(
+  obj: Record<string, unknown>,
+  argumentsKey: string | undefined,
+  nameKey = 'name',
+  also?: readonly string[],
+): string | undefined {
+  for (const k in obj) {
+    if (k === nameKey || k === argumentsKey || NON_ARGUMENT_MEMBERS.has(k) || also?.includes(k)) continue
+    return k
+  }
+  return undefined
+}
+
+/** `invalidArguments` for an unread member (see `unreadMember`). */
+export function unreadMemberArguments(member: string): DecodedArguments {
+  return invalidArguments(`the call object has a member the format does not read: ${JSON.stringify(member)}`)
+}
+
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v)
 }
@@ -115,7 +145,8 @@ export function subPaths(floatPaths: string[] | undefined, prefix: string): stri
 
 /**
  * A ToolCall from a decoded `{"name", "arguments" | "parameters"}` object, or undefined when it is not one (no
- * non-empty string name). No `arguments`/`parameters` key means `{}`, valid. `floatPaths` are those of `obj` itself.
+ * non-empty string name). No `arguments`/`parameters` key means `{}`, valid; a member the format does not read (see
+ * `unreadMember`) makes the arguments invalid. `floatPaths` are those of `obj` itself.
  */
 export function callFromObject(
   obj: unknown,
@@ -128,10 +159,13 @@ export function callFromObject(
   if (typeof name !== 'string' || name.length === 0) return undefined
   const key = 'arguments' in obj ? 'arguments' : 'parameters' in obj ? 'parameters' : undefined
   // No arguments at all is a call of a function without parameters (NeMo defaults to `{}`, valid).
+  const unread = unreadMember(obj, key)
   const args =
-    key === undefined
-      ? { arguments: {}, argumentsValid: true }
-      : decodeArguments(obj[key], floatPaths ? subPaths(floatPaths, '/' + key) : undefined, raw?.length)
+    unread !== undefined
+      ? unreadMemberArguments(unread)
+      : key === undefined
+        ? { arguments: {}, argumentsValid: true }
+        : decodeArguments(obj[key], floatPaths ? subPaths(floatPaths, '/' + key) : undefined, raw?.length)
   return makeCall(name, args, format, raw, typeof obj['id'] === 'string' ? obj['id'] : undefined)
 }
 

@@ -1,5 +1,5 @@
 /** Cohere's action objects (`tool_name`, `parameters`), shared by Command R7B and Command R+. */
-import { decodeArguments, isPlainObject, makeCall, subPaths } from './call-object.js'
+import { decodeArguments, isPlainObject, makeCall, subPaths, unreadMember, unreadMemberArguments } from './call-object.js'
 import type { ToolCall } from './types.js'
 import { type JsonItem } from './json-blocks.js'
 
@@ -7,11 +7,17 @@ import { type JsonItem } from './json-blocks.js'
 export function cohereCall(it: JsonItem, format: string): ToolCall | undefined {
   const obj = it.value
   if (!isPlainObject(obj)) return undefined
-  const name = typeof obj['tool_name'] === 'string' ? obj['tool_name'] : obj['name']
+  const nameKey = typeof obj['tool_name'] === 'string' ? 'tool_name' : 'name'
+  const name = obj[nameKey]
   if (typeof name !== 'string' || name.length === 0) return undefined
   const key = 'parameters' in obj ? 'parameters' : 'arguments' in obj ? 'arguments' : undefined
+  const unread = unreadMember(obj, key, nameKey, ['tool_call_id'])
   const args =
-    key === undefined ? { arguments: {}, argumentsValid: true } : decodeArguments(obj[key], subPaths(it.floatPaths, '/' + key))
+    unread !== undefined
+      ? unreadMemberArguments(unread)
+      : key === undefined
+        ? { arguments: {}, argumentsValid: true }
+        : decodeArguments(obj[key], subPaths(it.floatPaths, '/' + key))
   const rawId = obj['tool_call_id']
   const id = typeof rawId === 'string' ? rawId : typeof rawId === 'number' ? String(rawId) : undefined
   return makeCall(name, args, format, it.raw, id)

@@ -5,6 +5,7 @@ import { parseJsonAt, skipSpace } from './json.js'
 import type { ToolCall } from './types.js'
 import { skipFenceOpen } from './json-blocks.js'
 import { ForwardSearch } from './scan.js'
+import { unreadAfter, unreadGlued, unreadText } from './unread.js'
 
 type Kind = 'callsBegin' | 'callsEnd' | 'callBegin' | 'callEnd' | 'sep'
 
@@ -93,7 +94,14 @@ interface ShapedCall {
  * Read one call whose separator token is `sep`, whose head (type or name) starts at `headStart`, and whose body runs
  * to `limit` (the next boundary token or the end). `nextToken` is where the V3 name line must stop at the latest.
  */
-function readCall(text: string, headStart: number, sep: Token, nextToken: number, limit: number): ShapedCall | undefined {
+function readCall(
+  text: string,
+  headStart: number,
+  sep: Token,
+  nextToken: number,
+  limit: number,
+  ends: Token[],
+): ShapedCall | undefined {
   const head = text.slice(headStart, sep.start).trim()
   const after = skipSpace(text, sep.end, limit)
   const c = text[after]
@@ -125,7 +133,29 @@ function readCall(text: string, headStart: number, sep: Token, nextToken: number
   const r = parseJsonAt(text, jsonStart, limit)
   const args = r.ok ? decodeArguments(r.value, r.floatPaths) : { arguments: {}, argumentsValid: false }
   const rawEnd = r.ok ? r.end : limit
-  return { shape, call: makeCall(name, args, shape, text.slice(headStart, rawEnd)) }
+  const call = makeCall(name, args, shape, text.slice(headStart, rawEnd))
+  if (r.ok) unreadInBody(call, text, r.end, limit, ends)
+  return { shape, call }
+}
+
+/**
+ * Issue 22's rule for the text after a call's JSON (at `end`): up to `<｜tool▁call▁end｜>` (the first of `ends`, the
+ * call-end tokens of its body) only whitespace and a closing fence; nothing but whitespace after
+ * it, and no second call-end token. With no call-end token, only text glued to the JSON is unread.
+ */
+function unreadInBody(call: ToolCall, text: string, end: number, limit: number, all: Token[]): void {
+  // Tokens inside the JSON's strings are text of a value, not the call's end.
+  const ends = all.filter((t) => t.start >= end)
+  let e = skipSpace(text, end, limit)
+  if (text.startsWith('```', e)) e += 3
+  const callEnd = ends[0]
+  if (!callEnd) {
+    unreadGlued([call], text, end, limit)
+    return
+  }
+  unreadAfter([call], text, e, callEnd.start)
+  if (ends.length > 1) unreadText([call], "the call's body holds two call-end tokens: the text between them is unread")
+  else unreadAfter([call], text, callEnd.end, limit)
 }
 
 /** Calls in either DeepSeek shape; every call carries the shape of the first one as its format. */
@@ -152,7 +182,9 @@ function readDeepSeek(text: string): ToolCall[] {
       while (j < tokens.length && !isBoundary(tokens[j]!)) j++
       const limit = j < tokens.length ? tokens[j]!.start : text.length
       const nextToken = k + 2 < tokens.length ? tokens[k + 2]!.start : text.length
-      const shaped = readCall(text, t.end, sep, nextToken, limit)
+      const ends: Token[] = []
+      for (let m = k + 2; m < j; m++) if (tokens[m]!.kind === 'callEnd') ends.push(tokens[m]!)
+      const shaped = readCall(text, t.end, sep, nextToken, limit, ends)
       if (shaped) found.push(shaped)
       k = j
     } else k++

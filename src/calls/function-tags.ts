@@ -3,6 +3,8 @@ import { NoCallMemo } from './detection-pass.js'
 import { skipSpace } from './json.js'
 import type { ToolCall } from './types.js'
 import { namedCall, parseJsonPast, pastMarkerBudget } from './json-calls.js'
+import { ForwardSearch } from './scan.js'
+import { unreadTail } from './unread.js'
 
 export const EQ_TAG = '<function='
 const NAME_TAG = '<function name="'
@@ -45,6 +47,7 @@ function readFunctionTags(text: string, format: string, nameAttribute: boolean):
   const out: ToolCall[] = []
   const budget = pastMarkerBudget(text)
   let after = 0 // end of the last call read: a tag before it is inside that call's JSON
+  const closes = new ForwardSearch(text, '</function>')
   tags.forEach((tag, k) => {
     if (tag.at < after) return
     const limit = k + 1 < tags.length ? tags[k + 1]!.at : text.length
@@ -62,7 +65,7 @@ function readFunctionTags(text: string, format: string, nameAttribute: boolean):
     if (!r.ok) return
     after = r.end
     const name = text.slice(tag.nameStart, nameEnd)
-    out.push(namedCall(name, r.value, r.floatPaths, format, text.slice(tag.at, r.end)))
+    out.push(...unreadTail([namedCall(name, r.value, r.floatPaths, format, text.slice(tag.at, r.end))], text, r.end, limit, closes))
   })
   return out
 }

@@ -2,6 +2,7 @@
 import { makeCall, setOwn } from './call-object.js'
 import { parseJson, toPointer } from './json.js'
 import { ArgumentsBuilder, typeValue, type TypedValue } from './schema-values.js'
+import { unreadAfter, unreadText } from './unread.js'
 import { ForwardSearch, forEachBlock } from './scan.js'
 import type { ParseOptions, ToolCall } from './types.js'
 
@@ -217,7 +218,18 @@ export function callBlocks(
   syntax: CallSyntax,
 ): ToolCall[] {
   const out: ToolCall[] = []
-  forEachBlock(text, open, close, (block) => blockCalls(block, options, format, syntax, out))
+  const closes = new ForwardSearch(text, close)
+  const opens = new ForwardSearch(text, open)
+  forEachBlock(text, open, close, (block, _from, to, closed) => {
+    const calls = blockCalls(block, options, format, syntax)
+    // Issue 22: the closer written again before the next block means the first was inside a value.
+    if (closed && calls.length > 0) {
+      const again = closes.next(to + close.length)
+      const next = opens.next(to)
+      if (again >= 0 && (next < 0 || again < next)) unreadText(calls, `${close} written twice: the text between is unread`)
+    }
+    out.push(...calls)
+  })
   return out
 }
 
@@ -231,17 +243,20 @@ function skipSeparators(s: string, i: number): number {
   return i
 }
 
-function blockCalls(block: string, options: ParseOptions, format: string, syntax: CallSyntax, out: ToolCall[]): void {
+function blockCalls(block: string, options: ParseOptions, format: string, syntax: CallSyntax): ToolCall[] {
+  const out: ToolCall[] = []
   // Forward-only searches keep a block of many name-only entries linear.
   const search = { brace: new ForwardSearch(block, '{'), entry: new ForwardSearch(block, 'call:') }
   let at = skipSeparators(block, 0)
   while (block.startsWith('call:', at)) {
     const read = entryCall(block, at, search, options, format, syntax)
-    if (!read) return
+    if (!read) return out
     out.push(read.call)
-    if (read.end < 0) return
+    if (read.end < 0) return out
     at = skipSeparators(block, read.end)
   }
+  // Text after the last entry that is not one (`{a:1}}519,b:2}`) is unread (issue 22).
+  return unreadAfter(out, block, at, block.length)
 }
 
 /** The `call:NAME{...}` entry at `at`, and where it ends (-1 when its end is unknown: a malformed value). */

@@ -6,6 +6,7 @@
 import { callFromObject } from './call-object.js'
 import { parseJsonAt, scanBracketEnd, skipSpace } from './json.js'
 import { ForwardSearch } from './scan.js'
+import { unreadTail } from './unread.js'
 import type { JsonValue, ToolCall } from './types.js'
 
 /** One decoded item of a JSON list (or the single value when the text holds an object, not a list). */
@@ -79,6 +80,19 @@ export function skipFenceOpen(text: string, i: number, limit = text.length): num
 }
 
 
+/** The code of the last character before `i` that is not whitespace (-1: none). */
+function lastNonSpace(text: string, i: number): number {
+  let j = i - 1
+  while (j >= 0 && /\s/.test(text[j]!)) j--
+  return j < 0 ? -1 : text.charCodeAt(j)
+}
+
+/** Index just after a Markdown fence closer at `i` (whitespace first), or `i` if none. */
+function skipFenceClose(text: string, i: number, limit: number): number {
+  const s = skipSpace(text, i, limit)
+  return text.startsWith('```', s) ? s + 3 : i
+}
+
 /**
  * Calls from every `open`…`close` block whose content is a JSON list of call objects (or one object), converted by
  * `toCall`. A block whose JSON does not decode is still a call attempt when the block is closed: it gives one call
@@ -106,11 +120,16 @@ export function callsInBlocks(
     const c = closes.next(contentStart)
     const closed = c >= 0 && c < limit
     const decoded = parseJsonItems(text, skipFenceOpen(text, contentStart, limit), limit, true)
+    const block: ToolCall[] = []
     for (const it of decoded.items) {
       // An unreadable entry among readable ones is still a call attempt: kept, with no name and invalid arguments.
       const call = it.unreadable ? { name: '', arguments: {}, argumentsValid: false, format, raw: it.raw } : toCall(it)
-      if (call) calls.push(call)
+      if (call) block.push(call)
     }
+    // A list that stops at an entry it cannot read keeps the entries before it (partial recovery): the text left is
+    // that entry's, not theirs. Otherwise text left in the block is unread (issue 22's rule).
+    const nextEntry = !decoded.complete && decoded.items.length > 0 && lastNonSpace(text, decoded.end) === 44 /* , */
+    calls.push(...(nextEntry ? block : unreadTail(block, text, skipFenceClose(text, decoded.end, limit), limit, closes)))
     if (decoded.items.length === 0 && !decoded.complete && closed) {
       calls.push({ name: '', arguments: {}, argumentsValid: false, format, raw: text.slice(o, c + close.length) })
     }

@@ -1,5 +1,6 @@
 /** JSON call objects found in free text or after a marker, shared by the JSON formats (generic JSON, Hermes, Mistral, Granite, Llama 3 JSON, Functionary, ...). */
 import { callFromObject, decodeArguments, isPlainObject, makeCall, subPaths } from './call-object.js'
+import { unreadGlued } from './unread.js'
 import { bracketedValue, parseJsonAt, parseJsonSpan, skipSpace, UNTERMINATED, type JsonResult } from './json.js'
 import { NoCallMemo } from './detection-pass.js'
 import type { JsonValue, ParseOptions, ToolCall } from './types.js'
@@ -53,8 +54,10 @@ function callFromElement(
     return call
   }
   const call = callFromObject(el, format, raw, floatPaths)
-  // Bare JSON must look like a call: arguments that decode to an object, or the name of an offered tool.
-  if (call && rules.bare && !(call.argumentsValid && hasArgumentsKey(el)) && !offersTool(options, call.name)) return undefined
+  // Bare JSON must look like a call: arguments that decode to an object (or made invalid only by a member beside
+  // them that is not read: `argumentsError` says so), or the name of an offered tool.
+  const callLike = (call?.argumentsValid || call?.argumentsError !== undefined) && hasArgumentsKey(el)
+  if (call && rules.bare && !callLike && !offersTool(options, call.name)) return undefined
   return call
 }
 
@@ -438,7 +441,8 @@ function readJsonCalls(text: string, format: string, options: ParseOptions): Too
           // value closes where its span does), so it is not run.
           const r = bracketedValue(text, s.start, s.end, tally)
           if (r) {
-            out.push(...callsFromValue(r.value, format, r.floatPaths, text.slice(s.start, s.end), options, BARE))
+            const calls = callsFromValue(r.value, format, r.floatPaths, text.slice(s.start, s.end), options, BARE)
+            out.push(...unreadGlued(calls, text, s.end))
             continue
           }
           failed?.set(s.start, s.end)

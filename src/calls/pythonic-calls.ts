@@ -3,6 +3,7 @@ import { makeCall } from './call-object.js'
 import { parsePythonCallListMap, renderPythonCall, type PyCall } from '../python/index.js'
 import type { ToolCall } from './types.js'
 import { ForwardSearch } from './scan.js'
+import { unreadGlued } from './unread.js'
 
 /**
  * A ToolCall from a parsed Python call (keyword arguments only). Its depth needs no walk: the parser rejects trees
@@ -62,10 +63,23 @@ export function pythonicListsIn(
   format: string,
   from = 0,
   to = text.length,
-  { brackets, closers }: ListFinders = listFinders(text),
+  finders: ListFinders = listFinders(text),
   limit = Infinity,
 ): ToolCall[] {
+  return readPythonicLists(text, format, from, to, finders, limit).calls
+}
+
+/** `pythonicListsIn`, and the index just after the last list read (`from` when none). */
+export function readPythonicLists(
+  text: string,
+  format: string,
+  from: number,
+  to: number,
+  { brackets, closers }: ListFinders,
+  limit = Infinity,
+): { calls: ToolCall[]; end: number } {
   let out: ToolCall[] = []
+  let end = from
   let i = from
   while (i < to) {
     const b = brackets.next(i)
@@ -79,12 +93,15 @@ export function pythonicListsIn(
     }
     const r = parsePythonCallListMap(text, b, JSON_LITERALS, (c) => toolCallFromPython(c, format), limit - out.length)
     if (r.ok && r.end <= to) {
+      // A list glued to text that runs on (`[f(a='V')]qa1', b=2)]`) was cut out of a longer one (issue 22).
+      unreadGlued(r.calls, text, r.end, to)
       if (out.length === 0) out = r.calls // most texts hold one list: no copy of its calls
       else for (const c of r.calls) out.push(c)
       i = r.end
+      end = r.end
     } else i = Math.max(b + 1, r.ok ? r.end : r.scanned)
   }
-  return out
+  return { calls: out, end }
 }
 
 /** `[f(a=1), g(b='x')]`. */

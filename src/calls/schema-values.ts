@@ -323,6 +323,12 @@ export class ArgumentsBuilder {
     }
   }
 
+  /** The parameters the tool declares that no value was added for (none when the tool is not known). */
+  missing(): string[] {
+    if (!this.schemas) return []
+    return Object.keys(this.schemas).filter((k) => !Object.prototype.hasOwnProperty.call(this.args, k))
+  }
+
   result(): DecodedArguments {
     return decodeArguments(this.args, this.floatPaths.length > 0 ? this.floatPaths : undefined)
   }

@@ -1,11 +1,13 @@
 /** `<function=f><parameter=k>v</parameter></function>` blocks, shared by Qwen3-Coder and Seed-OSS. */
-import { makeCall } from './call-object.js'
+import { invalidArguments, makeCall } from './call-object.js'
+import { damagedMarkup } from './unread.js'
 import { ArgumentsBuilder, renderRawValue } from './schema-values.js'
 import { ForwardSearch } from './scan.js'
 import type { ParseOptions, ToolCall } from './types.js'
 
 export const FUNCTION = '<function='
 const PARAMETER = '<parameter='
+const PARAMETER_END = '</parameter>'
 
 /** Whether `text[from, to)` is only whitespace. */
 function blank(text: string, from: number, to: number): boolean {
@@ -28,6 +30,19 @@ function nearest(...positions: number[]): number {
 }
 
 /**
+ * Why a block that ended at `end` (a closer of `ends`) ran on past it, or undefined: a closer or `</parameter>` again
+ * before the next function (`next`, -1: none) means the first closer was written inside a value.
+ */
+function closerAgain(text: string, end: number, next: number, ends: ForwardSearch[], pClose: ForwardSearch): string | undefined {
+  const before = (i: number) => i >= 0 && (next < 0 || i < next)
+  if (before(pClose.next(end))) return `${PARAMETER_END} after the end of the function: the text between is unread`
+  // `</function>` again, past the wrapper's own closer that may follow it.
+  const fnEnd = ends[0]!
+  if (!text.startsWith(fnEnd.token, end)) return before(fnEnd.next(end)) ? `${fnEnd.token} after the end of the function: the text between is unread` : undefined
+  return before(fnEnd.next(end + fnEnd.token.length)) ? `${fnEnd.token} written twice: the text between is unread` : undefined
+}
+
+/**
  * Calls of every `<function=NAME>…</function>` block with `<parameter=KEY>value</parameter>` children, anywhere in
  * `text`. `closers` end a function block (`</function>` and the wrapper's close tag); `clean` trims a raw value as
  * the format does. Every marker search moves forward only: linear.
@@ -43,7 +58,7 @@ export function functionBlockCalls(
   const fnOpen = new ForwardSearch(text, FUNCTION)
   const gt = new ForwardSearch(text, '>')
   const pOpen = new ForwardSearch(text, PARAMETER)
-  const pClose = new ForwardSearch(text, '</parameter>')
+  const pClose = new ForwardSearch(text, PARAMETER_END)
   const ends = closers.map((c) => new ForwardSearch(text, c))
   let at = fnOpen.next(0)
   while (at >= 0) {
@@ -64,20 +79,42 @@ export function functionBlockCalls(
     if (p >= end) p = -1
     if (plausibleName(name) && blank(text, bodyStart, p < 0 ? end : p)) {
       const args = new ArgumentsBuilder(name, options)
+      const values: string[] = []
+      // Issue 22: the body must be parameters and whitespace; anything else was not read, and may hold an argument.
+      let error: string | undefined
+      let after = bodyStart // end of the last parameter read
       while (p >= 0) {
+        if (!blank(text, after, p)) {
+          error = 'text in the function that is not a parameter'
+          break
+        }
         const keyStart = p + PARAMETER.length
         const keyEnd = gt.next(keyStart)
-        if (keyEnd < 0 || keyEnd >= end) break
+        if (keyEnd < 0 || keyEnd >= end) {
+          error = 'parameter tag not closed'
+          break
+        }
+        const key = text.slice(keyStart, keyEnd).trim()
+        if (!plausibleName(key) || key.includes('/')) {
+          error = `parameter tag not read: ${JSON.stringify(text.slice(p, keyEnd + 1).slice(0, 40))}`
+          break
+        }
         const valueStart = keyEnd + 1
         let nextParam = pOpen.next(valueStart)
         if (nextParam >= end) nextParam = -1
         let close = pClose.next(valueStart)
         if (close >= end) close = -1
         const valueEnd = nearest(close, nextParam, end)
-        args.addText(text.slice(keyStart, keyEnd).trim(), clean(text.slice(valueStart, valueEnd)))
+        const value = clean(text.slice(valueStart, valueEnd))
+        values.push(value)
+        args.addText(key, value)
+        after = valueEnd === close ? close + PARAMETER_END.length : valueEnd
         p = nextParam
       }
-      out.push(makeCall(name, args.result(), format, text.slice(at, end)))
+      if (error === undefined && !blank(text, after, end)) error = 'text in the function that is not a parameter'
+      error ??= damagedMarkup(values, PARAMETER_END, args.missing())
+      error ??= closerAgain(text, end, next, ends, pClose)
+      out.push(makeCall(name, error === undefined ? args.result() : invalidArguments(error), format, text.slice(at, end)))
     }
     at = fnOpen.next(end)
   }

@@ -9,6 +9,7 @@ import { invalidArguments, makeCall } from './call-object.js'
 import { ArgumentsBuilder, renderRawValue, stripOneNewline } from './schema-values.js'
 import { ForwardSearch } from './scan.js'
 import { skipSpace } from './json.js'
+import { damagedMarkup } from './unread.js'
 import type { ParseOptions, ToolCall } from './types.js'
 
 /** The tag names of an invoke/parameter XML dialect. */
@@ -37,9 +38,14 @@ export function trimCdata(raw: string): string {
 // The value must end the attribute: `name=ZQJ"k"` is no name (a damaged tag must not pass as another key).
 const NAME_ATTRIBUTE = /(?:^|\s)name\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))(?=\s|$)/
 
+// A tag's attribute text: attributes (`k="v"`, `k='v'`, `k=v`) and whitespace only; a lone `/` may close the tag.
+const ATTRIBUTES = /^(?:\s+[\w:.-]+\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'>]+))*\s*\/?$/
+
 /** The `name` attribute of a tag's attribute text (` name="x"`), or undefined when the text is not attributes. */
 function nameAttribute(attrs: string): string | undefined {
   if (attrs.length > 0 && !/^\s/.test(attrs)) return undefined // `<invokes>`, not `<invoke ...>`
+  // Attributes and nothing else: other text in the tag (`name=\n# note\n"k"`) is not read (issue 22).
+  if (!ATTRIBUTES.test(attrs)) return undefined
   const m = NAME_ATTRIBUTE.exec(attrs)
   return m ? (m[1] ?? m[2] ?? m[3])!.trim() : undefined
 }
@@ -74,6 +80,7 @@ export function invokeCalls(text: string, options: ParseOptions, format: string,
       const args = new ArgumentsBuilder(name, options)
       const clean = tags.clean ?? stripOneNewline
       let error: string | undefined
+      const values: string[] = []
       let p = tagEnd + 1
       for (;;) {
         const q = skipSpace(text, p, end)
@@ -99,9 +106,18 @@ export function invokeCalls(text: string, options: ParseOptions, format: string,
         }
         const valueEnd = nearest(close, nextParam, end)
         const raw = clean(text.slice(pTagEnd + 1, valueEnd))
+        values.push(raw)
         if (tags.addValue) tags.addValue(args, key, raw, text.slice(pAttrs, pTagEnd))
         else args.addText(key, raw)
         p = valueEnd === close ? close + tags.parameterEnd.length : valueEnd
+      }
+      // Issue 22: tags left inside values, or `</invoke>` written twice before the next invoke (the first was inside a
+      // value, so the call ran on past it), are text this reader did not read.
+      error ??= damagedMarkup(values, tags.parameterEnd, args.missing())
+      const following = invoke.next(end + tags.invokeEnd.length)
+      const again = invokeEnd.next(end + tags.invokeEnd.length)
+      if (error === undefined && again >= 0 && (following < 0 || again < following)) {
+        error = `${tags.invokeEnd} written twice: the text between is unread`
       }
       out.push(makeCall(name, error === undefined ? args.result() : invalidArguments(error), format, text.slice(at, end + tags.invokeEnd.length)))
     }

@@ -5,7 +5,8 @@
 import type { FormatParser, ToolCall } from '../types.js'
 import { cohereCall } from '../cohere-calls.js'
 import { parseJsonItems, skipFenceOpen } from '../json-blocks.js'
-import { forEachMarkerRegion } from '../scan.js'
+import { unreadTail } from '../unread.js'
+import { ForwardSearch, forEachMarkerRegion } from '../scan.js'
 import { markedBy } from '../marker-scan.js'
 
 const MARKER = 'Action:'
@@ -16,11 +17,17 @@ export const commandRPlus: FormatParser = {
   ...markedBy(MARKER),
   parse(text) {
     const calls: ToolCall[] = []
+    const fences = new ForwardSearch(text, '```')
     forEachMarkerRegion(text, MARKER, (start, limit) => {
-      for (const it of parseJsonItems(text, skipFenceOpen(text, start, limit), limit).items) {
+      const from = skipFenceOpen(text, start, limit)
+      const read = parseJsonItems(text, from, limit)
+      const block: ToolCall[] = []
+      for (const it of read.items) {
         const call = cohereCall(it, FORMAT)
-        if (call) calls.push(call)
+        if (call) block.push(call)
       }
+      // A fenced list ends at its closing fence; an unfenced one may be followed by prose.
+      calls.push(...unreadTail(block, text, read.end, limit, from > start ? fences : undefined))
     })
     return calls
   },

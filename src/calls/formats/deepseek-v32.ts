@@ -16,7 +16,8 @@
  * value is still there to score). A parameter cut off by the end of the output (a truncated stream) makes the call's
  * arguments invalid. Both `｜` (U+FF5C) and an ASCII `|` are accepted around `DSML`.
  */
-import { isPlainObject, makeCall, setOwn } from '../call-object.js'
+import { invalidArguments, isPlainObject, makeCall, setOwn } from '../call-object.js'
+import { blankBetween, damagedMarkup, unreadText } from '../unread.js'
 import { parseJson, toPointer } from '../json.js'
 import type { FormatParser, ParseOptions, ToolCall, ToolDefinition } from '../types.js'
 import { ForwardSearch } from '../scan.js'
@@ -83,6 +84,8 @@ function tagAt(text: string, p: number): Tag | undefined {
 }
 
 const NAME_ATTR = /(?:^|\s)name="([^"]*)"/
+// A tag's attribute text: attributes and whitespace only (other text in the tag is not read).
+const ATTRIBUTES = /^(?:\s+[\w:.-]+\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'>]+))*\s*\/?$/
 const STRING_ATTR = /(?:^|\s)string="([^"]*)"/
 
 function attr(attrs: string, pattern: RegExp): string | undefined {
@@ -94,6 +97,12 @@ function schemaType(tools: ToolDefinition[] | undefined, fn: string, key: string
   const tool = tools?.find((t) => t.function?.name === fn)
   const t = tool?.function.parameters?.properties?.[key]?.type
   return typeof t === 'string' ? t : Array.isArray(t) ? t.find((x) => x !== 'null') : undefined
+}
+
+/** The parameters the offered tool `fn` declares that `params` lacks. */
+function missingParameters(tools: ToolDefinition[] | undefined, fn: string, params: Record<string, unknown>): string[] {
+  const props = tools?.find((t) => t.function?.name === fn)?.function.parameters?.properties
+  return props ? Object.keys(props).filter((k) => !Object.prototype.hasOwnProperty.call(params, k)) : []
 }
 
 /** A value's text without one newline after the opening tag and one before the closing tag. */
@@ -114,6 +123,12 @@ interface OpenInvoke {
   params: Record<string, unknown> | undefined
   floatPaths: string[]
   truncated: boolean
+  /** Why text of its body was not read (issue 22): then the call is invalid. */
+  unread?: string
+  /** End of the last tag or value read in its body. */
+  read: number
+  /** The raw values read, for `damagedMarkup`. */
+  values: string[]
 }
 
 interface OpenParam {
@@ -126,11 +141,15 @@ export function parseDsml(text: string, options: ParseOptions = {}): ToolCall[] 
   const calls: ToolCall[] = []
   let invoke: OpenInvoke | undefined
   let param: OpenParam | undefined
+  let last: ToolCall | undefined // the last call, until the next invoke opens
 
   const closeParam = (end: number, closed: boolean): void => {
     if (!invoke || !param) return
     const raw = trimOneNewline(text.slice(param.valueStart, end))
     invoke.params ??= {}
+    // `DSML` in a value is a tag the scan could not read (a damaged one), which may have held an argument.
+    if (raw.includes('DSML')) invoke.unread ??= 'a value holds a DSML tag that could not be read'
+    invoke.values.push(raw)
     const asString = param.asString ?? schemaType(options.tools, invoke.name, param.key) === 'string'
     let value: unknown = raw
     if (!asString) {
@@ -151,10 +170,15 @@ export function parseDsml(text: string, options: ParseOptions = {}): ToolCall[] 
     invoke = undefined
     const raw = text.slice(inv.start, end)
     if (inv.params) {
+      if (!blankBetween(text, inv.read, end)) inv.unread ??= 'text in the invoke that is not a parameter'
+      inv.unread ??= damagedMarkup(inv.values, '</｜DSML｜parameter>', missingParameters(options.tools, inv.name, inv.params))
       const args = inv.truncated
         ? { arguments: {}, argumentsValid: false }
-        : { arguments: inv.params, argumentsValid: true, floatPaths: inv.floatPaths }
+        : inv.unread !== undefined
+          ? invalidArguments(inv.unread)
+          : { arguments: inv.params, argumentsValid: true, floatPaths: inv.floatPaths }
       calls.push(makeCall(inv.name, args, 'deepseek_v32', raw))
+      last = calls[calls.length - 1]
       return
     }
     const body = text.slice(inv.bodyStart, end).trim()
@@ -168,25 +192,42 @@ export function parseDsml(text: string, options: ParseOptions = {}): ToolCall[] 
         ? { arguments: r.value, argumentsValid: true, floatPaths: r.floatPaths }
         : { arguments: {}, argumentsValid: false }
     calls.push(makeCall(inv.name, args, 'deepseek_v32', raw))
+    last = calls[calls.length - 1]
   }
 
   for (const t of scanTags(text)) {
+    // A parameter or invoke closer with none open, after a call and before the next invoke: the call's own closer
+    // was written inside a value and the call ran on past it (issue 22).
+    if (!invoke && last && t.closing && t.tag !== 'function_calls') {
+      unreadText([last], `a closing ${t.tag} tag after the invoke's end: the text between is unread`)
+    }
+    const inParam = param !== undefined
     // A parameter whose closing tag is missing ends at the next tag (only the end of the output truncates it).
     if (param && !(t.tag === 'parameter' && t.closing)) closeParam(t.start, true)
+    if (invoke && !inParam && !blankBetween(text, invoke.read, t.start)) {
+      invoke.unread ??= `text in the invoke that is not a parameter: ${JSON.stringify(text.slice(invoke.read, t.start).trim().slice(0, 40))}`
+    }
     if (t.tag === 'parameter') {
-      if (t.closing) closeParam(t.start, true)
-      else if (invoke) {
-        const key = attr(t.attrs, NAME_ATTR)
+      if (t.closing) {
+        // A closer with no parameter open closes nothing: its parameter's opening tag was not read.
+        if (invoke && !inParam) invoke.unread ??= 'a closing parameter tag with no parameter open'
+        closeParam(t.start, true)
+        if (invoke) invoke.read = t.end
+      } else if (invoke) {
+        const key = ATTRIBUTES.test(t.attrs) ? attr(t.attrs, NAME_ATTR) : undefined
         const flag = attr(t.attrs, STRING_ATTR)
-        if (key !== undefined) {
-          param = { key, asString: flag === undefined ? undefined : flag === 'true', valueStart: t.end }
-          invoke.params ??= {}
-        }
+        invoke.read = t.end
+        invoke.params ??= {}
+        if (key !== undefined) param = { key, asString: flag === undefined ? undefined : flag === 'true', valueStart: t.end }
+        else invoke.unread ??= `a parameter tag that could not be read: ${JSON.stringify(t.attrs.slice(0, 40))}`
       }
     } else if (t.tag === 'invoke') {
       closeInvoke(t.start)
       const name = t.closing ? undefined : attr(t.attrs, NAME_ATTR)
-      if (name) invoke = { name, start: t.start, bodyStart: t.end, params: undefined, floatPaths: [], truncated: false }
+      if (name) {
+        invoke = { name, start: t.start, bodyStart: t.end, params: undefined, floatPaths: [], truncated: false, read: t.end, values: [] }
+        last = undefined
+      }
     } else closeInvoke(t.start)
   }
   closeParam(text.length, false)

@@ -14,6 +14,7 @@ import { skipSpace } from '../json.js'
 import { isPlainObject, makeCall } from '../call-object.js'
 import type { FormatParser, ToolCall } from '../types.js'
 import { namedCall, parseJsonPast, pastMarkerBudget, type Budget } from '../json-calls.js'
+import { unreadUnspaced } from '../unread.js'
 
 const SEP = '>>>'
 const FORMAT = 'functionary_v3_2'
@@ -49,7 +50,9 @@ function blockCall(text: string, recipient: string, start: number, end: number, 
   if (text.charCodeAt(i) === 123 /* { */) {
     const r = parseJsonPast(text, i, end, budget)
     if (r.ok && isPlainObject(r.value)) {
-      return { call: namedCall(recipient, r.value, r.floatPaths, FORMAT, text.slice(i, r.end)), end: r.end }
+      const call = namedCall(recipient, r.value, r.floatPaths, FORMAT, text.slice(i, r.end))
+      // Text glued to the JSON (`{"a": 7}9, "b": 2}`) is the rest of it, unread (issue 22).
+      return { call: unreadUnspaced([call], text, r.end, end)[0]!, end: r.end }
     }
   }
   if (recipient !== 'python') return undefined

@@ -13,6 +13,7 @@ import type { FormatParser, ParseOptions, ToolCall } from '../types.js'
 import { callsFromList } from '../json-calls.js'
 import { forEachMarkerRegion } from '../scan.js'
 import { markedBy } from '../marker-scan.js'
+import { unreadTail } from '../unread.js'
 
 const MARKER = 'functools['
 const FORMAT = 'functools'
@@ -21,7 +22,8 @@ function parseFunctools(text: string, options: ParseOptions): ToolCall[] {
   const out: ToolCall[] = []
   forEachMarkerRegion(text, MARKER, (start, limit) => {
     // The list opens with the marker's own `[`.
-    out.push(...callsFromList(text, start - 1, limit, FORMAT, options).calls)
+    const { calls, end } = callsFromList(text, start - 1, limit, FORMAT, options)
+    out.push(...unreadTail(calls, text, end, limit))
   })
   return out
 }

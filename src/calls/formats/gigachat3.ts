@@ -15,7 +15,7 @@ const MARKER = 'function call<|role_sep|>'
 export const gigachat3: FormatParser = {
   name: 'gigachat3',
   ...markedBy(MARKER),
-  parse: (text) => strictCallsAfter(text, MARKER, 'gigachat3'),
+  parse: (text) => strictCallsAfter(text, MARKER, 'gigachat3', '</s>'),
   render: (calls) =>
     calls
       .map((c) => `<|message_sep|>\n\n${MARKER}\n${JSON.stringify({ name: c.name, arguments: c.arguments })}</s>`)

@@ -12,6 +12,7 @@ import type { FormatParser, ParseOptions, ToolCall } from '../types.js'
 import { callsFromValue } from '../json-calls.js'
 import { forEachMarkerRegion } from '../scan.js'
 import { markedBy } from '../marker-scan.js'
+import { unreadTail } from '../unread.js'
 
 const MARKER = '<function_call>'
 const FORMAT = 'granite_20b_fc'
@@ -23,7 +24,7 @@ function parseGranite20bFc(text: string, options: ParseOptions): ToolCall[] {
     const c = text.charCodeAt(i)
     if (c !== 123 /* { */ && c !== 91 /* [ */) return
     const r = parseJsonAt(text, i, limit)
-    if (r.ok) out.push(...callsFromValue(r.value, FORMAT, r.floatPaths, text.slice(i, r.end), options))
+    if (r.ok) out.push(...unreadTail(callsFromValue(r.value, FORMAT, r.floatPaths, text.slice(i, r.end), options), text, r.end, limit))
   })
   return out
 }

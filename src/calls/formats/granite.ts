@@ -3,7 +3,8 @@
  * plain string, no closing tag), running to the end of the output: `<|tool_call|>[{"name": ..., "arguments": {...}}]`.
  *
  * The list is read element by element, so a list cut off by the end of the output keeps its complete calls (llama.cpp
- * reports them too). Text before the marker is content; text after the list is ignored.
+ * reports them too). Text before the marker is content; text after the list is ignored, unless glued to it
+ * (`]9, "b": 2}]`: the rest of a value, so the calls are invalid; docs/FORMATS.md, no silent argument loss).
  *
  * Contested choices (vLLM's tests expect no call for these malformed outputs; each is what a user scoring the model
  * would want to see): text around the call still gives the call; a single object instead of a list is read as the
@@ -18,6 +19,7 @@ import { parseJsonAt, skipSpace } from '../json.js'
 import type { FormatParser, ParseOptions, ToolCall } from '../types.js'
 import { callsFromList, callsFromValue } from '../json-calls.js'
 import { markedBy } from '../marker-scan.js'
+import { unreadTail } from '../unread.js'
 
 const TOKEN = '<|tool_call|>'
 const TAG = '<tool_call>'
@@ -40,10 +42,12 @@ function parseGranite(text: string, options: ParseOptions): ToolCall[] {
     const limit = k + 1 < markers.length ? markers[k + 1]!.at : text.length
     const i = skipSpace(text, m.body, limit)
     const c = text.charCodeAt(i)
-    if (c === 91 /* [ */) out.push(...callsFromList(text, i, limit, FORMAT, options).calls)
-    else if (c === 123 /* { */) {
+    if (c === 91 /* [ */) {
+      const { calls, end } = callsFromList(text, i, limit, FORMAT, options)
+      out.push(...unreadTail(calls, text, end, limit))
+    } else if (c === 123 /* { */) {
       const r = parseJsonAt(text, i, limit)
-      if (r.ok) out.push(...callsFromValue(r.value, FORMAT, r.floatPaths, text.slice(i, r.end), options))
+      if (r.ok) out.push(...unreadTail(callsFromValue(r.value, FORMAT, r.floatPaths, text.slice(i, r.end), options), text, r.end, limit))
     }
   })
   return out

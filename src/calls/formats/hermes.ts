@@ -27,6 +27,7 @@
 import { parseJsonSpan, skipSpace } from '../json.js'
 import type { FormatParser, JsonValue, ParseOptions, ToolCall } from '../types.js'
 import { functionTagCalls } from '../function-tags.js'
+import { unreadAfter, unreadText } from '../unread.js'
 import { markedBy } from '../marker-scan.js'
 import { callsFromValue, jsonCallsIn, parseJsonPast, pastMarkerBudget, unknownCall, type Budget } from '../json-calls.js'
 
@@ -97,13 +98,17 @@ function toolCallBlocks(text: string, options: ParseOptions, first: number): Too
     if (close === -2 || (close >= 0 && close < from)) close = text.indexOf(CLOSE, from)
     const closed = close >= 0 && close < regionEnd
     const rawEnd = closed ? close + CLOSE.length : from // the block's raw text, sliced only when a call needs it
-    let found = 0
+    const block: ToolCall[] = []
     for (const v of values) {
       const valueRaw = text.slice(values.length === 1 ? open : v.start, values.length === 1 ? rawEnd : v.end)
-      for (const call of callsFromValue(v.value, FORMAT, v.floatPaths, valueRaw, options)) {
-        out.push(call)
-        found++
-      }
+      block.push(...callsFromValue(v.value, FORMAT, v.floatPaths, valueRaw, options))
+    }
+    const found = block.length
+    out.push(...unreadAfter(block, text, from, closed ? close : regionEnd))
+    // `</tool_call>` again before the next block: the first was inside a value, so the call ran on past it.
+    if (closed && block.length > 0) {
+      const again = text.indexOf(CLOSE, close + CLOSE.length)
+      if (again >= 0 && (nextOpen < 0 || again < nextOpen)) unreadText(block, `${CLOSE} written twice: the text between is unread`)
     }
     if (found === 0 && closed && attemptsJson(text, start, regionEnd)) out.push(unknownCall(FORMAT, text.slice(open, rawEnd)))
     open = nextOpen

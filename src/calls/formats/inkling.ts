@@ -10,11 +10,12 @@
  * `<|end_message|>`, `<|content_model_end_sampling|>` or the next message. `arguments` is accepted for `args`. A body
  * that is not a JSON object with a name is no call; non-object `args` give the call with invalid arguments.
  */
-import { decodeArguments, isPlainObject, makeCall } from '../call-object.js'
+import { decodeArguments, isPlainObject, makeCall, unreadMember, unreadMemberArguments } from '../call-object.js'
 import { parseJson } from '../json.js'
 import { ForwardSearch } from '../scan.js'
 import type { FormatParser, ToolCall } from '../types.js'
 import { markedBy } from '../marker-scan.js'
+import { unreadText } from '../unread.js'
 
 const FORMAT = 'inkling'
 const INVOKE = '<|content_invoke_tool_json|>'
@@ -36,8 +37,19 @@ function parse(text: string): ToolCall[] {
     if (r.ok && isPlainObject(r.value) && typeof r.value['name'] === 'string' && r.value['name'] !== '') {
       const obj = r.value
       const key = 'args' in obj ? 'args' : 'arguments' in obj ? 'arguments' : undefined
-      const args = key === undefined ? { arguments: {}, argumentsValid: true } : decodeArguments(obj[key], undefined)
-      out.push(makeCall(obj['name'] as string, args, FORMAT, text.slice(at, end)))
+      const unread = unreadMember(obj, key)
+      const args =
+        unread !== undefined
+          ? unreadMemberArguments(unread)
+          : key === undefined
+            ? { arguments: {}, argumentsValid: true }
+            : decodeArguments(obj[key], undefined)
+      const call = makeCall(obj['name'] as string, args, FORMAT, text.slice(at, end))
+      // The end token written again before the next call: the first was inside a value (issue 22).
+      const again = ends[0]!.next(end + ENDS[0]!.length)
+      const next = invoke.next(end + 1)
+      if (text.startsWith(ENDS[0]!, end) && again >= 0 && (next < 0 || again < next)) unreadText([call], `${ENDS[0]} written twice: the text between is unread`)
+      out.push(call)
     }
     at = invoke.next(end)
   }

@@ -9,7 +9,8 @@
 import { parseJsonAt, skipSpace } from '../json.js'
 import type { FormatParser, ParseOptions, ToolCall } from '../types.js'
 import { callsFromValue } from '../json-calls.js'
-import { forEachMarkerRegion } from '../scan.js'
+import { ForwardSearch, forEachMarkerRegion } from '../scan.js'
+import { unreadTail } from '../unread.js'
 import { markedBy } from '../marker-scan.js'
 
 const MARKER = '<|action_start|><|plugin|>'
@@ -18,11 +19,12 @@ const FORMAT = 'internlm2'
 
 function parseInternlm2(text: string, options: ParseOptions): ToolCall[] {
   const out: ToolCall[] = []
+  const ends = new ForwardSearch(text, END)
   forEachMarkerRegion(text, MARKER, (start, limit) => {
     const i = skipSpace(text, start, limit)
     if (text.charCodeAt(i) !== 123 /* { */) return
     const r = parseJsonAt(text, i, limit)
-    if (r.ok) out.push(...callsFromValue(r.value, FORMAT, r.floatPaths, text.slice(i, r.end), options))
+    if (r.ok) out.push(...unreadTail(callsFromValue(r.value, FORMAT, r.floatPaths, text.slice(i, r.end), options), text, r.end, limit, ends))
   })
   return out
 }

@@ -20,6 +20,7 @@ import { parseJsonAt, parseJsonSpan } from '../json.js'
 import type { FormatParser, ToolCall } from '../types.js'
 import { ForwardSearch } from '../scan.js'
 import { markedBy } from '../marker-scan.js'
+import { unreadTail } from '../unread.js'
 
 const SECTION_BEGIN = '<|tool_calls_section_begin|>'
 const SECTION_END = '<|tool_calls_section_end|>'
@@ -82,7 +83,9 @@ export function parseKimi(text: string): ToolCall[] {
           rawEnd = r.end
         } else rawEnd = end
       }
-      calls.push(makeCall(name, args, 'kimi_k2', text.slice(b, rawEnd), id))
+      const call = makeCall(name, args, 'kimi_k2', text.slice(b, rawEnd), id)
+      // Text after the arguments, before `<|tool_call_end|>` or a second one, is unread (issue 22).
+      calls.push(...(hasArgs && args.argumentsValid ? unreadTail([call], text, rawEnd, end, callEnds) : [call]))
     }
     b = nextBegin
   }

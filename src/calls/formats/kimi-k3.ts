@@ -14,9 +14,12 @@
  * a string value is its text as written; any other is decoded as JSON (text that does not decode is typed by the
  * tool schema, or kept as text). An argument without a type is typed by the schema. A call body that is a JSON
  * object instead of arguments is read as the arguments. A call ends at `<|close|>call`, the next call, or the end
- * of the tools section; `<|sep|>` after a closing tag is optional (seen missing in engines' samples).
+ * of the tools section; `<|sep|>` after a closing tag is optional (seen missing in engines' samples). A call body
+ * must be closed arguments and whitespace (issue 22): other text, a header that is not attributes, an argument
+ * without its `<|close|>argument`, or a token inside a value makes the call's arguments invalid, with the reason.
  */
-import { makeCall } from '../call-object.js'
+import { invalidArguments, makeCall } from '../call-object.js'
+import { blankBetween, quoted } from '../unread.js'
 import { parseJson } from '../json.js'
 import { ArgumentsBuilder, renderRawValue } from '../schema-values.js'
 import { ForwardSearch } from '../scan.js'
@@ -34,7 +37,12 @@ const SEP = '<|sep|>'
 
 const ATTRIBUTE = /([A-Za-z_]+)\s*=\s*"([^"]*)"/g
 
-function attributes(header: string): Record<string, string> {
+// A header of attributes and whitespace only: other text in it (a damaged token) was not read.
+const HEADER = /^(?:\s*[A-Za-z_]+\s*=\s*"[^"]*")*\s*$/
+
+/** The attributes of a tag's header, or undefined when it holds anything else. */
+function attributes(header: string): Record<string, string> | undefined {
+  if (!HEADER.test(header)) return undefined
   const out: Record<string, string> = Object.create(null) as Record<string, string>
   // An exec loop rather than matchAll, which copies the pattern on every call.
   ATTRIBUTE.lastIndex = 0
@@ -60,7 +68,7 @@ function parse(text: string, options: ParseOptions): ToolCall[] {
     const bounds = [callEnds.next(headerEnd), next, toolsEnds.next(headerEnd)].filter((p) => p >= 0)
     const end = bounds.length > 0 ? Math.min(...bounds) : text.length
     const header = text.slice(at + CALL_OPEN.length, headerEnd)
-    const name = attributes(header)['tool']?.trim()
+    const name = attributes(header)?.['tool']?.trim()
     if (name && headerEnd < end) {
       out.push(makeCall(name, callArguments(text, headerEnd + SEP.length, end, name, options, { args, argEnds, seps }), FORMAT, text.slice(at, end)))
     }
@@ -86,18 +94,31 @@ function callArguments(
     return { arguments: {}, argumentsValid: false }
   }
   const builder = new ArgumentsBuilder(name, options)
+  // Issue 22: the body must be arguments, each closed, and whitespace; anything else may have held an argument.
+  let unread: string | undefined
+  let read = from // end of the last argument read
   let a = search.args.next(from)
   while (a >= 0 && a < end) {
+    if (!blankBetween(text, read, a)) unread ??= `text in the call that is not an argument: ${quoted(text, read, a)}`
     const headerEnd = search.seps.next(a + ARG_OPEN.length)
-    if (headerEnd < 0 || headerEnd >= end) break
+    if (headerEnd < 0 || headerEnd >= end) {
+      unread ??= 'an argument tag that is not closed'
+      read = end
+      break
+    }
     const close = search.argEnds.next(headerEnd)
     const nextArg = search.args.next(headerEnd)
     const valueEnd = Math.min(...[close, nextArg, end].filter((p) => p >= 0))
     const attrs = attributes(text.slice(a + ARG_OPEN.length, headerEnd))
-    const key = attrs['key']
+    const key = attrs?.['key']
     const raw = text.slice(headerEnd + SEP.length, valueEnd)
+    if (key === undefined) unread ??= `an argument header that could not be read: ${quoted(text, a, headerEnd)}`
+    else if (valueEnd !== close) unread ??= `argument ${JSON.stringify(key)} is not closed`
+    // Tokens in a value are tags that were not read (a damaged closer ran the value on over the next argument).
+    else if (raw.includes('<|') || raw.includes('|>')) unread ??= `argument ${JSON.stringify(key)} holds a token that was not read: ${quoted(raw, 0, raw.length)}`
+    read = valueEnd === close ? afterSep(text, close + ARG_CLOSE.length) : valueEnd
     if (key !== undefined) {
-      const type = attrs['type']
+      const type = attrs?.['type']
       if (type === 'string') builder.add(key, { value: raw })
       else if (type !== undefined) {
         const r = parseJson(raw)
@@ -107,7 +128,13 @@ function callArguments(
     }
     a = nextArg
   }
-  return builder.result()
+  if (!blankBetween(text, read, end)) unread ??= `text in the call that is not an argument: ${quoted(text, read, end)}`
+  return unread === undefined ? builder.result() : invalidArguments(unread)
+}
+
+/** Index after an optional `<|sep|>` at `i` (it may follow a closing tag). */
+function afterSep(text: string, i: number): number {
+  return text.startsWith(SEP, i) ? i + SEP.length : i
 }
 
 function kind(v: unknown): string {

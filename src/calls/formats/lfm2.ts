@@ -11,12 +11,13 @@
  *   name is right is for the scorer to judge, and without tools no parser could tell.
  * - A block cut off inside a call (`[special_function(arg1=`, contested `llamacpp-lfm2-14`) gives no call.
  */
-import { callFromObject, subPaths } from '../call-object.js'
+import { callFromObject, makeCall, subPaths } from '../call-object.js'
 import { parseJson, skipSpace } from '../json.js'
 import { parsePythonCalls } from '../../python/index.js'
 import type { FormatParser, ToolCall } from '../types.js'
 import { renderPythonicList, toolCallFromPython } from '../pythonic-calls.js'
-import { forEachBlock } from '../scan.js'
+import { ForwardSearch, forEachBlock } from '../scan.js'
+import { unreadText } from '../unread.js'
 import { markedBy } from '../marker-scan.js'
 
 const FORMAT = 'lfm2'
@@ -35,20 +36,35 @@ function jsonCalls(block: string, out: ToolCall[]): boolean {
   return true
 }
 
-function callsInBlock(block: string, out: ToolCall[]): void {
+function callsInBlock(block: string, out: ToolCall[]): boolean {
   const s = skipSpace(block, 0)
-  if (s >= block.length) return
+  if (s >= block.length) return true
   const c = block.charCodeAt(s)
   const second = block.charCodeAt(skipSpace(block, s + 1))
   // JSON: `{...}` or `[{...}]` (or `[]`); otherwise Python calls.
-  if ((c === 123 || (c === 91 && (second === 123 || second === 93))) && jsonCalls(block, out)) return
+  if ((c === 123 || (c === 91 && (second === 123 || second === 93))) && jsonCalls(block, out)) return true
   const r = parsePythonCalls(block, { jsonLiterals: true })
   if (r.ok) for (const call of r.calls) out.push(toolCallFromPython(call, FORMAT))
+  return r.ok
 }
 
 function parse(text: string): ToolCall[] {
   const out: ToolCall[] = []
-  forEachBlock(text, START, END, (body) => callsInBlock(body, out))
+  const ends = new ForwardSearch(text, END)
+  const starts = new ForwardSearch(text, START)
+  forEachBlock(text, START, END, (body, _from, to, closed) => {
+    const before = out.length
+    const read = callsInBlock(body, out)
+    // Issue 22: a closed block that does not read is still a call attempt (its name unknown), so that no reader of
+    // the same text takes part of it as a valid call; and `<|tool_call_end|>` again before the next block means the
+    // first was inside a value.
+    if (!read && closed) out.push(makeCall('', { arguments: {}, argumentsValid: false, error: 'the block does not read as calls' }, FORMAT, START + body + END))
+    else if (closed && out.length > before) {
+      const again = ends.next(to + END.length)
+      const next = starts.next(to)
+      if (again >= 0 && (next < 0 || again < next)) unreadText(out.slice(before), `${END} written twice: the text between is unread`)
+    }
+  })
   return out
 }
 

@@ -6,14 +6,17 @@
 import { makeCall } from '../call-object.js'
 import { parsePythonCallAt, renderPythonCall } from '../../python/index.js'
 import type { FormatParser, ToolCall } from '../types.js'
-import { forEachMarkerRegion } from '../scan.js'
+import { ForwardSearch, forEachMarkerRegion } from '../scan.js'
+import { unreadTail } from '../unread.js'
 
 const FORMAT = 'llama3_builtin'
 const TAG = '<|python_tag|>'
 const SUFFIX = '.call'
+const END = '<|eom_id|>'
 
 function parse(text: string): ToolCall[] {
   const out: ToolCall[] = []
+  const ends = new ForwardSearch(text, END)
   forEachMarkerRegion(text, TAG, (from, limit) => {
     // Parsed on its own up to the next tag, so a broken call never reads past it.
     const r = parsePythonCallAt(text.slice(from, limit), 0)
@@ -21,7 +24,9 @@ function parse(text: string): ToolCall[] {
     const c = r.calls[0]!
     if (c.name.endsWith(SUFFIX) && c.name.length > SUFFIX.length) {
       const name = c.name.slice(0, -SUFFIX.length)
-      out.push(makeCall(name, { arguments: c.args, argumentsValid: true, floatPaths: c.floatPaths }, FORMAT, c.raw))
+      const call = makeCall(name, { arguments: c.args, argumentsValid: true, floatPaths: c.floatPaths }, FORMAT, c.raw)
+      // Text after the call, before `<|eom_id|>` or a second one, is unread (issue 22).
+      out.push(...unreadTail([call], text, from + r.end, limit, ends))
     }
   })
   return out
@@ -33,5 +38,5 @@ export const llama3Builtin: FormatParser = {
   markers: [TAG],
   detect: (text) => text.includes(TAG) && text.includes(SUFFIX),
   parse,
-  render: (calls) => calls.map((c) => TAG + renderPythonCall(c.name + SUFFIX, c.arguments) + '<|eom_id|>').join(''),
+  render: (calls) => calls.map((c) => TAG + renderPythonCall(c.name + SUFFIX, c.arguments) + END).join(''),
 }

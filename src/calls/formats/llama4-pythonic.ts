@@ -6,8 +6,10 @@
 import { parsePythonCalls } from '../../python/index.js'
 import type { FormatParser, ParseOptions, ToolCall } from '../types.js'
 import { callLimit } from '../call-limit.js'
-import { listFinders, pythonicListsIn, renderPythonicList, toolCallFromPython } from '../pythonic-calls.js'
+import { listFinders, pythonicListsIn, readPythonicLists, renderPythonicList, toolCallFromPython } from '../pythonic-calls.js'
 import { markedBy } from '../marker-scan.js'
+import { ForwardSearch } from '../scan.js'
+import { blankBetween, unreadText } from '../unread.js'
 
 const FORMAT = 'llama4_pythonic'
 const START = '<|python_start|>'
@@ -26,13 +28,23 @@ function parse(text: string, options: ParseOptions): ToolCall[] {
   if (start < 0) return pythonicListsIn(text, FORMAT, 0, text.length, undefined, limit)
   const out: ToolCall[] = []
   const finders = listFinders(text)
+  const ends = new ForwardSearch(text, END)
   let end = -2 // the next END at or after the current block (-1: none left); searched forward only
   while (start >= 0) {
     const from = start + START.length
     const next = text.indexOf(START, from)
     if (end !== -1 && end < from) end = text.indexOf(END, from)
     const to = end >= 0 && (next < 0 || end < next) ? end : next >= 0 ? next : text.length
-    const lists = pythonicListsIn(text, FORMAT, from, to, finders, Math.max(0, limit - out.length))
+    const { calls: lists, end: listsEnd } = readPythonicLists(text, FORMAT, from, to, finders, Math.max(0, limit - out.length))
+    // Inside the markers, text after the last list is unread (`[f(a='V')]<|python_ena1', b=2)]`), issue 22.
+    if (lists.length > 0 && to === end && !blankBetween(text, listsEnd, to)) {
+      unreadText(lists, `text after the call list, before ${END}, unread: ${JSON.stringify(text.slice(listsEnd, Math.min(to, listsEnd + 40)))}`)
+    }
+    // `<|python_end|>` written twice before the next block: the first was inside a value, the rest is unread.
+    if (to === end && lists.length > 0) {
+      const again = ends.next(end + END.length)
+      if (again >= 0 && (next < 0 || again < next)) unreadText(lists, `${END} written twice: the text between is unread`)
+    }
     if (lists.length > 0) out.push(...lists)
     else if (!opensList(text, from, to)) {
       // Bare calls (`f(a=1), g()`). A block that opens with `[` was just read as a list, with the same grammar,

@@ -11,7 +11,8 @@
  *
  * Every `[TOOL_CALLS]` starts a segment that runs to the next one; several blocks of either form are all read
  * (vLLM raises on two pre-v11 blocks; reading both is what the model meant). A pre-v11 list is read element by
- * element: invalid JSON is skipped silently, as NeMo does, but complete calls before a cut-off are kept. Junk between
+ * element: invalid JSON is skipped silently, as NeMo does, but complete calls before a cut-off are kept. Text glued
+ * to a call's JSON (`{"a": 1},"b": 2}`) makes it invalid (issue 22); prose after a space does not. Junk between
  * `[TOOL_CALLS]` and the list is skipped; text before `[TOOL_CALLS]` is content. Call ids stay strings. JSON still
  * open at the next `[TOOL_CALLS]` (the marker written inside a string value) is read past it, within a budget.
  *
@@ -26,6 +27,7 @@ import type { FormatParser, ParseOptions, ToolCall } from '../types.js'
 import { removeReasoningBlocks } from '../reasoning.js'
 import { callsFromList, callsFromValue, namedCall, parseJsonPast, pastMarkerBudget, type Budget } from '../json-calls.js'
 import { markedBy } from '../marker-scan.js'
+import { unreadGlued, unreadUnspaced } from '../unread.js'
 
 const MARKER = '[TOOL_CALLS]'
 const ARGS = '[ARGS]'
@@ -98,18 +100,27 @@ function chainedV11(text: string, first: Read, limit: number, budget: Budget): R
 function segmentCalls(text: string, start: number, limit: number, options: ParseOptions, budget: Budget): Read {
   const i = skipSpace(text, start, limit)
   const c = text.charCodeAt(i)
-  if (c === 91 /* [ */) return callsFromList(text, i, limit, FORMAT, options, budget)
+  if (c === 91 /* [ */) return unreadGluedRead(callsFromList(text, i, limit, FORMAT, options, budget), text, limit)
   if (c === 123 /* { */) {
     const r = parseJsonPast(text, i, limit, budget)
-    return r.ok ? { calls: callsFromValue(r.value, FORMAT, r.floatPaths, text.slice(i, r.end), options), end: r.end } : { calls: [], end: i }
+    return r.ok ? unreadGluedRead({ calls: callsFromValue(r.value, FORMAT, r.floatPaths, text.slice(i, r.end), options), end: r.end }, text, limit) : { calls: [], end: i }
   }
   const v11 = v11Call(text, i, limit, budget)
-  if (v11) return chainedV11(text, v11, limit, budget)
+  if (v11) {
+    // Prose may follow the last call after a space; text glued to its JSON (`{"a": 1},"b": 2}`) is unread.
+    const read = chainedV11(text, v11, limit, budget)
+    return { calls: unreadUnspaced(read.calls, text, read.end, limit), end: read.end }
+  }
   // Junk before a pre-v11 list: the first `[` of the segment (a later marker's `[` bounds the search), if a list
   // of objects opens there.
   const list = text.indexOf('[', i)
   if (list < 0 || list >= limit || text.charCodeAt(skipSpace(text, list + 1, limit)) !== 123 /* { */) return { calls: [], end: i }
-  return callsFromList(text, list, limit, FORMAT, options, budget)
+  return unreadGluedRead(callsFromList(text, list, limit, FORMAT, options, budget), text, limit)
+}
+
+/** A pre-v11 list or object may have content after it (vLLM drops it), but not text glued to it (see `gluedAfter`). */
+function unreadGluedRead(read: Read, text: string, limit: number): Read {
+  return { calls: unreadGlued(read.calls, text, read.end, limit), end: read.end }
 }
 
 function parseMistral(raw: string, options: ParseOptions): ToolCall[] {

@@ -1,0 +1,119 @@
+/**
+ * Issue 22's rule, in one place: a call whose block holds text its format did not read (beyond whitespace and the
+ * format's own tokens) may have lost an argument in that text, so it is never a valid call with fewer arguments. The
+ * formats find such text (a member of a call object they do not read, text after a call's value, a closing token
+ * written twice) and hand the calls here, which makes each valid one invalid (arguments `{}`) with a reason.
+ */
+import type { ForwardSearch } from './scan.js'
+import type { ToolCall } from './types.js'
+
+/** Each valid call of `calls` becomes invalid, arguments `{}`, with `reason` (`ToolCall.argumentsError`). Returns `calls`. */
+export function unreadText(calls: ToolCall[], reason: string): ToolCall[] {
+  for (const c of calls) {
+    if (!c.argumentsValid) continue
+    c.arguments = {}
+    c.argumentsValid = false
+    c.argumentsError = reason
+    delete c.floatPaths
+    delete c.bigInts
+  }
+  return calls
+}
+
+/** Whether `text[from, to)` is only whitespace. */
+export function blankBetween(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i)
+    if (c !== 32 && c !== 10 && c !== 13 && c !== 9) return false
+  }
+  return true
+}
+
+/** At most 40 characters of `text[from, to)`, quoted, for a reason. */
+export function quoted(text: string, from: number, to: number): string {
+  return JSON.stringify(to - from <= 40 ? text.slice(from, to) : text.slice(from, from + 40) + '…')
+}
+
+/** `unreadText` when `text[from, to)` holds more than whitespace: what is left of a block after its call. */
+export function unreadAfter(calls: ToolCall[], text: string, from: number, to: number): ToolCall[] {
+  if (from >= to || blankBetween(text, from, to)) return calls
+  return unreadText(calls, `text the format did not read after the call: ${quoted(text, from, to)}`)
+}
+
+/**
+ * Whether a call's value ending at `end` runs on into text with no space between (`{"a": "V"}}qa1", "b": 2}`): the
+ * rest of a value it was cut from, not prose after it (which starts after a space, a newline or punctuation; a comma
+ * only when a quoted member name follows it).
+ */
+export function gluedAfter(text: string, end: number): boolean {
+  if (end >= text.length) return false
+  const c = text.charCodeAt(end)
+  // `{"name": "f"},"arguments": {...}}`: a comma and a quoted member name continue the object the JSON was cut from.
+  if (c === 44 /* , */) {
+    let i = end + 1
+    while (i < text.length && i < end + 64 && blankBetween(text, i, i + 1)) i++
+    return text.charCodeAt(i) === 34 /* " */
+  }
+  return (
+    (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 /* _ */ ||
+    c === 34 /* " */ || c === 39 /* ' */ || c === 92 /* \ */ || c === 58 /* : */ ||
+    c === 123 /* { */ || c === 125 /* } */ || c === 91 /* [ */ || c === 93 /* ] */
+  )
+}
+
+/** `unreadText` when `gluedAfter(text, end)` and `end < limit` (text of the call's own region). */
+export function unreadGlued(calls: ToolCall[], text: string, end: number, limit = text.length): ToolCall[] {
+  if (end >= limit || !gluedAfter(text, end)) return calls
+  return unreadText(calls, `text glued to the end of the call, which the format did not read: ${quoted(text, end, Math.min(limit, end + 20))}`)
+}
+
+/**
+ * `unreadText` when the call's value ending at `end` is followed, before `limit`, by anything but whitespace: for
+ * formats where a call's value is the last thing of its block (`name[ARGS]{...}`, `>>>name\n{...}`), so that even
+ * punctuation right after it (`{"a": 1},"b": 2}`) is the rest of a value, not prose.
+ */
+export function unreadUnspaced(calls: ToolCall[], text: string, end: number, limit: number): ToolCall[] {
+  if (end >= limit || blankBetween(text, end, end + 1)) return calls
+  return unreadText(calls, `text glued to the end of the call, which the format did not read: ${quoted(text, end, Math.min(limit, end + 20))}`)
+}
+
+/**
+ * Why values read from XML-style tags hold tags that were not read, or undefined when they do not: a value holding
+ * the start of its own closing tag (`Vqa1</atem:paramer name="b">7`, `1</parameter"b">x`: the closer was damaged, so
+ * the value ran on over the next parameter), or holding the name of a parameter the tool declares and the call lacks, right before a quote
+ * or `>` (`7</parameter"b">x`, `7ameter name="b" string="true">x`: the rest of that parameter's tag). `closeTag` is
+ * the parameter's closing tag; `missing` the declared parameters without a value.
+ */
+export function damagedMarkup(values: readonly string[], closeTag: string, missing: readonly string[]): string | undefined {
+  // A namespaced closer (`</atem:`, `</｜GCML｜`) is the format's own: its start is enough. A plain one must be all
+  // there but its `>` (`</parameter`), so that a value's own markup (`</path>`, `</p>`) is read as text.
+  const ns = /^<\/(?:｜[^｜]*｜|[\w-]+:)/.exec(closeTag)
+  const closer = ns ? ns[0] : closeTag.slice(0, -1)
+  for (const v of values) {
+    const at = v.indexOf(closer)
+    if (at >= 0) return `a value holds part of a ${JSON.stringify(closeTag)} tag, unread: ${quoted(v, at, v.length)}`
+    for (const k of missing) {
+      const i = v.indexOf(k)
+      if (i < 0) continue
+      const c = v.charCodeAt(i + k.length)
+      if (c === 34 /* " */ || c === 39 /* ' */ || c === 62 /* > */) return `a value holds the tag of parameter ${JSON.stringify(k)}, unread: ${quoted(v, i, v.length)}`
+    }
+  }
+  return undefined
+}
+
+/**
+ * The text after a call's value (ending at `end`) in a region that runs to `limit`, for formats whose blocks may end
+ * with a closing token (`close`, searched forward only). Where the token follows before `limit`, the text before it
+ * is unread, and so is a second closing token before `limit` (the first was written inside a value, so the call ran
+ * on past it). Without a closing token, only text glued to the value is unread: prose may follow a call.
+ */
+export function unreadTail(calls: ToolCall[], text: string, end: number, limit: number, close?: ForwardSearch): ToolCall[] {
+  if (calls.length === 0) return calls
+  const c = close ? close.next(end) : -1
+  if (c < 0 || c >= limit) return unreadGlued(calls, text, end, limit)
+  if (!blankBetween(text, end, c)) return unreadAfter(calls, text, end, c)
+  const again = close!.next(c + close!.token.length)
+  if (again < 0 || again >= limit) return calls
+  return unreadText(calls, `${close!.token} written twice: the call's text runs on past the first, unread (${quoted(text, c, again)})`)
+}
