@@ -11,8 +11,7 @@
 import { parsePythonExpression, type PyNode } from '../../python/index.js'
 import { bindArgs, type Param } from '../multi-turn/api.js'
 import { PyExc, fl, jsonDumps, neg, repr, type Val } from '../../python/runtime.js'
-import { fromJson, PyTuple, type PyDict, type PyKey } from '../../python/operations.js'
-import type { JsonValue } from '../../calls/types.js'
+import { PyTuple, type PyDict, type PyKey } from '../../python/operations.js'
 
 export interface AgenticMethod {
   params: readonly Param[]
@@ -34,16 +33,8 @@ export function instanceName(modelName: string, entryId: string, className: stri
   return `${model}_${entryId}_${className}_instance`.replace(/[-./]/g, '_')
 }
 
-/** `convert_to_function_call`'s string for one function-calling call: `name(k=repr(v),...)`. */
-export function callString(name: string, args: Record<string, unknown>): string {
-  const parts: string[] = []
-  for (const [key, value] of Object.entries(args)) {
-    const v = fromJson(value as JsonValue)
-    if (v === undefined) throw new Error(`the value of ${key} is not a JSON value`)
-    parts.push(`${key}=${repr(v)}`)
-  }
-  return `${name}(${parts.join(',')})`
-}
+/** `convert_to_function_call`'s string for one function-calling call: `name(k=repr(v),...)`, as multi-turn builds it. */
+export { callString } from '../multi-turn/executor.js'
 
 /** The string BFCL keeps for a call's result. */
 export function agenticResultString(v: Val | undefined): string {

@@ -6,6 +6,7 @@
  */
 import { parsePythonExpression, type PyNode } from '../../python/index.js'
 import { parseJson } from '../../calls/json.js'
+import type { JsonValue } from '../../calls/types.js'
 import { PyTuple, fromJson, type PyDict, type PyKey, type PyValue } from '../../python/operations.js'
 import { ApiSession, bindArgs, type ApiMethod, type SimulatedApi } from './api.js'
 import { GorillaFileSystem } from './file-system.js'
@@ -136,6 +137,21 @@ export class InstanceSet {
     if (method === undefined) throw new PyExc(`'${instance.className}' object has no attribute '${methodName}'`)
     return method.call(bindArgs(`${instance.className}.${methodName}`, method.params, positional, keywords))
   }
+}
+
+/**
+ * A call as the Python-call string BFCL's executor runs (`cd(folder='documents')`), built as BFCL builds it: a name
+ * that is no identifier (`ls<|channel|>commentary`) makes a string the executor rejects as Python does ("invalid
+ * syntax"), never evaluated.
+ */
+export function callString(name: string, args: Record<string, unknown>): string {
+  const parts: string[] = []
+  for (const [key, value] of Object.entries(args)) {
+    const v = fromJson(value as JsonValue)
+    if (v === undefined) throw new Error(`the value of ${key} is not a JSON value`)
+    parts.push(`${key}=${repr(v)}`)
+  }
+  return `${name}(${parts.join(',')})`
 }
 
 /** The string the reference keeps for a call's result. */

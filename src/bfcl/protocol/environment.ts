@@ -21,9 +21,9 @@ import { bfclTools } from '../data/load.js'
 import type { Sample } from '../../data/types.js'
 import { fromJson, PyFloat, PyTuple, type PyDict, type PyValue } from '../../python/operations.js'
 import { ApiSession } from '../multi-turn/api.js'
-import { API_CLASSES, InstanceSet } from '../multi-turn/executor.js'
+import { API_CLASSES, callString, InstanceSet } from '../multi-turn/executor.js'
 import { FsDirectory, FsFile } from '../multi-turn/file-system.js'
-import { isPyObject, PySet, repr } from '../../python/runtime.js'
+import { isPyObject, PySet } from '../../python/runtime.js'
 import type { AgentEnvironment, EnvironmentFactory } from '../../eval/agent.js'
 import type { JsonValue } from '../../calls/types.js'
 
@@ -63,20 +63,6 @@ export interface BfclEnvironmentOptions {
   floatPaths?: string[]
 }
 
-/**
- * A call as the Python-call string BFCL's executor runs (`cd(folder='documents')`), built as BFCL builds it: a name
- * that is no identifier (`ls<|channel|>commentary`) makes a string the executor rejects as Python does ("invalid
- * syntax"), never evaluated.
- */
-function callString(name: string, args: Record<string, unknown>): string {
-  const parts: string[] = []
-  for (const [key, value] of Object.entries(args)) {
-    const v = fromJson(value as JsonValue)
-    if (v === undefined) throw new Error(`the value of ${key} is not a JSON value`)
-    parts.push(`${key}=${repr(v)}`)
-  }
-  return `${name}(${parts.join(',')})`
-}
 
 /** A simulated API's state value as plain JSON. */
 function plainState(v: unknown): unknown {
