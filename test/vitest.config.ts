@@ -6,8 +6,8 @@ const src = fileURLToPath(new URL('../src/', import.meta.url))
 
 /**
  * Tests that run something real beside the test process (`vitest run` projects, the built CLI, `npm pack`, a
- * browser, MCP servers, the ONNX runtime, the TypeScript compiler over the docs): they need `dist/` (built by
- * `pretest`) or seconds of start-up each. Everything else is a unit test (`npm run test:unit`, fast feedback).
+ * browser, MCP servers, the ONNX runtime, the TypeScript compiler over the docs) or drive a whole command end to end
+ * against a server: they need `dist/` (built by `pretest`) or seconds each. Everything else is a unit test (`npm run test:unit`, fast feedback).
  */
 const INTEGRATION = [
   'test/integration*.test.ts',
@@ -17,6 +17,11 @@ const INTEGRATION = [
   'test/artifact.test.ts',
   'test/cli.test.ts',
   'test/bfcl-cli.test.ts',
+  // `bfcl run` end to end against a loopback server: thousands of requests each (recorded runs, 26 prompt formats).
+  'test/bfcl-run-recorded.test.ts',
+  'test/bfcl-run-format-sensitivity.test.ts',
+  'test/bfcl-run-agentic.test.ts',
+  'test/bfcl-run-requests.test.ts',
   'test/mcp.test.ts',
   'test/local.test.ts',
   'test/docs-examples.test.ts',
