@@ -15,7 +15,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createEvalProject, ensureBuilt, type EvalProject, type RunResult } from './helpers/eval-project.js'
-import { runCommand } from './helpers/cli-run.js'
+import { runCommandIn } from './helpers/cli-run.js'
 import { compareCommand } from '../src/cli/compare.js'
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url))
@@ -48,20 +48,8 @@ function cli(args: string[], cwd: string): Promise<RunResult> {
   })
 }
 
-/**
- * `tool-evals compare` in this process, from `cwd` as a shell there would run it (the reasons name the reports by
- * the paths given). The integration project runs each file in a forked process of its own, so changing its folder
- * for the call touches no other file.
- */
-async function compareInProcess(args: string[], cwd: string): Promise<RunResult> {
-  const before = process.cwd()
-  process.chdir(cwd)
-  try {
-    return await runCommand([compareCommand], ['compare', ...args])
-  } finally {
-    process.chdir(before)
-  }
-}
+/** `tool-evals compare` in this process, from the project's folder (test/helpers/cli-run.ts). */
+const compare = (args: string[], cwd: string): Promise<RunResult> => runCommandIn(cwd, [compareCommand], ['compare', ...args])
 
 type Report = Record<string, any>
 interface Broken {
@@ -177,7 +165,7 @@ describe('a baseline that cannot be compared fails the gate (200 samples, all ri
 
   it.each(BROKEN)('%s: compare exits non-zero and says why', async (name, broken, reason) => {
     const file = derive(name, broken)
-    const r = await compareInProcess([file, 'head/report.json'], project.dir)
+    const r = await compare([file, 'head/report.json'], project.dir)
     const out = r.stdout + r.stderr
     expect(r.code, out).toBe(1)
     expect(out).toMatch(reason)
@@ -207,7 +195,7 @@ describe('a baseline that cannot be compared fails the gate (200 samples, all ri
     const again = await run('data/right.jsonl', 'head/report.json')
     expect(again.code, again.stdout).toBe(0)
     expect(read('head/worse.json').metrics.name_correct).toBe(0)
-    const r = await compareInProcess(['base/report.json', 'head/worse.json'], project.dir)
+    const r = await compare(['base/report.json', 'head/worse.json'], project.dir)
     expect(r.code).toBe(1)
     expect(r.stderr).toMatch(/head\/worse\.json: its samples file head\/report\.samples\.jsonl belongs to another run/)
     expect(r.stdout).not.toContain('no regression')
