@@ -7,7 +7,7 @@
 // Last, a report copied away and its run made again must not be compared with the new run's samples.
 // `tool-evals compare` runs as a real process in the controls (its exit codes as a shell sees them); the broken
 // baselines go through the same command in process (test/helpers/cli-run.ts), in the project's folder, as the
-// subject there is the comparison's verdict and reason, not the process (26 spawns of about 0.5 CPU-s each).
+// subject there is the comparison's verdict and reason, not the process (25 spawns of about 0.3 CPU-s each).
 import { execFile } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { copyFileSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
