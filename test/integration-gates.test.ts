@@ -1,7 +1,9 @@
 // Pull-request gates in real `vitest run` subprocesses over replayed outputs: a baseline run writes its report and
 // samples sidecar; head runs compared with it (TOOL_EVALS_BASELINE) fail on a seeded drop, pass on as many flips
 // in both directions, fail when a `mustPass` sample flips; `tool-evals compare` on the two reports agrees with the
-// reporter. Six vitest subprocesses and two CLI runs.
+// reporter. Six vitest subprocesses and two CLI processes (the Markdown verdict and a usage error, as a shell sees
+// them); the three JSON comparisons checked against the reporter's run `tool-evals compare` in process, as their
+// subject is the numbers, not the process.
 import { execFile } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -9,6 +11,8 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { binomialTailHalf } from './helpers/binomial.js'
 import { createEvalProject, ensureBuilt, type EvalProject, type RunResult } from './helpers/eval-project.js'
+import { runCommandIn } from './helpers/cli-run.js'
+import { compareCommand } from '../src/cli/compare.js'
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url))
 const N = 60
@@ -54,6 +58,9 @@ function cli(args: string[], cwd: string): Promise<RunResult> {
     })
   })
 }
+
+/** `tool-evals compare` in this process, from the project's folder (test/helpers/cli-run.ts). */
+const compare = (args: string[], cwd: string): Promise<RunResult> => runCommandIn(cwd, [compareCommand], ['compare', ...args])
 
 describe('baseline comparison in eval projects run by vitest', () => {
   let project: EvalProject
@@ -128,7 +135,7 @@ describe('baseline comparison in eval projects run by vitest', () => {
 
   it('tool-evals compare agrees with the reporter and exits 1 on a regression', async () => {
     for (const [name, code] of [['drop', 1], ['noise', 0], ['mustpass', 1]] as const) {
-      const r = await cli(['compare', 'base/report.json', `${name}/report.json`, '--format', 'json', '--metric', 'name_correct', '--metric', 'args_exact_match'], project.dir)
+      const r = await compare(['base/report.json', `${name}/report.json`, '--format', 'json', '--metric', 'name_correct', '--metric', 'args_exact_match'], project.dir)
       expect(r.code, r.stderr).toBe(code)
       const fromCli = JSON.parse(r.stdout)
       const fromReporter = read(`${name}/report.json`).comparison

@@ -12,3 +12,18 @@ export async function runCommand(commands: Command[], argv: string[]): Promise<{
   const code = await runCli(commands, argv, { stdin: new PassThrough(), stdout, stderr })
   return { code, stdout: out, stderr: err }
 }
+
+/**
+ * `runCommand` from the folder `cwd`, as a shell there would run it (relative paths in the arguments, and in the
+ * messages that name them, are the user's). Only for the integration project, whose files each run in a forked
+ * process of their own: a thread (the unit project) cannot change its folder, and the change touches no other file.
+ */
+export async function runCommandIn(cwd: string, commands: Command[], argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const before = process.cwd()
+  process.chdir(cwd)
+  try {
+    return await runCommand(commands, argv)
+  } finally {
+    process.chdir(before)
+  }
+}
