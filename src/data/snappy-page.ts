@@ -36,7 +36,8 @@ export function decompressSnappyPage(input: Uint8Array, length: number): Uint8Ar
       n += 1
       if (n > input.length - i) throw bad('a literal passes its end')
       if (n > length - o) throw new PageCodecError(tooLarge('snappy', length))
-      out.set(input.subarray(i, i + n), o)
+      if (n > 32) out.set(input.subarray(i, i + n), o)
+      else for (let k = 0; k < n; k++) out[o + k] = input[i + k]!
       i += n
       o += n
       continue
@@ -57,8 +58,8 @@ export function decompressSnappyPage(input: Uint8Array, length: number): Uint8Ar
     }
     if (offset === 0 || offset > o) throw bad(`a copy offset of ${offset} reaches before the page`)
     if (n > length - o) throw new PageCodecError(tooLarge('snappy', length))
-    if (offset >= n) out.copyWithin(o, o - offset, o - offset + n)
-    else for (let k = 0; k < n; k++) out[o + k] = out[o + k - offset]!
+    // At most 64 bytes: a byte loop beats copyWithin's call, and is right for overlapping copies too.
+    for (let k = 0; k < n; k++) out[o + k] = out[o + k - offset]!
     o += n
   }
   if (o !== length) throw new PageCodecError(tooSmall('snappy', o, length))
