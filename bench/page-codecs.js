@@ -1,8 +1,10 @@
 // Parquet page decoding (issue 21, point 4): the bounded codecs (dist/data: snappy-page, page-codecs) against the
 // decoders they replace (hyparquet's snappy, hyparquet-compressors' gzip and brotli), on one 8 MB page of word-like
 // text, alternating, best of 7. LZ4 is left out: no LZ4 encoder runs here without a new dependency. Prints one JSON
-// line per codec: ms per page for each and the ratio ours / theirs. Run: npm run build && node bench/page-codecs.js.
-import { brotliCompressSync, gzipSync } from 'node:zlib'
+// line per codec: ms per page for each and the ratio ours / theirs. Then a hostile brotli page (a 16 MB window, 64 MB of
+// one byte, declaring 100 bytes): node's zlib as is against our page with its window cut to 256 KB.
+// Run: npm run build && node bench/page-codecs.js.
+import { brotliCompressSync, brotliDecompressSync, constants, gzipSync } from 'node:zlib'
 import { snappyUncompress } from 'hyparquet'
 import { compressors } from 'hyparquet-compressors'
 import { decompressBrotliPage, decompressGzipPage } from '../dist/data/page-codecs.js'
@@ -43,3 +45,20 @@ for (const [codec, bytes, ours, theirs] of CASES) {
   }
   console.log(JSON.stringify({ codec, pageBytes: SIZE, compressedBytes: bytes.length, oursMs: +a.toFixed(1), theirsMs: +b.toFixed(1), ratio: +(a / b).toFixed(2) }))
 }
+
+const bomb = brotliCompressSync(Buffer.alloc(64 << 20, 97), { params: { [constants.BROTLI_PARAM_LGWIN]: 24, [constants.BROTLI_PARAM_QUALITY]: 1 } })
+const refused = (f) => () => {
+  try {
+    f()
+  } catch {
+    return
+  }
+  throw new Error('the hostile brotli page was not refused')
+}
+let full = Infinity
+let cut = Infinity
+for (let k = 0; k < 20; k++) {
+  full = Math.min(full, once(refused(() => brotliDecompressSync(bomb, { maxOutputLength: 100 }))))
+  cut = Math.min(cut, once(refused(() => decompressBrotliPage(new Uint8Array(bomb), 100))))
+}
+console.log(JSON.stringify({ codec: 'brotli, hostile', pageBytes: bomb.length, declared: 100, fullWindowMs: +full.toFixed(2), cutWindowMs: +cut.toFixed(2) }))

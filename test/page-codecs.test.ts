@@ -3,7 +3,7 @@
 // more or less, or is malformed, with a PageCodecError that says which. The LZ4 block was written by the lz4 CLI
 // 1.9.4 (`lz4 -9 -B4`, taken out of its frame), the snappy stream by hyparquet-writer's encoder; both use
 // overlapping copies and long length extensions.
-import { brotliCompressSync, gzipSync } from 'node:zlib'
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { decompressLz4Page, decompressLz4RawPage } from '../src/data/lz4-page.js'
 import { decompressBrotliPage, decompressGzipPage, PageCodecError } from '../src/data/page-codecs.js'
@@ -58,6 +58,22 @@ describe('bounded page codecs', () => {
     expect(() => decompressLz4RawPage(lz4, 100)).toThrow(/^an LZ4_RAW page decompresses to more than the 100 bytes/)
     const gzip = gzipSync(Buffer.alloc(64 << 20), { level: 1 })
     expect(() => decompressGzipPage(gzip, 100)).toThrow(/^a gzip page decompresses to more than the 100 bytes/)
+  })
+
+  it('brotli: a window cut to the page decodes every window size and quality the same (dictionary words too)', () => {
+    const words = 'the quick brown fox jumps over the lazy dog, which is of course nothing new in this world '
+    for (const size of [0, 1, 100, 5_000, 70_000, 300_000]) {
+      const data = bytes(words.repeat(Math.ceil(size / words.length) + 1).slice(0, size))
+      for (const lgwin of [10, 12, 15, 16, 17, 18, 20, 22, 24]) {
+        for (const quality of [1, 5, 11]) {
+          const page = brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_LGWIN]: lgwin, [constants.BROTLI_PARAM_QUALITY]: quality } })
+          expect(Buffer.from(decompressBrotliPage(new Uint8Array(page), size)).equals(data)).toBe(true)
+        }
+      }
+    }
+    // A 16 MB window holding 64 MB of one byte, in a page that declares 100: refused (its window cut to 256 KB).
+    const bomb = brotliCompressSync(Buffer.alloc(64 << 20, 97), { params: { [constants.BROTLI_PARAM_LGWIN]: 24, [constants.BROTLI_PARAM_QUALITY]: 1 } })
+    expect(() => decompressBrotliPage(new Uint8Array(bomb), 100)).toThrow(/^a brotli page decompresses to more than the 100 bytes/)
   })
 
   it('refuse malformed LZ4 and snappy with the reason', () => {
