@@ -81,8 +81,8 @@ function checkDecompressedSize(metadata: FileMetaData, rowEnd: number, max: numb
 /**
  * The codecs, each counting the page sizes it is asked to produce (before it allocates them) against `max`: the
  * footer may understate them. Each decodes to the page's declared size and never more, and refuses a page whose data
- * holds more or less (page-codecs.ts, lz4-page.ts, zstd-page.ts), so the declared sizes bound memory and time. All
- * six are listed, so hyparquet never falls back to its own snappy, or fails on a codec it lacks with no context.
+ * holds more or less (page-codecs.ts, lz4-page.ts, snappy-page.ts, zstd-page.ts), so the declared sizes bound memory
+ * and time. Snappy is listed, so hyparquet never falls back to its own.
  */
 function guardedCompressors(max: number): Compressors {
   let total = 0
