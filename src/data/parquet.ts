@@ -1,13 +1,15 @@
 /**
  * Rows of a Parquet file as plain JSON-like objects, ready for the same sample normalisation as JSONL lines.
- * hyparquet reads the file (snappy natively; hyparquet-compressors adds zstd, gzip, brotli and lz4, which files written
- * by polars or pyarrow with other settings use).
+ * hyparquet reads the file; its pages are decompressed by our own codecs (snappy, gzip, brotli, lz4, zstd, which files
+ * written by polars or pyarrow with various settings use), each bounded by the size the page header declares.
  */
-import { parquetMetadata, parquetReadObjects, snappyUncompress, type AsyncBuffer, type Compressors, type FileMetaData } from 'hyparquet'
-import { compressors } from 'hyparquet-compressors'
+import { parquetMetadata, parquetReadObjects, type AsyncBuffer, type Compressors, type FileMetaData } from 'hyparquet'
 import { DEFAULT_HUB_LIMITS, formatBytes, HubLimitError, type ResolvedHubLimits } from './hub-limits.js'
 import { footerCounts } from './parquet-footer.js'
+import { decompressLz4Page, decompressLz4RawPage } from './lz4-page.js'
+import { decompressBrotliPage, decompressGzipPage } from './page-codecs.js'
 import { pageCheckedBuffer } from './parquet-pages.js'
+import { decompressSnappyPage } from './snappy-page.js'
 import { decompressZstdPage } from './zstd-page.js'
 
 /**
@@ -78,20 +80,18 @@ function checkDecompressedSize(metadata: FileMetaData, rowEnd: number, max: numb
 
 /**
  * The codecs, each counting the page sizes it is asked to produce (before it allocates them) against `max`: the
- * footer may understate them. Snappy is in the list, so hyparquet never falls back to its own, unguarded. Each
- * writes into a buffer of the page's declared size, so the declared sizes bound the memory; zstd, whose decoder
- * would otherwise produce whatever the frame holds, is our own wrapper of fzstd that stops at the declared size
- * (zstd-page.ts).
+ * footer may understate them. Each decodes to the page's declared size and never more, and refuses a page whose data
+ * holds more or less (page-codecs.ts, lz4-page.ts, snappy-page.ts, zstd-page.ts), so the declared sizes bound memory
+ * and time. Snappy is listed, so hyparquet never falls back to its own.
  */
 function guardedCompressors(max: number): Compressors {
   let total = 0
   const all: Compressors = {
-    SNAPPY: (input, length) => {
-      const out = new Uint8Array(length)
-      snappyUncompress(input, out)
-      return out
-    },
-    ...compressors,
+    SNAPPY: decompressSnappyPage,
+    GZIP: decompressGzipPage,
+    BROTLI: decompressBrotliPage,
+    LZ4: decompressLz4Page,
+    LZ4_RAW: decompressLz4RawPage,
     ZSTD: decompressZstdPage,
   }
   const guarded: Compressors = {}
