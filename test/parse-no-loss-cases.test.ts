@@ -244,3 +244,23 @@ describe('key/value tag pairs and LFM2', () => {
     valid("<|tool_call_start|>[f(a='V')]<|tool_call_end|> Done.", { a: 'V' }, 'lfm2')
   })
 })
+
+describe('Harmony (gpt-oss, LLM-jp)', () => {
+  const h = (body: string, stop = '<|call|>') => `<|start|>assistant<|channel|>commentary to=functions.f <|constrain|>json<|message|>${body}${stop}`
+  it('text after the JSON in its body, before the stop token or the next header, is unread', () => {
+    invalid(h('{"a": "V"}qa1", "b": "x"}'), 'harmony')
+    invalid(h('{}"a": "V", "b": "x"}'), 'harmony')
+    invalid(h('{"a": "V"}<|calqa1", "b": "x"}'), 'harmony')
+    invalid(`${h('{"a": "V"} and more', '')}<|start|>assistant<|channel|>final<|message|>Done.`, 'harmony')
+  })
+  it('a stop token written inside a value: the stop token comes again after text, unread', () => {
+    invalid(h('{"a": "V"}<|call|>qa1", "b": "x"}'), 'harmony')
+    invalid(h('{"a": "V"}<|end|>1", "b": "x"}', '<|end|>'), 'harmony')
+  })
+  it('whitespace after the JSON, a stop token quoted in a value, and LLM-jp\'s spaced tokens are read', () => {
+    valid(h('{"a": "V", "b": "x"}\n'), { a: 'V', b: 'x' }, 'harmony')
+    valid(h('{"a": "x<|call|>y", "b": "z"}'), { a: 'x<|call|>y', b: 'z' }, 'harmony')
+    valid('<|start|> assistant to=functions.f<|channel|> commentary json<|message|> {"a": "V"} <|call|> <|end|>', { a: 'V' }, 'harmony')
+    valid(`${h('{"a": "V"}')}<|start|>assistant<|channel|>final<|message|>Done.<|return|>`, { a: 'V' }, 'harmony')
+  })
+})
