@@ -54,11 +54,28 @@ interface StructuralRead {
   pairs: [string, string][]
 }
 
+/** The forward searches one reading shares. */
+interface Searches {
+  gt: ForwardSearch
+  pOpen: ForwardSearch
+  pClose: ForwardSearch
+  ends: ForwardSearch[]
+}
+
+function searches(text: string, closers: readonly string[]): Searches {
+  return {
+    gt: new ForwardSearch(text, '>'),
+    pOpen: new ForwardSearch(text, PARAMETER),
+    pClose: new ForwardSearch(text, PARAMETER_END),
+    ends: closers.map((c) => new ForwardSearch(text, c)),
+  }
+}
+
 /**
- * The searches of the structural reading, apart from the fallback's so that each set only moves forward: linear.
  * A `</parameter>` ends a value only where a structural delimiter follows it (vLLM's qwen3_coder rule): after
  * whitespace, the next `<parameter=`, a function closer, or the end of the region. So a value may hold a literal
  * `</tool_call>` or `</function>`; one holding `</parameter>` and text is still reported by `damagedMarkup`.
+ * It shares the block loop's searches: both only move forward.
  */
 class StructuralReader {
   private readonly gt: ForwardSearch
@@ -68,12 +85,12 @@ class StructuralReader {
 
   constructor(
     private readonly text: string,
-    closers: readonly string[],
+    s: Searches,
   ) {
-    this.gt = new ForwardSearch(text, '>')
-    this.pOpen = new ForwardSearch(text, PARAMETER)
-    this.pClose = new ForwardSearch(text, PARAMETER_END)
-    this.ends = closers.map((c) => new ForwardSearch(text, c))
+    this.gt = s.gt
+    this.pOpen = s.pOpen
+    this.pClose = s.pClose
+    this.ends = s.ends
   }
 
   private skip(i: number, limit: number): number {
@@ -158,11 +175,12 @@ export function functionBlockCalls(
 ): ToolCall[] {
   const out: ToolCall[] = []
   const fnOpen = new ForwardSearch(text, FUNCTION)
-  const gt = new ForwardSearch(text, '>')
-  const pOpen = new ForwardSearch(text, PARAMETER)
-  const pClose = new ForwardSearch(text, PARAMETER_END)
-  const ends = closers.map((c) => new ForwardSearch(text, c))
-  const structural = new StructuralReader(text, closers)
+  const main = searches(text, closers)
+  const { gt, pOpen, ends } = main
+  const structural = new StructuralReader(text, main)
+  // The fallback reads a body again from its start: searches of its own (made once, when first needed), so that
+  // each set still only moves forward.
+  let again: Searches | undefined
   let at = fnOpen.next(0)
   while (at >= 0) {
     const nameStart = at + FUNCTION.length
@@ -194,6 +212,7 @@ export function functionBlockCalls(
           args.addText(key, value)
         }
       } else {
+        const f = (again ??= searches(text, closers))
         let after = bodyStart // end of the last parameter read
         while (p >= 0) {
           if (!blank(text, after, p)) {
@@ -201,7 +220,7 @@ export function functionBlockCalls(
             break
           }
           const keyStart = p + PARAMETER.length
-          const keyEnd = gt.next(keyStart)
+          const keyEnd = f.gt.next(keyStart)
           if (keyEnd < 0 || keyEnd >= end) {
             error = 'parameter tag not closed'
             break
@@ -212,9 +231,9 @@ export function functionBlockCalls(
             break
           }
           const valueStart = keyEnd + 1
-          let nextParam = pOpen.next(valueStart)
+          let nextParam = f.pOpen.next(valueStart)
           if (nextParam >= end) nextParam = -1
-          let close = pClose.next(valueStart)
+          let close = f.pClose.next(valueStart)
           if (close >= end) close = -1
           const valueEnd = nearest(close, nextParam, end)
           const value = clean(text.slice(valueStart, valueEnd))
@@ -226,7 +245,8 @@ export function functionBlockCalls(
         if (error === undefined && !blank(text, after, end)) error = 'text in the function that is not a parameter'
       }
       error ??= damagedMarkup(values, PARAMETER_END, args.missing())
-      error ??= closerAgain(text, end, next, ends, pClose)
+      const used = read ? main : again!
+      error ??= closerAgain(text, end, next, used.ends, used.pClose)
       out.push(makeCall(name, error === undefined ? args.result() : invalidArguments(error), format, text.slice(at, end)))
     }
     at = fnOpen.next(end)
