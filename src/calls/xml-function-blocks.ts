@@ -42,12 +42,6 @@ function closerAgain(text: string, end: number, next: number, ends: ForwardSearc
   return before(fnEnd.next(end + fnEnd.token.length)) ? `${fnEnd.token} written twice: the text between is unread` : undefined
 }
 
-/** Whether `text[i]` is layout whitespace. */
-function isBlank(text: string, i: number): boolean {
-  const c = text.charCodeAt(i)
-  return c === 32 || c === 9 || c === 10 || c === 13
-}
-
 /** A function body read parameter by parameter: where its closer is, and each key with its raw value. */
 interface StructuralRead {
   end: number
@@ -94,12 +88,19 @@ class StructuralReader {
   }
 
   private skip(i: number, limit: number): number {
-    while (i < limit && isBlank(this.text, i)) i++
+    const text = this.text
+    while (i < limit) {
+      const c = text.charCodeAt(i)
+      if (c !== 32 && c !== 10 && c !== 13 && c !== 9) break
+      i++
+    }
     return i
   }
 
   private closerAt(i: number): boolean {
-    return this.ends.some((e) => this.text.startsWith(e.token, i))
+    if (this.text.charCodeAt(i) !== 60 /* < */) return false
+    for (const e of this.ends) if (this.text.startsWith(e.token, i)) return true
+    return false
   }
 
   /** Whether the `</parameter>` at `c` is structural (see the class comment). */
