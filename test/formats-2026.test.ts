@@ -46,6 +46,13 @@ describe('issue 22 formats', () => {
     const out = '<tool_calls:6124c78e><tool_call:6124c78e>get_weather<arg_key:6124c78e>city</arg_key:6124c78e><arg_value:6124c78e>Oslo</arg_value:6124c78e><arg_key:6124c78e>days</arg_key:6124c78e><arg_value:6124c78e>4</arg_value:6124c78e></tool_call:6124c78e></tool_calls:6124c78e>'
     expect(shape(parseToolCalls(out, { tools }))).toEqual(W('hunyuan4'))
   })
+  it("Hy3's released template (:opensource on every token, <tool_sep…> after the name, one pair per line) is read", () => {
+    const h = (t: string) => t.replace(/<(\/?)(\w+)>/g, '<$1$2:opensource>')
+    const out = h('No need to think further.</think><tool_calls>\n<tool_call>get_weather<tool_sep>\n<arg_key>city</arg_key>\n<arg_value>Oslo</arg_value>\n<arg_key>days</arg_key>\n<arg_value>4</arg_value>\n</tool_call>\n<tool_call>get_time<tool_sep>\n</tool_call>\n</tool_calls>')
+    expect(shape(parseToolCalls(out, { tools }))).toEqual([...W('hunyuan4'), ['hunyuan4', 'get_time', {}, true]])
+    // The Hy3 hint (hunyuan3, unsuffixed tokens) does not lose them either.
+    expect(shape(parseToolCalls(out, { tools, format: 'hy3' }))).toEqual(shape(parseToolCalls(out, { tools })))
+  })
 })
 
 describe('GLM pairs: no valid call that lost an argument', () => {

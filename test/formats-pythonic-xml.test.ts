@@ -196,6 +196,16 @@ describe('XML value typing (schema-values)', () => {
     ])
     expect(getFormat('qwen3_coder')!.parse(text, {})[0]).toMatchObject({ arguments: { a: 12, b: 2 }, floatPaths: ['/b'] })
   })
+  it("qwen3_coder keeps a value's own whitespace: only one newline each side goes (vLLM, SGLang)", () => {
+    const call = (v: string) => `<tool_call>\n<function=f>\n<parameter=a>\n${v}\n</parameter>\n</function>\n</tool_call>`
+    const s = [tool('f', { a: { type: 'string' } })]
+    expect(parseWith('qwen3_coder', call('   indented first line'), s)).toEqual([{ name: 'f', arguments: { a: '   indented first line' } }])
+    expect(parseWith('qwen3_coder', call('poem line\n'), s)).toEqual([{ name: 'f', arguments: { a: 'poem line\n' } }])
+    expect(parseWith('qwen3_coder', call('\n\tx = 1  '), s)).toEqual([{ name: 'f', arguments: { a: '\n\tx = 1  ' } }])
+    // A closer indented on its own line is pretty-printed layout, trimmed as llama.cpp does.
+    const pretty = '<tool_call>\n  <function=f>\n    <parameter=a>\n      spaced out\n    </parameter>\n  </function>\n</tool_call>'
+    expect(parseWith('qwen3_coder', pretty, s)).toEqual([{ name: 'f', arguments: { a: 'spaced out' } }])
+  })
   it('gemma4 and functiongemma: schema types quoted strings and bare scalars', () => {
     const tools = [tool('f', { n: { type: 'integer' }, s: { type: 'string' } })]
     expect(parseWith('gemma4', '<|tool_call>call:f{n:<|"|>42<|"|>,s:17}<tool_call|>', tools)).toEqual([

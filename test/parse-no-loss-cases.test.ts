@@ -163,8 +163,17 @@ describe('<function=NAME> blocks (Qwen3-Coder, Seed-OSS)', () => {
     invalid(q('<parameter=a>\n1\n</pater=b>\nx\n</parameter>\n'), 'qwen3_coder')
     invalid(q('<parameter=a>\n1\nrameter=b>\nx\n</parameter>\n'), 'qwen3_coder')
   })
-  it('a closing tag written inside a value: the call ran on past it', () => {
-    invalid(q('<parameter=a>\nV</function>\n</tool_call>qa1\n</parameter>\n<parameter=b>\nx\n</parameter>\n'), 'qwen3_coder')
+  it('a closing tag inside a value is read as text up to the structural </parameter> (vLLM), in full', () => {
+    valid(q('<parameter=a>\nV</function>\n</tool_call>qa1\n</parameter>\n<parameter=b>\nx\n</parameter>\n'), { a: 'V</function>\n</tool_call>qa1', b: 'x' }, 'qwen3_coder')
+    const memo = '<tool_call>\n<function=f>\n<parameter=a>\nnote: the reply closes with </tool_call> then stops\n</parameter>\n</function>\n</tool_call>'
+    for (const format of ['qwen3_coder', undefined]) valid(memo, { a: 'note: the reply closes with </tool_call> then stops' }, format)
+    const code = '<tool_call>\n<function=f>\n<parameter=a>\nend the block with </function> and a newline\n</parameter>\n<parameter=b>\n2\n</parameter>\n</function>\n</tool_call>'
+    for (const format of ['qwen3_coder', undefined]) valid(code, { a: 'end the block with </function> and a newline', b: '2' }, format)
+    valid('<seed:tool_call>\n<function=f>\n<parameter=a>say </seed:tool_call> here</parameter>\n</function>\n</seed:tool_call>', { a: 'say </seed:tool_call> here' }, 'seed_oss')
+  })
+  it('a closing tag inside a value that no </parameter> follows: the call ran on past it', () => {
+    invalid(q('<parameter=a>\nV</function>\n</tool_call>qa1\n'), 'qwen3_coder')
+    invalid(q('<parameter=a>\nV</function>\n</tool_call>qa1 </parameter>zz\n'), 'qwen3_coder')
   })
   it('markup of the value\'s own is read as text', () => {
     valid(q('<parameter=a>\n<svg><path d="M0"></path></svg>\n</parameter>\n'), { a: '<svg><path d="M0"></path></svg>' }, 'qwen3_coder')
@@ -242,5 +251,25 @@ describe('key/value tag pairs and LFM2', () => {
     const calls = parseToolCalls("<|tool_call_start|>[f(a='V')]<|toqa1', b=2)]<|tool_call_end|>", { tools: TOOLS })
     expect(calls.map((c) => [c.name, c.argumentsValid, c.format])).toEqual([['', false, 'lfm2']])
     valid("<|tool_call_start|>[f(a='V')]<|tool_call_end|> Done.", { a: 'V' }, 'lfm2')
+  })
+})
+
+describe('Harmony (gpt-oss, LLM-jp)', () => {
+  const h = (body: string, stop = '<|call|>') => `<|start|>assistant<|channel|>commentary to=functions.f <|constrain|>json<|message|>${body}${stop}`
+  it('text after the JSON in its body, before the stop token or the next header, is unread', () => {
+    invalid(h('{"a": "V"}qa1", "b": "x"}'), 'harmony')
+    invalid(h('{}"a": "V", "b": "x"}'), 'harmony')
+    invalid(h('{"a": "V"}<|calqa1", "b": "x"}'), 'harmony')
+    invalid(`${h('{"a": "V"} and more', '')}<|start|>assistant<|channel|>final<|message|>Done.`, 'harmony')
+  })
+  it('a stop token written inside a value: the stop token comes again after text, unread', () => {
+    invalid(h('{"a": "V"}<|call|>qa1", "b": "x"}'), 'harmony')
+    invalid(h('{"a": "V"}<|end|>1", "b": "x"}', '<|end|>'), 'harmony')
+  })
+  it('whitespace after the JSON, a stop token quoted in a value, and LLM-jp\'s spaced tokens are read', () => {
+    valid(h('{"a": "V", "b": "x"}\n'), { a: 'V', b: 'x' }, 'harmony')
+    valid(h('{"a": "x<|call|>y", "b": "z"}'), { a: 'x<|call|>y', b: 'z' }, 'harmony')
+    valid('<|start|> assistant to=functions.f<|channel|> commentary json<|message|> {"a": "V"} <|call|> <|end|>', { a: 'V' }, 'harmony')
+    valid(`${h('{"a": "V"}')}<|start|>assistant<|channel|>final<|message|>Done.<|return|>`, { a: 'V' }, 'harmony')
   })
 })

@@ -107,14 +107,8 @@ function losses(calls: ToolCall[]): ToolCall[] {
   return calls.filter((c) => c.name === NAME && c.argumentsValid && Object.keys(ARGS).some((k) => !(k in c.arguments)))
 }
 
-/**
- * Formats the rule does not hold for yet (issue 22). Harmony: its parser is being reworked on another branch, which
- * takes the rule up there. Remove a format from here once its reader reports the text it does not read.
- */
-const KNOWN_GAPS = new Set(['harmony'])
-
 const renderable = FORMATS.filter(
-  (f): f is FormatParser & { render: NonNullable<FormatParser['render']> } => !!f.render && !KNOWN_GAPS.has(f.name),
+  (f): f is FormatParser & { render: NonNullable<FormatParser['render']> } => !!f.render,
 )
 
 describe('no silent argument loss: a perturbed call is whole or invalid', () => {

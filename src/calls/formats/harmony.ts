@@ -20,6 +20,9 @@
  * above reads. An empty body closed by a stop token (`<|message|><|call|>`) is a call with `{}` (the llm-jp engine's
  * rule); an empty body cut off by the end of the output is not known to be complete and stays invalid.
  *
+ * Issue 22's rule (`unread.ts`): a function body is its JSON alone, so text after the JSON in the body, or a stop token
+ * that comes again after text (the first was written inside a value), makes the call invalid with a reason.
+ *
  * Choices: a function message whose body does not decode (truncated or invalid JSON) is a call with invalid
  * arguments, for every such message (llama.cpp drops some of them when it does not parse tool calls at all): the
  * recipient already names the tool the model chose.
@@ -28,6 +31,7 @@ import { decodeArguments, makeCall } from '../call-object.js'
 import { parseJsonAt, parseJsonSpan, skipSpace } from '../json.js'
 import type { FormatParser, ToolCall } from '../types.js'
 import { ForwardSearch } from '../scan.js'
+import { quoted, unreadAfter, unreadText } from '../unread.js'
 
 const START = '<|start|>'
 const CHANNEL = '<|channel|>'
@@ -78,6 +82,20 @@ export function parseHarmony(text: string): ToolCall[] {
     }
     return end
   }
+  /**
+   * Where a stop token at `at` is followed, before the next header or `limit`, by text and another stop token: the
+   * position of that one, else -1. Stop tokens with only whitespace between are one end.
+   */
+  const stopAgain = (at: number, limit: number): number => {
+    let p = at
+    for (;;) {
+      const t = STOPS.find((s) => text.startsWith(s, p))
+      if (t === undefined) break
+      p = skipSpace(text, p + t.length, text.length)
+    }
+    const q = bodyEnd(p, limit)
+    return q > p && isStopToken(text, q) ? q : -1
+  }
   const calls: ToolCall[] = []
   let headerStart = 0
   let m = messages.next(0)
@@ -104,7 +122,15 @@ export function parseHarmony(text: string): ToolCall[] {
       const args = r.ok ? decodeArguments(r.value, r.floatPaths) : { arguments: {}, argumentsValid: false }
       end = bodyEnd(r.ok ? r.end : bodyStart, limit)
       const rawStart = headerStart + Math.max(0, header.lastIndexOf(START))
-      calls.push(makeCall(name, args, 'harmony', text.slice(rawStart, r.ok ? r.end : end)))
+      const call = [makeCall(name, args, 'harmony', text.slice(rawStart, r.ok ? r.end : end))]
+      // The body is the JSON alone: text after it in the same body, or a second stop token after the first with
+      // text between (the first was inside a value, so the JSON ended early), is unread.
+      if (r.ok) unreadAfter(call, text, r.end, end)
+      if (isStopToken(text, end)) {
+        const again = stopAgain(end, limit)
+        if (again >= 0) unreadText(call, `a stop token written twice: the call's text runs on past the first, unread (${quoted(text, end, again)})`)
+      }
+      calls.push(...call)
     } else end = bodyEnd(bodyStart, limit)
     headerStart = end
     m = nextMessage

@@ -14,7 +14,8 @@
  * Sources: vLLM's `hy_v3` tool-parser tests (zero-argument calls `NAME<tool_sep></tool_call>`, newline or inline
  * layout) and the model card's template description; no parser source was at hand. Values are typed as in
  * `../arg-pairs.ts`. Tried before GLM and Hermes, which share `<tool_call>` (on this shape GLM reads no name and
- * Hermes would report an unreadable call).
+ * Hermes would report an unreadable call). The released checkpoints suffix every token (`<tool_sep:opensource>`):
+ * `hunyuan4` reads that. No engine writes a JSON body or an `<end_of_tool_call…>` token for Hy3 (see docs/FORMATS.md).
  */
 import { argPairCalls, renderArgPairs, type ArgPairTags } from '../arg-pairs.js'
 import type { FormatParser } from '../types.js'
