@@ -53,6 +53,21 @@ describe('issue 22 formats', () => {
     // The Hy3 hint (hunyuan3, unsuffixed tokens) does not lose them either.
     expect(shape(parseToolCalls(out, { tools, format: 'hy3' }))).toEqual(shape(parseToolCalls(out, { tools })))
   })
+  it('hunyuan4: a JSON object after <tool_sep…>, ended by <end_of_tool_call…> (a serving stack\'s Hy3 wire)', () => {
+    const call = (args: string) => `<tool_call:opensource>get_weather<tool_sep:opensource>${args}<end_of_tool_call:opensource>`
+    const two = 'Checking.\n' + call('{"city": "Oslo", "days": 4}') + call('{"city": "a <end_of_tool_call:opensource> b"}')
+    expect(shape(parseToolCalls(two, { tools }))).toEqual([
+      ['hunyuan4', 'get_weather', { city: 'Oslo', days: 4 }, true],
+      ['hunyuan4', 'get_weather', { city: 'a <end_of_tool_call:opensource> b' }, true],
+    ])
+    expect(shape(parseToolCalls(two, { tools, format: 'hy_v4' }))).toEqual(shape(parseToolCalls(two, { tools })))
+    // Text left between the JSON and the end token, or JSON that does not decode: an invalid call, never a valid one.
+    const [glued] = parseToolCalls(call('{"city": "Oslo"} "days": 4'), { tools })
+    expect([glued!.argumentsValid, glued!.argumentsError]).toEqual([false, expect.stringContaining('did not read')])
+    expect(parseToolCalls(call('{"city": '), { tools }).map((c) => c.argumentsValid)).toEqual([false])
+    // Never ended: no call.
+    expect(parseToolCalls('<tool_call:opensource>get_weather<tool_sep:opensource>{"city": "Oslo"}', { tools })).toEqual([])
+  })
 })
 
 describe('GLM pairs: no valid call that lost an argument', () => {

@@ -15,7 +15,7 @@
  * layout) and the model card's template description; no parser source was at hand. Values are typed as in
  * `../arg-pairs.ts`. Tried before GLM and Hermes, which share `<tool_call>` (on this shape GLM reads no name and
  * Hermes would report an unreadable call). The released checkpoints suffix every token (`<tool_sep:opensource>`):
- * `hunyuan4` reads that. No engine writes a JSON body or an `<end_of_tool_call…>` token for Hy3 (see docs/FORMATS.md).
+ * `hunyuan4` reads that, and the JSON-body spelling one MLX server writes (`<end_of_tool_call…>`; see docs/FORMATS.md).
  */
 import { argPairCalls, renderArgPairs, type ArgPairTags } from '../arg-pairs.js'
 import type { FormatParser } from '../types.js'

@@ -15,10 +15,18 @@
  * first suffixed `<tool_call…>` tag in the text) and its tests. Values are trimmed and typed by the tool schema.
  * Hunyuan 3's `<tool_sep…>` after the name is accepted too. The unsuffixed spelling is GLM-4.7's shape and is read by
  * `glm45`. Pairs are read strictly (`../arg-pairs.ts`).
+ *
+ * One more spelling is read: `<tool_call:opensource>NAME<tool_sep:opensource>{JSON}<end_of_tool_call:opensource>`,
+ * a JSON object after the separator, which a serving stack (rapid-mlx's `hy_v3` parser) reads and writes; no
+ * engine or released template was found to write it, but it cannot be mistaken for anything else.
  */
-import { argPairCalls, renderArgPairs, type ArgPairTags } from '../arg-pairs.js'
-import type { FormatParser } from '../types.js'
+import { argPairCalls, NAME, renderArgPairs, type ArgPairTags } from '../arg-pairs.js'
+import { decodeArguments, invalidArguments, makeCall } from '../call-object.js'
+import { parseJsonAt } from '../json.js'
+import type { FormatParser, ToolCall } from '../types.js'
 import { markedBy } from '../marker-scan.js'
+import { ForwardSearch } from '../scan.js'
+import { unreadAfter } from '../unread.js'
 
 const FORMAT = 'hunyuan4'
 const MARKER = '<tool_call:'
@@ -37,6 +45,38 @@ function tagsFor(suffix: string): ArgPairTags {
   }
 }
 
+/** The JSON spelling: each `<tool_call…>NAME<tool_sep…>{…}<end_of_tool_call…>`; a block never ended gives no call. */
+function jsonBodyCalls(text: string, suffix: string): ToolCall[] {
+  const open = `<tool_call${suffix}>`
+  const sep = `<tool_sep${suffix}>`
+  const close = `<end_of_tool_call${suffix}>`
+  const opens = new ForwardSearch(text, open)
+  const seps = new ForwardSearch(text, sep)
+  const closes = new ForwardSearch(text, close)
+  const calls: ToolCall[] = []
+  for (let b = opens.next(0); b >= 0; ) {
+    const from = b + open.length
+    const next = opens.next(from)
+    const limit = next < 0 ? text.length : next
+    const s = seps.next(from)
+    if (s < 0 || s >= limit) {
+      b = next
+      continue
+    }
+    const name = text.slice(from, s).trim()
+    // Read string-aware up to the next call, so an end token quoted inside a value does not cut it.
+    const r = parseJsonAt(text, s + sep.length, limit)
+    const c = closes.next(r.ok ? r.end : s)
+    if (NAME.test(name) && c >= 0 && c < limit) {
+      const args = r.ok ? decodeArguments(r.value, r.floatPaths) : invalidArguments(`the arguments are not JSON: ${r.error}`)
+      const call = makeCall(name, args, FORMAT, text.slice(b, c + close.length))
+      calls.push(...(r.ok && args.argumentsValid ? unreadAfter([call], text, r.end, c) : [call]))
+    }
+    b = next
+  }
+  return calls
+}
+
 export const hunyuan4: FormatParser = {
   name: FORMAT,
   aliases: ['hy4', 'hy_v4', 'hyv4'],
@@ -45,7 +85,9 @@ export const hunyuan4: FormatParser = {
     const i = text.indexOf(MARKER, at ?? 0)
     if (i < 0) return []
     const m = SUFFIX.exec(text.slice(i + MARKER.length - 1, i + MARKER.length + 65))
-    return m ? argPairCalls(text, options, FORMAT, tagsFor(m[0].slice(0, -1))) : []
+    if (!m) return []
+    const suffix = m[0].slice(0, -1)
+    return text.includes(`<end_of_tool_call${suffix}>`, i) ? jsonBodyCalls(text, suffix) : argPairCalls(text, options, FORMAT, tagsFor(suffix))
   },
   render: (calls) => `<tool_calls:opensource>\n${renderArgPairs(calls, tagsFor(':opensource')).replaceAll('<tool_sep:opensource>', '')}\n</tool_calls:opensource>`,
 }
