@@ -17,7 +17,7 @@ import { pyJsonString } from '../../python/repr.js'
 import { opt } from '../multi-turn/api.js'
 import { PyExc, deepCopy, isHashable, str, typeName, type Val } from '../../python/runtime.js'
 import { PyFloat, PyTuple, type PyDict } from '../../python/operations.js'
-import { sliceTo, type AgenticApi, type AgenticMethod } from './agentic-exec.js'
+import { sliceTo, type AgenticApi, type AgenticMethod } from './executor.js'
 
 export const MEMORY_SCENARIOS = ['student', 'customer', 'finance', 'healthcare', 'notetaker'] as const
 

@@ -18,7 +18,7 @@
 import { readFileSync } from 'node:fs'
 import { opt } from '../multi-turn/api.js'
 import { PyExc, str, typeName, type Val } from '../../python/runtime.js'
-import { sliceTo, type AgenticApi, type AgenticMethod } from './agentic-exec.js'
+import { sliceTo, type AgenticApi, type AgenticMethod } from './executor.js'
 
 /** SerpAPI's response to one query, as its `get_dict()` gives it. */
 export type SerpResponse = Record<string, unknown>
