@@ -13,7 +13,7 @@
  *
  * Every entry runs BFCL's multi-turn protocol: in function-calling mode through the agent loop (the step limit,
  * force-termination, tool results as `tool` messages with their call's id), in prompting mode as
- * `bfcl-agentic-prompting.ts` runs it (the function docs' system prompt, calls decoded from the text).
+ * `agentic-prompting.ts` runs it (the function docs' system prompt, calls decoded from the text).
  */
 import { mkdir, writeFile } from 'node:fs/promises'
 import { existsSync, readFileSync } from 'node:fs'
