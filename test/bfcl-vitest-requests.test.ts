@@ -17,7 +17,7 @@ import { startOpenAIServer } from './helpers/openai-server.js'
 const BFCL = bfclDir()
 
 describe.skipIf(BFCL === undefined)('in-Vitest BFCL requests equal BFCL handler\'s (function-calling mode)', () => {
-  for (const fx of loadFixtures().filter((f) => f.mode === 'fc')) {
+  for (const fx of loadFixtures(BFCL).filter((f) => f.mode === 'fc')) {
     test(`${fx.category}: ${fx.entries.length} entries`, async () => {
       const replies = fx.entries.flatMap((e) => e.responses)
       let next = 0
