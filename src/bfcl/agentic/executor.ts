@@ -8,10 +8,10 @@
  *
  * Unlike the multi-turn simulated APIs, a method may be asynchronous (a user's search function).
  */
-import { parsePythonExpression, type PyNode } from '../../python/index.js'
+import { parsePythonExpression } from '../../python/index.js'
 import { bindArgs, type Param } from '../multi-turn/api.js'
-import { PyExc, fl, jsonDumps, neg, repr, type Val } from '../../python/runtime.js'
-import { PyTuple, type PyDict, type PyKey } from '../../python/operations.js'
+import { PyExc, type Val } from '../../python/runtime.js'
+import { evaluateLiteral, literal, resultString } from '../multi-turn/executor.js'
 
 export interface AgenticMethod {
   params: readonly Param[]
@@ -36,54 +36,6 @@ export function instanceName(modelName: string, entryId: string, className: stri
 /** `convert_to_function_call`'s string for one function-calling call: `name(k=repr(v),...)`, as multi-turn builds it. */
 export { callString } from '../multi-turn/executor.js'
 
-/** The string BFCL keeps for a call's result. */
-export function agenticResultString(v: Val | undefined): string {
-  if (v === undefined || v === null) return 'None'
-  if (typeof v === 'string') return v
-  if (v instanceof Map) {
-    try {
-      return jsonDumps(v)
-    } catch (e) {
-      if (e instanceof PyExc) return repr(v)
-      throw e
-    }
-  }
-  return repr(v)
-}
-
-/** A literal argument as a value (`ast.literal_eval` without its complex-number arithmetic); PyExc otherwise. */
-export function literal(node: PyNode): Val {
-  switch (node.kind) {
-    case 'int':
-      return Number(node.value)
-    case 'float':
-      return fl(node.value)
-    case 'str':
-    case 'bool':
-      return node.value
-    case 'none':
-      return null
-    case 'list':
-      return node.items.map(literal)
-    case 'tuple':
-      return new PyTuple(node.items.map(literal))
-    case 'dict': {
-      const out: PyDict = new Map()
-      node.keys.forEach((k, i) => out.set(literal(k) as PyKey, literal(node.values[i]!)))
-      return out
-    }
-    case 'unary':
-      if (node.op === '-') return neg(literal(node.operand))
-      if (node.op === '+') return literal(node.operand)
-      throw new PyExc('unsupported unary operator')
-    case 'name':
-      throw new PyExc(`name '${node.id.split('.')[0]}' is not defined`)
-    default:
-      // A call inside an argument cannot come from a function-calling step (its arguments are JSON values).
-      throw new PyExc('unsupported expression')
-  }
-}
-
 /** Execute one call string on `api` (named `name` as BFCL names the instance); the result string. */
 export async function executeAgenticCall(api: AgenticApi, name: string, call: string): Promise<string> {
   const table = api.methods()
@@ -95,16 +47,16 @@ export async function executeAgenticCall(api: AgenticApi, name: string, call: st
     const parsed = parsePythonExpression(processed)
     if (!parsed.ok) throw new PyExc('invalid syntax (<string>, line 1)')
     const node = parsed.node
-    if (node.kind !== 'call') return agenticResultString(literal(node))
+    if (node.kind !== 'call') return resultString(evaluateLiteral(node))
     const dot = node.name.indexOf('.')
     if (dot < 0) throw new PyExc(`name '${node.name}' is not defined`)
     if (node.name.slice(0, dot) !== name) throw new PyExc(`name '${node.name.slice(0, dot)}' is not defined`)
     const methodName = node.name.slice(dot + 1)
     const method = Object.hasOwn(table, methodName) ? table[methodName] : undefined
     if (method === undefined) throw new PyExc(`'${api.className}' object has no attribute '${methodName}'`)
-    const positional = node.positional.map(literal)
+    const positional = node.positional.map((n) => literal(n))
     const keywords = node.keywords.map((k) => [k.key, literal(k.value)] as [string, Val])
-    return agenticResultString(await method.call(bindArgs(`${api.className}.${methodName}`, method.params, positional, keywords)))
+    return resultString(await method.call(bindArgs(`${api.className}.${methodName}`, method.params, positional, keywords)))
   } catch (e) {
     if (e instanceof PyExc) return EXECUTION_ERROR + e.message
     throw e

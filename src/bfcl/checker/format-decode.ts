@@ -15,7 +15,7 @@
  */
 import { parseJson } from '../../calls/json.js'
 import { parsePythonExpression } from '../../python/index.js'
-import { literal } from '../agentic/executor.js'
+import { literal } from '../multi-turn/executor.js'
 import { decodePythonText, PY_SPACE, stripChars, type DecodeResult } from './decode.js'
 import { PyExc } from '../../python/runtime.js'
 import { fromJson, PyFloat, type PyDict, type PyKey, type PyValue } from '../../python/operations.js'

@@ -4,7 +4,7 @@
  * words inside string arguments), the call is parsed (never evaluated) and dispatched, and each result becomes the
  * string the reference compares: a str as is, a dict as `json.dumps` (or `str()` when that fails), else `str()`.
  */
-import { parsePythonExpression, type PyNode } from '../../python/index.js'
+import { parsePythonExpression, type PyCallNode, type PyNode } from '../../python/index.js'
 import { parseJson } from '../../calls/json.js'
 import type { JsonValue } from '../../calls/types.js'
 import { PyTuple, fromJson, type PyDict, type PyKey, type PyValue } from '../../python/operations.js'
@@ -84,47 +84,11 @@ export class InstanceSet {
     if (FORBIDDEN.has(head)) throw new PyExc(`Function call ${head} is not allowed.`)
     const parsed = parsePythonExpression(processed)
     if (!parsed.ok) throw new PyExc(`invalid syntax (<string>, line 1)`)
-    return this.evaluate(parsed.node)
+    return evaluateLiteral(parsed.node, this.onCall)
   }
 
-  private evaluate(node: PyNode): Val | undefined {
-    switch (node.kind) {
-      case 'int':
-        return Number(node.value)
-      case 'float':
-        return fl(node.value)
-      case 'str':
-        return node.value
-      case 'bool':
-        return node.value
-      case 'none':
-        return null
-      case 'list':
-        return node.items.map((n) => this.value(n))
-      case 'tuple':
-        return new PyTuple(node.items.map((n) => this.value(n)))
-      case 'dict': {
-        const out: PyDict = new Map()
-        node.keys.forEach((k, i) => out.set(this.value(k) as PyKey, this.value(node.values[i]!)))
-        return out
-      }
-      case 'unary':
-        if (node.op === '-') return neg(this.value(node.operand))
-        if (node.op === '+') return this.value(node.operand)
-        throw new PyExc('unsupported unary operator')
-      case 'name':
-        throw new PyExc(`name '${node.id.split('.')[0]}' is not defined`)
-      case 'call':
-        return this.call(node.name, node.positional.map((n) => this.value(n)), node.keywords.map((k) => [k.key, this.value(k.value)] as [string, Val]))
-      default:
-        throw new PyExc('unsupported expression')
-    }
-  }
-
-  private value(node: PyNode): Val {
-    const v = this.evaluate(node)
-    return v === undefined ? null : v
-  }
+  private readonly onCall = (n: PyCallNode): Val | undefined =>
+    this.call(n.name, n.positional.map((a) => literal(a, this.onCall)), n.keywords.map((k) => [k.key, literal(k.value, this.onCall)] as [string, Val]))
 
   private call(name: string, positional: Val[], keywords: [string, Val][]): Val | undefined {
     const dot = name.indexOf('.')
@@ -152,6 +116,51 @@ export function callString(name: string, args: Record<string, unknown>): string 
     parts.push(`${key}=${repr(v)}`)
   }
   return `${name}(${parts.join(',')})`
+}
+
+/**
+ * A Python expression of literals as a value (`ast.literal_eval`-like, without complex numbers); a call goes to
+ * `onCall` (nested ones too, their None as null), and without it is an unsupported expression. PyExc otherwise.
+ */
+export function evaluateLiteral(node: PyNode, onCall?: (node: PyCallNode) => Val | undefined): Val | undefined {
+  const value = (n: PyNode): Val => literal(n, onCall)
+  switch (node.kind) {
+    case 'int':
+      return Number(node.value)
+    case 'float':
+      return fl(node.value)
+    case 'str':
+    case 'bool':
+      return node.value
+    case 'none':
+      return null
+    case 'list':
+      return node.items.map(value)
+    case 'tuple':
+      return new PyTuple(node.items.map(value))
+    case 'dict': {
+      const out: PyDict = new Map()
+      node.keys.forEach((k, i) => out.set(value(k) as PyKey, value(node.values[i]!)))
+      return out
+    }
+    case 'unary':
+      if (node.op === '-') return neg(value(node.operand))
+      if (node.op === '+') return value(node.operand)
+      throw new PyExc('unsupported unary operator')
+    case 'name':
+      throw new PyExc(`name '${node.id.split('.')[0]}' is not defined`)
+    case 'call':
+      if (onCall) return onCall(node)
+      throw new PyExc('unsupported expression')
+    default:
+      throw new PyExc('unsupported expression')
+  }
+}
+
+/** `evaluateLiteral` with a call's None as null: the value of an argument or an item. */
+export function literal(node: PyNode, onCall?: (node: PyCallNode) => Val | undefined): Val {
+  const v = evaluateLiteral(node, onCall)
+  return v === undefined ? null : v
 }
 
 /** The string the reference keeps for a call's result. */
