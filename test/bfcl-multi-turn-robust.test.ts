@@ -3,10 +3,9 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { PassThrough } from 'node:stream'
 import { afterAll, describe, expect, test } from 'vitest'
 import { bfclCommand } from '../src/bfcl/cli/score.js'
-import { runCli } from '../src/cli/command.js'
+import { runCommand } from './helpers/cli-run.js'
 import { ApiSession } from '../src/bfcl/multi-turn/api.js'
 import { CHECKER_ERROR, multiTurnChecker, type MultiTurnEntry } from '../src/bfcl/multi-turn/checker.js'
 import { InstanceSet } from '../src/bfcl/multi-turn/executor.js'
@@ -100,14 +99,8 @@ function writeCategory(dir: string): void {
 test('tool-evals bfcl: entries the checker cannot finish fail alone; the category line and score file still come', async () => {
   writeCategory(tmp)
   const scores = join(tmp, 'scores')
-  const stdout = new PassThrough()
-  const stderr = new PassThrough()
-  let out = ''
-  let err = ''
-  stdout.on('data', (d) => (out += String(d)))
-  stderr.on('data', (d) => (err += String(d)))
   const args = ['bfcl', '--data', tmp, '--results', tmp, '--categories', 'multi_turn_base', '--score-dir', scores, '--model', 'm']
-  const code = await runCli([bfclCommand], args, { stdin: new PassThrough(), stdout, stderr })
+  const { code, stdout: out, stderr: err } = await runCommand([bfclCommand], args)
   expect(JSON.parse(out.trim())).toEqual({ category: 'multi_turn_base', accuracy: 0.5, correct_count: 2, total_count: 4 })
   // The number is not BFCL's (its run stops at entry 1), so the command says so and exits non-zero.
   expect(code).toBe(1)
