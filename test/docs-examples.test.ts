@@ -9,10 +9,10 @@
  * it is listed as a skipped test with that reason. TypeScript blocks without an import of their own get the
  * package's usual imports and a few declared names (`data`, `model`, `output`, ...), as a reader assumes them.
  */
+import { spawnSync } from 'node:child_process'
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import ts from 'typescript'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { Command } from '../src/cli/command.js'
 // @ts-expect-error: a plain .mjs script without types
@@ -100,36 +100,46 @@ describe('TypeScript examples type-check', () => {
       writeFileSync(path, `${header.join('\n')}\n${b.code}\n`)
       files.set(resolve(path), { block: b, offset: header.length })
     }
-    const options: ts.CompilerOptions = {
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.ESNext,
-      moduleResolution: ts.ModuleResolutionKind.Bundler,
-      lib: ['lib.es2023.d.ts'],
-      types: ['node'],
-      strict: true,
-      esModuleInterop: true,
-      skipLibCheck: true,
-      resolveJsonModule: true,
-      noEmit: true,
-      baseUrl: root,
-      paths: {
-        'vitest-tool-evals': ['./src/index.ts'],
-        'vitest-tool-evals/*': ['./src/*/index.ts', './src/*.ts'],
+    // The compiler's own command (TypeScript 7 has no stable JS API): a tsconfig beside the blocks, paths relative to it.
+    const config = {
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'ESNext',
+        moduleResolution: 'Bundler',
+        lib: ['ES2023'],
+        types: ['node'],
+        strict: true,
+        esModuleInterop: true,
+        skipLibCheck: true,
+        resolveJsonModule: true,
+        noEmit: true,
+        paths: {
+          'vitest-tool-evals': [relative(outDir, join(root, 'src/index.ts'))],
+          'vitest-tool-evals/*': [relative(outDir, join(root, 'src/*/index.ts')), relative(outDir, join(root, 'src/*.ts'))],
+        },
       },
+      files: [...[...files.keys()].map((f) => relative(outDir, f)), 'globals.d.ts'],
     }
-    const program = ts.createProgram([...files.keys(), join(outDir, 'globals.d.ts')], options)
-    for (const sf of program.getSourceFiles()) {
-      const entry = files.get(resolve(sf.fileName))
-      if (!entry) continue
-      const found = [...program.getSyntacticDiagnostics(sf), ...program.getSemanticDiagnostics(sf)]
-      diagnostics.set(
-        name(entry.block),
-        found.map((d) => {
-          const at = d.start === undefined ? 0 : sf.getLineAndCharacterOfPosition(d.start).line - entry.offset
-          return `${entry.block.file}:${entry.block.line + at}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`
-        }),
-      )
+    writeFileSync(join(outDir, 'tsconfig.json'), JSON.stringify(config, null, 2))
+    const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json', '--pretty', 'false'], { cwd: outDir, encoding: 'utf8' })
+    if (tsc.error) throw tsc.error
+    for (const b of files.values()) diagnostics.set(name(b.block), [])
+    // `file(line,col): error TSnnnn: message`, a chained message's further lines indented below it. An error
+    // outside the blocks (the options, the package's own source) is a broken check, never a pass.
+    const elsewhere: string[] = []
+    let last: string[] | undefined
+    for (const line of tsc.stdout.split('\n')) {
+      const m = /^(.+?)\((\d+),\d+\): error TS\d+: (.*)$/.exec(line)
+      if (!m) {
+        if (last && /^\s+\S/.test(line)) last[last.length - 1] += `\n${line.trim()}`
+        else if (/error TS\d+/.test(line)) elsewhere.push(line)
+        continue
+      }
+      const entry = files.get(resolve(outDir, m[1]!))
+      last = entry ? diagnostics.get(name(entry.block)) : elsewhere
+      last!.push(entry ? `${entry.block.file}:${entry.block.line + Number(m[2]) - 1 - entry.offset}: ${m[3]}` : line)
     }
+    if (elsewhere.length > 0 || (tsc.status !== 0 && !/error TS\d+/.test(tsc.stdout))) throw new Error(`tsc failed outside the blocks:\n${elsewhere.join('\n')}${tsc.stderr}`)
   }, 180_000)
 
   for (const b of tsBlocks) {
