@@ -21,7 +21,6 @@ import { chooseSplitFiles, dataFormatOf, type RepoFile } from './hf-splits.js'
 import { RepoCache } from './hub-cache.js'
 import { downloadFile, fetchTree, HubError, openRanged, resolveUrl, type HubConfig } from './hub-http.js'
 import { HubLimitError, resolveHubLimits, type ResolvedHubLimits } from './hub-limits.js'
-import { readParquetRows } from './parquet.js'
 import { scrub } from './secrets.js'
 import type { DataEntry, DataOptions } from './types.js'
 
@@ -127,6 +126,9 @@ async function pushFileEntries(entries: DataEntry[], wheres: string[], context: 
     return pushJsonlEntries(entries, wheres, new TextDecoder().decode(bytes), name, budget)
   }
   const source = await parquetSource(context, file)
+  // Loaded on first use: the Parquet reader and its codecs are a fifth of the package's modules, and most runs read
+  // no Parquet file.
+  const { readParquetRows } = await import('./parquet.js')
   const rows = await readParquetRows(source, budget, context.limits)
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i] as (typeof rows)[number]
