@@ -2,9 +2,9 @@
 // samples sidecar (pointed at a baseline that does not exist yet, as a first run in CI is: it skips the comparison);
 // head runs compared with it (TOOL_EVALS_BASELINE) fail on a seeded drop, pass on as many flips in both directions,
 // fail when a `mustPass` sample flips; `tool-evals compare` on the two reports agrees with the reporter. Four vitest
-// subprocesses and two CLI processes (the Markdown verdict and a usage error, as a shell sees
-// them); the three JSON comparisons checked against the reporter's run `tool-evals compare` in process, as their
-// subject is the numbers, not the process.
+// subprocesses and two CLI processes (the Markdown verdict and a usage error, as a shell sees them); the three JSON
+// comparisons checked against the reporter's run `tool-evals compare` in process, as their subject is the numbers,
+// not the process.
 import { execFile } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
