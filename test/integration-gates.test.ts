@@ -1,9 +1,10 @@
 // Pull-request gates in real `vitest run` subprocesses over replayed outputs: a baseline run writes its report and
-// samples sidecar; head runs compared with it (TOOL_EVALS_BASELINE) fail on a seeded drop, pass on as many flips
-// in both directions, fail when a `mustPass` sample flips; `tool-evals compare` on the two reports agrees with the
-// reporter. Six vitest subprocesses and two CLI processes (the Markdown verdict and a usage error, as a shell sees
-// them); the three JSON comparisons checked against the reporter's run `tool-evals compare` in process, as their
-// subject is the numbers, not the process.
+// samples sidecar (pointed at a baseline that does not exist yet, as a first run in CI is: it skips the comparison);
+// head runs compared with it (TOOL_EVALS_BASELINE) fail on a seeded drop, pass on as many flips in both directions,
+// fail when a `mustPass` sample flips; `tool-evals compare` on the two reports agrees with the reporter. Four vitest
+// subprocesses and two CLI processes (the Markdown verdict and a usage error, as a shell sees them); the three JSON
+// comparisons checked against the reporter's run `tool-evals compare` in process, as their subject is the numbers,
+// not the process.
 import { execFile } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -77,7 +78,8 @@ describe('baseline comparison in eval projects run by vitest', () => {
   beforeAll(async () => {
     ensureBuilt()
     project = createEvalProject({ 'vitest.config.mjs': config, 'evals/weather.eval.mjs': evalFile, 'data/weather.jsonl': data, 'data/base.outputs.jsonl': outputs(range(0, 10)) })
-    base = await project.run(['run'], { EVAL_OUTPUTS: 'data/base.outputs.jsonl', EVAL_REPORT: 'base/report.json' })
+    // The baseline run is also the missing-baseline case: nothing is at TOOL_EVALS_BASELINE yet.
+    base = await project.run(['run'], { EVAL_OUTPUTS: 'data/base.outputs.jsonl', EVAL_REPORT: 'base/report.json', TOOL_EVALS_BASELINE: 'nowhere/report.json' })
     // Seeded drop: 10 more samples wrong. Noise: 5 fixed, 5 broken. mustPass: s30 alone broken.
     ;[drop, noise, mustPass] = [await headRun('drop', range(0, 20)), await headRun('noise', [...range(5, 10), ...range(40, 45)]), await headRun('mustpass', [...range(0, 10), 30])]
   })
@@ -150,11 +152,11 @@ describe('baseline comparison in eval projects run by vitest', () => {
     expect(md.stdout).toMatch(/Baseline: base\/report\.json · [0-9a-f]{12}|Baseline: base\/report\.json · unknown commit/)
   })
 
-  it('a missing baseline skips the comparison; a bad CLI argument is a usage error', async () => {
-    const r = await project.run(['run'], { EVAL_OUTPUTS: 'data/base.outputs.jsonl', EVAL_REPORT: 'first/report.json', TOOL_EVALS_BASELINE: 'nowhere/report.json' })
-    expect(r.code).toBe(0)
-    expect(r.stdout).toContain('no baseline report at')
-    expect(read('first/report.json').comparison).toBeUndefined()
+  it('a missing baseline skips the comparison (the baseline run); a bad CLI argument is a usage error', async () => {
+    expect(base.code).toBe(0)
+    expect(base.stdout).toContain('no baseline report at')
+    expect(read('base/report.json').comparison).toBeUndefined()
+    expect(read('base/report.json').gate).toEqual({ pass: true, reasons: [] })
     const bad = await cli(['compare', 'base/report.json', 'drop/report.json', '--alpha', 'x'], project.dir)
     expect(bad.code).toBe(2)
     expect(bad.stderr).toContain('--alpha must be a number')

@@ -1,6 +1,7 @@
 // The `toolEvals()` plugin through real `vitest` subprocesses: the gate holds whatever `--reporter` the command line
 // names, the setup entry (matchers) is registered without `setupFiles`, and in watch mode an edit of a dataset or a
-// recording reruns the eval that read it.
+// recording reruns the eval that read it. Four `vitest run`s and one watch, all in one project (the reporter-option
+// config is a second config file there, picked with --config).
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -28,7 +29,7 @@ export default defineConfig({
   test: {
     include: ['evals/*.eval.mjs', 'evals/*.test.mjs'],
     setupFiles: ['vitest-tool-evals/setup'],
-    reporters: ['default', new ToolEvalsReporter({ thresholds: { args_exact_match: 0.9 }, outputFile: 'report.json', markdownFile: false })],
+    reporters: ['default', new ToolEvalsReporter({ thresholds: { args_exact_match: 0.9 }, outputFile: 'reporter-report.json', markdownFile: false })],
   },
 })
 `
@@ -64,6 +65,7 @@ beforeAll(() => {
   ensureBuilt()
   project = createEvalProject({
     'vitest.config.mjs': pluginConfig,
+    'reporter.config.mjs': reporterConfig,
     'evals/weather.eval.mjs': weatherEval,
     'evals/plain.test.mjs': plainTest,
     'data/weather.jsonl': data,
@@ -89,18 +91,10 @@ describe('toolEvals() plugin', () => {
   })
 
   it('the same config as a reporter option loses its gate to --reporter=junit (why the plugin exists)', async () => {
-    const other = createEvalProject({
-      'vitest.config.mjs': reporterConfig,
-      'evals/weather.eval.mjs': weatherEval,
-      'data/weather.jsonl': data,
-      'data/weather.outputs.jsonl': wrongOutputs,
-    })
-    try {
-      expect((await other.run(['run'])).code).toBe(1)
-      expect((await other.run(['run', '--reporter=junit'])).code).toBe(0)
-    } finally {
-      other.remove()
-    }
+    const withReporter = await project.run(['run', '--config', 'reporter.config.mjs'])
+    expect(withReporter.code).toBe(1)
+    expect(withReporter.stdout).toContain('args_exact_match: 0.500 < required 0.900')
+    expect((await project.run(['run', '--config', 'reporter.config.mjs', '--reporter=junit'])).code).toBe(0)
   })
 
   it('passes when the thresholds are met, whatever the reporters', async () => {
