@@ -2,7 +2,7 @@
 // get files of their own, so `-u` then a CI run passes; a 300-character suite name gets a short file name; a
 // truncated file fails with its real cause (not "timed out") and `-u` rewrites it; a file under its old name is
 // still read, and `-u` moves it. Four subprocesses in one project, each run the subject of its test: `-u` (the
-// suites above), CI (one file truncated; an eval whose file has its old name added), `-u`, CI.
+// suites above), CI (one file truncated; a suite whose file has its old name added), `-u`, CI.
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -34,17 +34,18 @@ function files(dir: string): string[] {
   return readdirSync(join(dir, 'evals')).filter((f) => f.endsWith('.calls.jsonl')).sort()
 }
 
-// A file under the name snapshots had before names carried a hash: unambiguous (one suite of one eval file).
-const OLD = 'evals/w.eval.weather-tools.calls.jsonl'
+// A file under the name snapshots had before names carried a hash: unambiguous (no other suite's slug is the same).
+// Its suite goes in the same eval file (one file: one worker per run).
+const OLD = 'evals/names.eval.weather-tools.calls.jsonl'
 const OLD_LINE = '{"id":"w1","calls":[{"arguments":{"city":"Paris"},"name":"get_weather"}]}\n'
 const oldNamed = {
-  'evals/w.eval.mjs': `import { describeEval, replay } from 'vitest-tool-evals'
+  'evals/names.eval.mjs': `${namesEval}
 describeEval('Weather tools', { data: 'data/w.jsonl', model: replay('data/w.outputs.jsonl'), snapshot: { mode: 'fail' } })\n`,
   'data/w.jsonl': jsonl([sample('w1', 'Paris')]),
   'data/w.outputs.jsonl': jsonl([output('w1', 'Paris')]),
   [OLD]: OLD_LINE,
 }
-const N = 2 * SUITES.length + 1 // the samples of both eval files
+const N = 2 * SUITES.length + 1 // the samples of every suite
 
 describe('snapshot file names (real vitest runs)', () => {
   let project: EvalProject
@@ -81,7 +82,7 @@ describe('snapshot file names (real vitest runs)', () => {
     path = join(project.dir, 'evals', file)
     text = readFileSync(path, 'utf8')
     writeFileSync(path, text.slice(0, text.length - 20)) // the last line cut short, as an interrupted write leaves it
-    // A second eval file whose snapshot has its old name: the CI run is the first to see it.
+    // A suite whose snapshot has its old name: the CI run is the first to see it.
     for (const [p, content] of Object.entries(oldNamed)) project.write(p, content)
     const broken = await project.run(['run'])
     expect(broken.code).toBe(1)
@@ -104,9 +105,9 @@ describe('snapshot file names (real vitest runs)', () => {
     expect(fixed.code, fixed.stdout + fixed.stderr).toBe(0)
     expect(readFileSync(path, 'utf8')).toBe(text)
     expect(existsSync(join(project.dir, OLD))).toBe(false)
-    const moved = files(project.dir).filter((n) => n.startsWith('w.eval.'))
+    const moved = files(project.dir).filter((n) => n.startsWith('names.eval.weather-tools'))
     expect(moved).toHaveLength(1)
-    expect(moved[0]).toMatch(/^w\.eval\.weather-tools\.[0-9a-f]{10}\.calls\.jsonl$/)
+    expect(moved[0]).toMatch(/^names\.eval\.weather-tools\.[0-9a-f]{10}\.calls\.jsonl$/)
     expect(readFileSync(join(project.dir, 'evals', moved[0]!), 'utf8')).toBe(OLD_LINE)
     expect(files(project.dir)).toHaveLength(SUITES.length + 1)
 

@@ -2,8 +2,8 @@
 // writes, `-u` writes one readable line per sample (normalised, volatile values masked), a changed sample is reported
 // with its diff in 'report' mode and passes, fails in 'fail' mode, `--update=new` only adds, obsolete entries are
 // listed and `-u` removes them; the matcher goes through Vitest's own .snap files. Six subprocesses over one project
-// holding both eval files (the matcher's on data of its own), each run the subject of its test and read for the
-// matcher too: where one file fails, the counts of Vitest's summary name which tests did.
+// whose eval file holds both suites (the matcher's on data of its own; one file, so one worker per run), each run the
+// subject of its test and read for the matcher too: where one suite fails, Vitest's list of failed tests names it.
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -29,17 +29,13 @@ export default defineConfig({
 
 const weatherEval = `
 import { describeEval, replay } from 'vitest-tool-evals'
+import { expect } from 'vitest'
 const ignore = ['arguments.request_id']
 describeEval('weather', {
   data: 'data/weather.jsonl',
   model: replay('data/outputs.jsonl'),
   snapshot: process.env.SNAP_FAIL ? { mode: 'fail', ignore } : { ignore },
 })
-`
-
-const matcherEval = `
-import { describeEval, replay } from 'vitest-tool-evals'
-import { expect } from 'vitest'
 describeEval('matched', {
   data: 'data/matched.jsonl',
   model: replay('data/matched-outputs.jsonl'),
@@ -59,7 +55,9 @@ const outputs = (over: { w1Request?: string; w2City?: string; w3Reversed?: boole
 }
 
 const SNAP = 'evals/weather.eval.weather.calls.jsonl'
-const MATCHER_SNAP = 'evals/__snapshots__/matched.eval.mjs.snap'
+const MATCHER_SNAP = 'evals/__snapshots__/weather.eval.mjs.snap'
+/** The tests a run failed, from Vitest's list of them ("FAIL  file > suite > test"). */
+const failed = (run: RunResult) => [...(run.stdout + run.stderr).matchAll(/FAIL\s+evals\/weather\.eval\.mjs > (.+)$/gm)].map((m) => m[1]).sort()
 const matcherOutputs = (changed = false) => outputs(changed ? { w1Request: 'other', w2City: 'Milan' } : {})
 
 describe('tool-call snapshots (real vitest runs)', () => {
@@ -76,7 +74,6 @@ describe('tool-call snapshots (real vitest runs)', () => {
       'evals/weather.eval.mjs': weatherEval,
       'data/weather.jsonl': jsonl([sample('w1', 'Paris'), sample('w2', 'Rome'), sample('w3', 'Oslo')]),
       'data/outputs.jsonl': outputs(),
-      'evals/matched.eval.mjs': matcherEval,
       'data/matched.jsonl': jsonl([sample('w1', 'Paris'), sample('w2', 'Rome')]),
       'data/matched-outputs.jsonl': matcherOutputs(),
     })
@@ -87,11 +84,10 @@ describe('tool-call snapshots (real vitest runs)', () => {
     const run = await project.run(['run'])
     matcher.missing = run
     const out = run.stdout + run.stderr
-    // The matcher's 2 tests fail (a missing .snap in CI); the weather file's 3 pass.
+    // The matcher's 2 tests fail (a missing .snap in CI); the weather suite's 3 pass.
     expect(run.code, out).toBe(1)
     expect(out).toMatch(/Tests\s+2 failed \| 3 passed/)
-    expect(out).toMatch(/✓ evals\/weather\.eval\.mjs \(3 tests\)/)
-    expect(out).toMatch(/❯ evals\/matched\.eval\.mjs \(2 tests \| 2 failed\)/)
+    expect(failed(run), out).toEqual(['matched > w1', 'matched > w2'])
     expect(existsSync(join(project.dir, SNAP))).toBe(false)
     expect(report().snapshots).toMatchObject({ changed: [], added: ['weather > w1', 'weather > w2', 'weather > w3'], obsolete: [], unchanged: 0 })
     expect(report().snapshots.files).toEqual([{ file: SNAP, written: false }])
@@ -148,9 +144,9 @@ describe('tool-call snapshots (real vitest runs)', () => {
     expect(run.code).toBe(1)
     const out = run.stdout + run.stderr
     expect(out).toContain(`sample "w2": tool calls changed from the snapshot in ${SNAP}`)
-    // One failed test in each file: weather's w2 (1 failed | 2 passed) and the matcher's w2.
-    expect(out).toMatch(/weather\.eval\.mjs \(3 tests \| 1 failed\)/)
+    // One failed test in each suite: weather's w2 (1 failed | 2 passed) and the matcher's w2.
     expect(out).toMatch(/Tests\s+2 failed \| 3 passed/)
+    expect(failed(run), out).toEqual(['matched > w2', 'weather > w2'])
   })
 
   it('--update=new only adds; obsolete entries are listed; -u then removes them and takes the changes', async () => {
@@ -179,9 +175,7 @@ describe('tool-call snapshots (real vitest runs)', () => {
     expect(matcher.snap).toContain('exports[`matched > w1 1`]')
     expect(matcher.snap).toContain('"request_id": "<volatile>"')
     expect(matcher.unchanged!.code).toBe(0)
-    // Its outputs changed (w1's request id, masked, and w2's city): w2 alone fails.
-    const changed = matcher.changed!.stdout + matcher.changed!.stderr
-    expect(changed).toMatch(/matched\.eval\.mjs \(2 tests \| 1 failed\)/)
-    expect(changed).toContain('FAIL  evals/matched.eval.mjs > matched > w2')
+    // Its outputs changed (w1's request id, masked, and w2's city): w2 alone fails (1 failed | 1 passed).
+    expect(failed(matcher.changed!).filter((t) => t.startsWith('matched > '))).toEqual(['matched > w2'])
   })
 })
