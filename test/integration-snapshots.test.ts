@@ -74,6 +74,7 @@ describe('tool-call snapshots (real vitest runs)', () => {
       'evals/weather.eval.mjs': weatherEval,
       'data/weather.jsonl': jsonl([sample('w1', 'Paris'), sample('w2', 'Rome'), sample('w3', 'Oslo')]),
       'data/outputs.jsonl': outputs(),
+      // The matcher's own data and outputs: the weather tests change theirs between runs.
       'data/matched.jsonl': jsonl([sample('w1', 'Paris'), sample('w2', 'Rome')]),
       'data/matched-outputs.jsonl': matcherOutputs(),
     })
