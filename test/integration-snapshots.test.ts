@@ -57,7 +57,7 @@ const outputs = (over: { w1Request?: string; w2City?: string; w3Reversed?: boole
 const SNAP = 'evals/weather.eval.weather.calls.jsonl'
 const MATCHER_SNAP = 'evals/__snapshots__/weather.eval.mjs.snap'
 /** The tests a run failed, from Vitest's list of them ("FAIL  file > suite > test"). */
-const failed = (run: RunResult) => [...(run.stdout + run.stderr).matchAll(/FAIL\s+evals\/weather\.eval\.mjs > (.+)$/gm)].map((m) => m[1]).sort()
+const failed = (run: RunResult) => [...(run.stdout + run.stderr).matchAll(/FAIL\s+evals\/weather\.eval\.mjs > (.+)$/gm)].map((m) => m[1] as string).sort()
 const matcherOutputs = (changed = false) => outputs(changed ? { w1Request: 'other', w2City: 'Milan' } : {})
 
 describe('tool-call snapshots (real vitest runs)', () => {
