@@ -1,6 +1,8 @@
 // What a run prints about its own problems, once and exactly: an invalid line's location once in the errored list,
 // a missing recording file named as such (not as "1 unreadable line"), an unknown format hint rejected when the
-// eval is defined, and a merged run (`--merge-reports`) showing no made-up run time. Real `vitest` subprocesses.
+// eval is defined, and a merged run (`--merge-reports`) showing no made-up run time. Two real `vitest` subprocesses:
+// one run holds all three scenarios (each eval file fails on its own, and the blob reporter writes the shards of the
+// merge beside the default output), then `--merge-reports` over its blob.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -14,8 +16,9 @@ import { defineConfig } from 'vitest/config'
 import ToolEvalsReporter from 'vitest-tool-evals/reporter'
 export default defineConfig({
   test: {
-    include: [process.env.EVAL_INCLUDE ?? 'evals/*.eval.mjs'],
-    reporters: ['default', new ToolEvalsReporter({ outputFile: 'report.json', markdownFile: false })],
+    include: ['evals/*.eval.mjs', 'bad/*.eval.mjs'],
+    // The blob beside the terminal output: the run that is read here is also the one that is merged.
+    reporters: ['default', new ToolEvalsReporter({ outputFile: 'report.json', markdownFile: false }), ...(process.env.EVAL_BLOB ? ['blob'] : [])],
   },
 })
 `
@@ -38,19 +41,12 @@ describeEval('typo', { data: 'data/missing.jsonl', model: replay('data/lines.out
 describe('run output without noise', () => {
   let project: EvalProject
   let plain: RunResult
-  let badFormat: RunResult
   let merged: RunResult
 
   beforeAll(async () => {
     ensureBuilt()
     project = createEvalProject(files)
-    let blob: RunResult
-    ;[plain, badFormat, blob] = await Promise.all([
-      project.run(['run']),
-      project.run(['run'], { EVAL_INCLUDE: 'bad/*.eval.mjs' }),
-      project.run(['run', '--reporter=blob']),
-    ])
-    expect(blob.code, blob.stdout + blob.stderr).toBe(1) // errored samples fail their tests
+    plain = await project.run(['run'], { EVAL_BLOB: '1' })
     merged = await project.run(['--merge-reports'])
   })
   afterAll(() => project?.remove())
@@ -69,9 +65,14 @@ describe('run output without noise', () => {
     expect(report.errored.byReason).toMatchObject({ 'recording file not found: data/nope.outputs.jsonl': 2 })
   })
 
+  it('fails the run: errored samples fail their tests, and the bad format fails its file', () => {
+    expect(plain.code, plain.stdout + plain.stderr).toBe(1)
+    expect(plain.stdout + plain.stderr, plain.stdout + plain.stderr).toMatch(/FAIL\s+bad\/format\.eval\.mjs/)
+    expect(plain.stdout + plain.stderr).toMatch(/FAIL\s+evals\/lines\.eval\.mjs > lines/)
+  })
+
   it('rejects an unknown format hint when the eval is defined, listing the known formats', () => {
-    expect(badFormat.code).toBe(1)
-    expect(badFormat.stdout + badFormat.stderr).toMatch(/describeEval\("typo"\): option `format`: unknown format "hermes_2"; known formats: .*\bhermes\b/)
+    expect(plain.stdout + plain.stderr).toMatch(/describeEval\("typo"\): option `format`: unknown format "hermes_2"; known formats: .*\bhermes\b/)
   })
 
   it('a merged run shows the merged numbers but no run time of its own', () => {

@@ -1,6 +1,8 @@
 // Repeated trials and intervals through a real `vitest run` over a replay file holding 3 lines per id (by order, or
 // tagged with `trial`): the three reducers (mean, all = pass^k, any = pass@k), flip rates and unstable samples in the
-// report, the rates' 95% Wilson intervals against an independent computation, and thresholds on the lower bound.
+// report, the rates' 95% Wilson intervals against an independent computation, thresholds on the lower bound, and
+// the tool-call snapshot of a suite with trials. Two subprocesses: `-u` writes the snapshot, then a CI run (read by
+// every test) finds it unchanged.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -42,7 +44,8 @@ export default defineConfig({
 const evalFile = `
 import { describeEval, replay } from 'vitest-tool-evals'
 const common = { data: 'data/weather.jsonl', model: replay('data/outputs.jsonl') }
-describeEval('mean', { ...common, trials: 3 })
+// The snapshot in 'report' mode changes no metric or test: the trial assertions read the same run.
+describeEval('mean', { ...common, trials: 3, snapshot: 'report' })
 describeEval('all', { ...common, trials: { count: 3, reduce: { name_correct: 'all' } } })
 describeEval('any', { ...common, trials: { count: 3, reduce: 'any' } })
 `
@@ -59,6 +62,7 @@ function textbookWilson(x: number, n: number): [number, number] {
 
 describe('repeated trials and intervals (real vitest run)', () => {
   let project: EvalProject
+  let written: RunResult
   let run: RunResult
   let report: any
 
@@ -70,6 +74,7 @@ describe('repeated trials and intervals (real vitest run)', () => {
       'data/weather.jsonl': data,
       'data/outputs.jsonl': outputs,
     })
+    written = await project.run(['run', '-u'])
     run = await project.run(['run'])
     report = JSON.parse(readFileSync(join(project.dir, 'report.json'), 'utf8'))
   })
@@ -133,33 +138,18 @@ describe('repeated trials and intervals (real vitest run)', () => {
     expect(run.stdout).toContain(`has_call (suite any): lower 95% bound ${lower.toFixed(3)} < required 0.700 (rate 1.000)`)
   })
 
-  it('with trials, the snapshot keeps the most frequent calls and their frequency', async () => {
-    const p = createEvalProject({
-      'vitest.config.mjs': config.replace(/thresholds: \{[^\n]*\n/, ''),
-      'evals/snap.eval.mjs': `
-import { describeEval, replay } from 'vitest-tool-evals'
-describeEval('snap', { data: 'data/weather.jsonl', model: replay('data/outputs.jsonl'), trials: 3, snapshot: 'report' })
-`,
-      'data/weather.jsonl': data,
-      'data/outputs.jsonl': outputs,
-    })
-    try {
-      const written = await p.run(['run', '-u'])
-      expect(written.code, written.stdout + written.stderr).toBe(0)
-      const lines = readFileSync(join(p.dir, 'evals/snap.eval.snap.calls.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l))
-      expect(lines.map((l) => [l.id, l.calls[0].name, l.frequency])).toEqual([
-        ['s1', 'get_weather', '3/3'],
-        ['s2', 'get_weather', '2/3'],
-        ['s3', 'get_forecast', '3/3'],
-        ['s4', 'get_weather', '2/3'],
-      ])
-      // The same trials again: nothing changed.
-      const again = await p.run(['run'])
-      expect(again.code).toBe(0)
-      const snaps = JSON.parse(readFileSync(join(p.dir, 'report.json'), 'utf8')).snapshots
-      expect(snaps).toMatchObject({ changed: [], added: [], unchanged: 4 })
-    } finally {
-      p.remove()
-    }
+  it('with trials, the snapshot keeps the most frequent calls and their frequency', () => {
+    // -u fails no sample: the one failed test is the threshold gate's, as in the CI run.
+    expect(written.stdout + written.stderr).toMatch(/Tests\s+1 failed \| 12 passed/)
+    expect(written.stdout + written.stderr).toMatch(/FAIL .*tool-evals gate/)
+    const lines = readFileSync(join(project.dir, 'evals/trials.eval.mean.calls.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l))
+    expect(lines.map((l) => [l.id, l.calls[0].name, l.frequency])).toEqual([
+      ['s1', 'get_weather', '3/3'],
+      ['s2', 'get_weather', '2/3'],
+      ['s3', 'get_forecast', '3/3'],
+      ['s4', 'get_weather', '2/3'],
+    ])
+    // The same trials again (the CI run): nothing changed.
+    expect(report.snapshots).toMatchObject({ changed: [], added: [], unchanged: 4 })
   })
 })
