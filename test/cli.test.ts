@@ -1,11 +1,18 @@
 /**
- * The built `tool-evals` bin (dist/cli.js) as a real subprocess with real stdin. `npm test` builds first (pretest);
- * when running this file alone, run `npm run build` before.
+ * The `tool-evals` parse and score commands. One real subprocess of the built bin (dist/cli.js, real stdin) per exit
+ * path: 0 (parse writes calls), 1 (parse reports bad lines), 2 (an unknown command); 3 spawns in all. Every other
+ * case runs the same commands in process through `runCli` (src/cli/command.ts, the frame the bin calls), with the
+ * input on a stream that ends, as a pipe does. `npm test` builds first (pretest); when running this file alone, run
+ * `npm run build` before.
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
+import { PassThrough } from 'node:stream'
 import { fileURLToPath } from 'node:url'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { runCli } from '../src/cli/command.js'
+import { parseCommand } from '../src/cli/parse.js'
+import { scoreCommand } from '../src/cli/score.js'
 import { aggregate, scoreSample, type SampleRecord } from '../src/score/index.js'
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url))
@@ -17,9 +24,8 @@ interface Result {
   lines: unknown[]
 }
 
-function run(args: string[], input = ''): Result {
-  const r = spawnSync(process.execPath, [CLI, ...args], { input, encoding: 'utf8', timeout: 30_000 })
-  const lines = r.stdout
+function withLines(code: number | null, stdout: string, stderr: string): Result {
+  const lines = stdout
     .split('\n')
     .filter((l) => l !== '')
     .map((l): unknown => {
@@ -29,7 +35,33 @@ function run(args: string[], input = ''): Result {
         return l // usage text; tests of JSON output then fail on the string
       }
     })
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr, lines }
+  return { code, stdout, stderr, lines }
+}
+
+/** The built bin as a real subprocess: for the exit paths only (each costs a Node start and the bin's load). */
+function spawnCli(args: string[], input = ''): Result {
+  const r = spawnSync(process.execPath, [CLI, ...args], { input, encoding: 'utf8', timeout: 30_000 })
+  return withLines(r.status, r.stdout, r.stderr)
+}
+
+/**
+ * The same commands in process: `input` on stdin (then its end), stdout and stderr collected. A throw becomes what
+ * the bin makes of it (src/cli.ts): "internal error" on stderr, exit 1, so the checks on stderr hold either way.
+ */
+async function run(args: string[], input = ''): Promise<Result> {
+  const stdin = new PassThrough()
+  const stdout = new PassThrough()
+  const stderr = new PassThrough()
+  let out = ''
+  let err = ''
+  stdout.on('data', (d) => (out += String(d)))
+  stderr.on('data', (d) => (err += String(d)))
+  stdin.end(input)
+  const code = await runCli([parseCommand, scoreCommand], args, { stdin, stdout, stderr }).catch((e: unknown) => {
+    err += `tool-evals: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`
+    return 1
+  })
+  return withLines(code, out, err)
 }
 
 const jsonl = (...rows: unknown[]): string => rows.map((r) => (typeof r === 'string' ? r : JSON.stringify(r))).join('\n') + '\n'
@@ -48,8 +80,8 @@ beforeAll(() => {
 })
 
 describe('tool-evals parse', () => {
-  it('writes the calls of each line, in order', () => {
-    const r = run(
+  it('writes the calls of each line, in order, exit 0 (the built bin, real stdin)', () => {
+    const r = spawnCli(
       ['parse'],
       jsonl(
         { text: `Let me check.\n${hermes('get_weather', { city: 'Paris' })}` },
@@ -70,8 +102,8 @@ describe('tool-evals parse', () => {
     ])
   })
 
-  it('reports each bad line on its own output line, processes the rest, exits 1', () => {
-    const r = run(
+  it('reports each bad line on its own output line, processes the rest, exits 1 (the built bin, real stdin)', () => {
+    const r = spawnCli(
       ['parse'],
       jsonl(
         '{"text": "unclosed',
@@ -100,9 +132,9 @@ describe('tool-evals parse', () => {
     ])
   })
 
-  it('skips blank lines (no output) but counts them in line numbers; handles CRLF and a BOM', () => {
+  it('skips blank lines (no output) but counts them in line numbers; handles CRLF and a BOM', async () => {
     const input = '\ufeff' + JSON.stringify({ text: hermes('f', {}) }) + '\r\n\r\n   \r\n{"text": 1}\r\n'
-    const r = run(['parse'], input)
+    const r = await run(['parse'], input)
     expect(r.code).toBe(1)
     expect(r.lines).toEqual([
       { calls: [{ name: 'f', arguments: {}, argumentsValid: true, format: 'hermes' }] },
@@ -110,16 +142,16 @@ describe('tool-evals parse', () => {
     ])
   })
 
-  it('reads empty input as no records', () => {
-    const r = run(['parse'], '')
+  it('reads empty input as no records', async () => {
+    const r = await run(['parse'], '')
     expect(r.code).toBe(0)
     expect(r.stdout).toBe('')
   })
 
-  it('answers every line even when one holds arguments nested 100k levels deep', () => {
+  it('answers every line even when one holds arguments nested 100k levels deep', async () => {
     const deep = '{"a":'.repeat(100_000) + '1' + '}'.repeat(100_000)
     const text = `<tool_call>{"name":"f","arguments":${deep}}</tool_call>`
-    const r = run(['parse'], JSON.stringify({ text }) + '\n' + jsonl({ text: hermes('g', { x: 1 }) }))
+    const r = await run(['parse'], JSON.stringify({ text }) + '\n' + jsonl({ text: hermes('g', { x: 1 }) }))
     expect(r.stderr).toBe('')
     expect(r.code).toBe(0)
     expect(r.lines).toEqual([
@@ -128,9 +160,9 @@ describe('tool-evals parse', () => {
     ])
   })
 
-  it('streams many lines', () => {
+  it('streams many lines', async () => {
     const rows = Array.from({ length: 3000 }, (_, i) => ({ text: hermes('f', { i }) }))
-    const r = run(['parse'], jsonl(...rows))
+    const r = await run(['parse'], jsonl(...rows))
     expect(r.code).toBe(0)
     expect(r.lines).toHaveLength(3000)
     expect((r.lines[2999] as { calls: { arguments: unknown }[] }).calls[0]!.arguments).toEqual({ i: 2999 })
@@ -141,8 +173,8 @@ const W = { name: 'get_weather', arguments: { city: 'Paris' } }
 const T = { name: 'get_time', arguments: { tz: 'CET' } }
 
 describe('tool-evals score', () => {
-  it('scores text and calls lines with the metric names of NeMo', () => {
-    const r = run(
+  it('scores text and calls lines with the metric names of NeMo', async () => {
+    const r = await run(
       ['score'],
       jsonl(
         { text: hermes('get_weather', { city: 'Paris' }), expected: [W] },
@@ -172,8 +204,8 @@ describe('tool-evals score', () => {
     ])
   })
 
-  it('accepts expected arguments as a JSON string and calls as `parse` writes them', () => {
-    const r = run(
+  it('accepts expected arguments as a JSON string and calls as `parse` writes them', async () => {
+    const r = await run(
       ['score'],
       jsonl(
         { calls: [{ name: 'f', arguments: { a: 1 }, argumentsValid: true, format: 'hermes' }], expected: [{ name: 'f', arguments: '{"a": 1}' }] },
@@ -189,24 +221,24 @@ describe('tool-evals score', () => {
     expect(r.lines[2]).toMatchObject({ has_call: 1, name_correct: 1, args_json_valid: 0, failures: ['malformed_call'] })
   })
 
-  it('--match unordered pairs swapped calls; positional (the default) does not', () => {
+  it('--match unordered pairs swapped calls; positional (the default) does not', async () => {
     const input = jsonl({ calls: [openai('get_time', { tz: 'CET' }), openai('get_weather', { city: 'Paris' })], expected: [W, T] })
-    const positional = run(['score'], input)
+    const positional = await run(['score'], input)
     expect(positional.lines[0]).toMatchObject({ name_correct: 0, args_exact_match: 0, failures: ['wrong_name'] })
-    expect(run(['score', '--match', 'positional'], input).lines).toEqual(positional.lines)
-    const unordered = run(['score', '--match=unordered'], input)
+    expect((await run(['score', '--match', 'positional'], input)).lines).toEqual(positional.lines)
+    const unordered = await run(['score', '--match=unordered'], input)
     expect(unordered.code).toBe(0)
     expect(unordered.lines[0]).toMatchObject({ name_correct: 1, args_exact_match: 1, failures: [] })
   })
 
-  it('--strict-types keeps booleans and numbers apart', () => {
+  it('--strict-types keeps booleans and numbers apart', async () => {
     const input = jsonl({ calls: [openai('f', { verbose: 1 })], expected: [{ name: 'f', arguments: { verbose: true } }] })
-    expect(run(['score'], input).lines[0]).toMatchObject({ args_exact_match: 1 })
-    expect(run(['score', '--strict-types'], input).lines[0]).toMatchObject({ args_exact_match: 0, failures: ['wrong_arguments'] })
+    expect((await run(['score'], input)).lines[0]).toMatchObject({ args_exact_match: 1 })
+    expect((await run(['score', '--strict-types'], input)).lines[0]).toMatchObject({ args_exact_match: 0, failures: ['wrong_arguments'] })
   })
 
-  it('reports bad lines with line and field, processes the rest, exits 1', () => {
-    const r = run(
+  it('reports bad lines with line and field, processes the rest, exits 1', async () => {
+    const r = await run(
       ['score'],
       jsonl(
         { text: hermes('get_weather', { city: 'Paris' }) },
@@ -237,7 +269,7 @@ describe('tool-evals score', () => {
     expect(r.lines[9]).toMatchObject({ args_exact_match: 1 })
   })
 
-  it('--summary prints one object: the numbers `aggregate` gives for the same samples', () => {
+  it('--summary prints one object: the numbers `aggregate` gives for the same samples', async () => {
     const samples = [
       { calls: [openai('get_weather', { city: 'Paris' })], expected: [W] },
       { calls: [openai('get_weather', { city: 'Rome' })], expected: [W] },
@@ -245,7 +277,7 @@ describe('tool-evals score', () => {
       { calls: [], expected: [] },
       { calls: [openai('get_time', {})], expected: [] },
     ]
-    const r = run(['score', '--summary'], jsonl(...samples))
+    const r = await run(['score', '--summary'], jsonl(...samples))
     expect(r.code).toBe(0)
     expect(r.lines).toHaveLength(1)
     const records: SampleRecord[] = samples.map((s, i) => ({
@@ -265,8 +297,8 @@ describe('tool-evals score', () => {
     })
   })
 
-  it('--summary counts bad lines as errored samples, reports them on stderr, exits 1', () => {
-    const r = run(
+  it('--summary counts bad lines as errored samples, reports them on stderr, exits 1', async () => {
+    const r = await run(
       ['score', '--summary'],
       jsonl(
         { calls: [openai('get_weather', { city: 'Paris' })], expected: [W] },
@@ -293,7 +325,7 @@ describe('tool-evals score', () => {
     expect(errs.map((e) => e.error.slice(0, 7))).toEqual(['line 2:', 'line 3:'])
   })
 
-  it('answers every line even when arguments are nested 100k levels deep (text, calls or expected)', () => {
+  it('answers every line even when arguments are nested 100k levels deep (text, calls or expected)', async () => {
     const deep = '{"a":'.repeat(100_000) + '1' + '}'.repeat(100_000)
     const expected = [{ name: 'f', arguments: { a: 1 } }]
     const lines = [
@@ -303,7 +335,7 @@ describe('tool-evals score', () => {
       JSON.stringify({ text: hermes('f', { a: 1 }), expected }),
     ]
     for (const args of [['score'], ['score', '--summary']]) {
-      const r = run(args, lines.join('\n') + '\n')
+      const r = await run(args, lines.join('\n') + '\n')
       expect(r.stderr).not.toContain('internal error')
       if (args.length === 1) {
         expect(r.lines).toHaveLength(4)
@@ -317,42 +349,43 @@ describe('tool-evals score', () => {
     }
   })
 
-  it('--summary of no input: zero samples, null rates', () => {
-    const r = run(['score', '--summary'], '')
+  it('--summary of no input: zero samples, null rates', async () => {
+    const r = await run(['score', '--summary'], '')
     expect(r.code).toBe(0)
     expect(r.lines[0]).toMatchObject({ samples: 0, metrics: { has_call: null, no_call_accuracy: null } })
   })
 })
 
 describe('usage', () => {
-  it('no command or an unknown one: usage on stderr, exit 2', () => {
-    for (const args of [[], ['frobnicate']]) {
-      const r = run(args)
+  it('an unknown command: usage on stderr, exit 2 (the built bin); no command: the same', async () => {
+    const unknown = spawnCli(['frobnicate'])
+    const none = await run([])
+    for (const r of [unknown, none]) {
       expect(r.code).toBe(2)
       expect(r.stdout).toBe('')
       expect(r.stderr).toContain('usage:')
       expect(r.stderr).toContain('tool-evals score')
     }
-    expect(run(['frobnicate']).stderr).toContain("unknown command 'frobnicate'")
+    expect(unknown.stderr).toContain("unknown command 'frobnicate'")
   })
 
-  it('--help: usage on stdout, exit 0 (also per command)', () => {
-    const r = run(['--help'])
+  it('--help: usage on stdout, exit 0 (also per command)', async () => {
+    const r = await run(['--help'])
     expect(r.code).toBe(0)
     expect(r.stdout).toContain('tool-evals parse')
     expect(r.stdout).toContain('tool-evals score')
-    const s = run(['score', '--help'])
+    const s = await run(['score', '--help'])
     expect(s.code).toBe(0)
     expect(s.stdout).toContain('--match')
   })
 
-  it('a bad option or option value: message and usage on stderr, exit 2', () => {
-    const bad = run(['score', '--match', 'sideways'])
+  it('a bad option or option value: message and usage on stderr, exit 2', async () => {
+    const bad = await run(['score', '--match', 'sideways'])
     expect(bad.code).toBe(2)
     expect(bad.stderr).toContain("--match must be one of positional, unordered, got 'sideways'")
-    const unknown = run(['parse', '--verbose'])
+    const unknown = await run(['parse', '--verbose'])
     expect(unknown.code).toBe(2)
     expect(unknown.stderr).toContain("Unknown option '--verbose'")
-    expect(run(['score', 'extra-arg']).code).toBe(2)
+    expect((await run(['score', 'extra-arg'])).code).toBe(2)
   })
 })

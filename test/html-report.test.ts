@@ -1,7 +1,7 @@
 // The HTML report: the pure parts (Wilson interval, script-safe JSON, confusion matrix), then a real `vitest run`
 // subprocess writing `htmlFile`, opened from disk in headless Chromium (playwright-core driving the binary that
 // @sparticuz/chromium ships): numbers against the JSON report, filters, a sample's prompt, output and call diff,
-// a screenshot, and no console or page error.
+// a screenshot, and no console or page error. One browser for the file, one page.
 import chromium from '@sparticuz/chromium'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -246,7 +246,10 @@ describe('the HTML report in a browser', () => {
     const [result, executablePath] = await Promise.all([project.run(['run']), chromium.executablePath()])
     run = result
     report = JSON.parse(readFileSync(join(project.dir, 'report.json'), 'utf8'))
-    browser = await playwright.launch({ executablePath, args: chromium.args, headless: true })
+    // @sparticuz/chromium's flags emulate a GPU (SwiftShader GL, for WebGL on Lambda). The page draws no WebGL:
+    // without them Chromium composites in software, the same page for half the browser's CPU time.
+    const args = chromium.args.filter((a) => !/^--(use-gl|use-angle|enable-unsafe-swiftshader|in-process-gpu|ignore-gpu-blocklist)\b/.test(a))
+    browser = await playwright.launch({ executablePath, args: [...args, '--disable-gpu'], headless: true })
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
     page.on('console', (m) => {
       if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`)

@@ -1,7 +1,8 @@
-// Tools from an MCP server in real `vitest run` subprocesses against the built package: an agent eval whose calls
-// run against a stdio server the test writes (a result, an isError result, a server that dies mid-call, one that
-// hangs, and a call after both), a single-turn eval offered the server's tools, recorded and then replayed with the
-// server gone, and the tool-schema snapshot failing with a diff when a tool gains a required parameter.
+// Tools from an MCP server in four real `vitest run` subprocesses against the built package: an agent eval whose
+// calls run against a stdio server the test writes (a result, an isError result, a server that dies mid-call, one
+// that hangs, and a call after both), a single-turn eval offered the server's tools, recorded and then replayed with
+// the server gone (and the schema snapshot file gone: CI refuses it), and the tool-schema snapshot failing with a
+// diff when a tool gains a required parameter, then accepted with -u.
 import { existsSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -124,10 +125,16 @@ describe('tools from an MCP server, end to end', () => {
     expect(snapshot.map((t: { name: string }) => t.name)).toEqual(['crash', 'get_weather', 'hang', 'strict_rpc'])
   })
 
-  it('replays with the server gone: the same scores; a call the recording lacks errors its sample, named', async () => {
+  // One run for two checks: the replay (server gone) and CI refusing the missing schema snapshot. The schema test is
+  // a test of its own beside the samples, so its failure leaves the samples' scores as they were.
+  it('replays with the server gone: the same scores; a call the recording lacks errors its sample, named; CI refuses a missing schema snapshot (Vitest writes none there)', async () => {
     const before = report()
     rmSync(join(project.dir, 'server.mjs'))
+    const snapshotFile = join(project.dir, 'evals/weather.eval.weather.tools.json')
+    const kept = readFileSync(snapshotFile, 'utf8')
+    rmSync(snapshotFile)
     const run = await project.run(['run'])
+    const out = run.stdout + run.stderr
     expect(run.code).toBe(1)
     const r = report()
     expect(r.metrics).toEqual(before.metrics)
@@ -136,18 +143,12 @@ describe('tools from an MCP server, end to end', () => {
     expect(Object.keys(e).sort()).toEqual(['crash', 'hang'])
     expect(e['crash']?.reason).toBe('not in the MCP recording: tools/call crash')
     expect(e['crash']?.detail).toContain('MCP recording fixtures/weather.mcp.jsonl has no answer of server "weather" to crash({})')
-    expect(run.stdout + run.stderr).toContain('weather tool schemas [mcp]')
     expect(existsSync(join(project.dir, 'server.mjs'))).toBe(false)
-  })
-
-  it('CI refuses a missing schema snapshot (Vitest writes none there)', async () => {
-    const file = join(project.dir, 'evals/weather.eval.weather.tools.json')
-    const kept = readFileSync(file, 'utf8')
-    rmSync(file)
-    const run = await project.run(['run', '-t', 'schemas'])
-    expect(run.code).toBe(1)
-    expect(run.stdout + run.stderr).toContain('weather tool schemas [mcp]')
-    expect(existsSync(file)).toBe(false)
+    // The schema test failed on the missing file (the samples' two failures are crash and hang) and wrote none.
+    expect(out).toContain('FAIL  evals/weather.eval.mjs > weather-agent > weather tool schemas [mcp]')
+    expect(out).toMatch(/Snapshots\s+1 failed/)
+    expect(out).toMatch(/Tests\s+3 failed \| 4 passed \(7\)/)
+    expect(existsSync(snapshotFile)).toBe(false)
     project.write('evals/weather.eval.weather.tools.json', kept)
   })
 

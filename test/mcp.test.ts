@@ -86,6 +86,32 @@ describe('mcpTools over stdio', () => {
     expect(await broken.list().catch((e: unknown) => e)).toBe(err)
     await broken.close()
   })
+
+  /** Calls the tool named in the last user message, then answers with the last tool result. */
+  const scripted: ModelProvider = {
+    id: 'scripted',
+    async generate(sample) {
+      const last = sample.messages[sample.messages.length - 1]
+      if (last?.role === 'tool') return { text: `done: ${String(last.content)}` }
+      const [name, city] = String(last?.content).split(' ')
+      return { calls: [{ name: name as string, arguments: city ? { city } : {}, argumentsValid: true } as ToolCall] }
+    },
+  }
+
+  // On this describe's server (no second server process to start): last, since its crash ends that server.
+  it('the agent loop over the server: tool errors go back to the model; a dying server errors the run', async () => {
+    const env = await mcp.environment()
+    const sample = (content: string) => ({ id: content, messages: [{ role: 'user' as const, content }], expected: [] })
+    const ok = await runAgent(scripted, sample('get_weather Paris'), env, { maxSteps: 3 })
+    expect(ok.trajectory.answer).toBe('done: {"city":"Paris","temp":21}')
+    const bad = await runAgent(scripted, sample('get_weather Atlantis'), env, { maxSteps: 3 })
+    expect(bad.trajectory.toolErrors).toBe(1)
+    expect(bad.trajectory.answer).toBe('done: Error during execution: no weather for Atlantis')
+    const unknown = await runAgent(scripted, sample('nope'), env, { maxSteps: 3 })
+    expect(unknown.trajectory.steps[0]?.results[0]?.error).toMatch(/^unknown tool "nope"/)
+    const died = await runAgent(scripted, sample('crash'), env, { maxSteps: 3 }).catch((e: unknown) => e as Error)
+    expect((died as Error).message).toMatch(/^agent step 1 \(turn 1\): MCP server "weather": the server failed during tools\/call crash/)
+  })
 })
 
 describe('mcpTools over streamable HTTP on 127.0.0.1', () => {
@@ -196,34 +222,5 @@ describe('options and pure parts', () => {
     const text = schemaSnapshotText([{ name: 'b', inputSchema: { type: 'object' } }, { name: 'a', inputSchema: {}, annotations: { readOnlyHint: true } }])
     expect(JSON.parse(text).map((t: { name: string }) => t.name)).toEqual(['a', 'b'])
     expect(text).toContain('"readOnlyHint": true')
-  })
-})
-
-describe('the agent loop over an MCP server', () => {
-  /** Calls the tool named in the last user message, then answers with the last tool result. */
-  const scripted: ModelProvider = {
-    id: 'scripted',
-    async generate(sample) {
-      const last = sample.messages[sample.messages.length - 1]
-      if (last?.role === 'tool') return { text: `done: ${String(last.content)}` }
-      const [name, city] = String(last?.content).split(' ')
-      return { calls: [{ name: name as string, arguments: city ? { city } : {}, argumentsValid: true } as ToolCall] }
-    },
-  }
-
-  it('tool errors go back to the model; a dying server errors the run', async () => {
-    const mcp = stdio()
-    const env = await mcp.environment()
-    const sample = (content: string) => ({ id: content, messages: [{ role: 'user' as const, content }], expected: [] })
-    const ok = await runAgent(scripted, sample('get_weather Paris'), env, { maxSteps: 3 })
-    expect(ok.trajectory.answer).toBe('done: {"city":"Paris","temp":21}')
-    const bad = await runAgent(scripted, sample('get_weather Atlantis'), env, { maxSteps: 3 })
-    expect(bad.trajectory.toolErrors).toBe(1)
-    expect(bad.trajectory.answer).toBe('done: Error during execution: no weather for Atlantis')
-    const unknown = await runAgent(scripted, sample('nope'), env, { maxSteps: 3 })
-    expect(unknown.trajectory.steps[0]?.results[0]?.error).toMatch(/^unknown tool "nope"/)
-    const died = await runAgent(scripted, sample('crash'), env, { maxSteps: 3 }).catch((e: unknown) => e as Error)
-    expect((died as Error).message).toMatch(/^agent step 1 \(turn 1\): MCP server "weather": the server failed during tools\/call crash/)
-    await mcp.close()
   })
 })
