@@ -2,12 +2,12 @@
 // subprocess writing `htmlFile`, opened from disk in headless Chromium (playwright-core driving the binary that
 // @sparticuz/chromium ships): numbers against the JSON report, filters, a sample's prompt, output and call diff,
 // a screenshot, and no console or page error. One browser for the file, one page.
-import chromium from '@sparticuz/chromium'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { chromium as playwright, type Browser, type Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
+import { launchChromium } from './helpers/browser.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { evaluate } from '../src/eval/describe-eval.js'
 import { confusionMatrix, htmlReportData, htmlSampleFromMeta, NO_CALL, renderHtmlReport, scriptSafeJson, wilsonInterval } from '../src/reporter/html.js'
@@ -243,13 +243,10 @@ describe('the HTML report in a browser', () => {
       'data/calendar.jsonl': calendarData,
       'data/calendar.outputs.jsonl': calendarOutputs,
     })
-    const [result, executablePath] = await Promise.all([project.run(['run']), chromium.executablePath()])
+    const [result, launched] = await Promise.all([project.run(['run']), launchChromium()])
     run = result
+    browser = launched
     report = JSON.parse(readFileSync(join(project.dir, 'report.json'), 'utf8'))
-    // @sparticuz/chromium's flags emulate a GPU (SwiftShader GL, for WebGL on Lambda). The page draws no WebGL:
-    // without them Chromium composites in software, the same page for half the browser's CPU time.
-    const args = chromium.args.filter((a) => !/^--(use-gl|use-angle|enable-unsafe-swiftshader|in-process-gpu|ignore-gpu-blocklist)\b/.test(a))
-    browser = await playwright.launch({ executablePath, args: [...args, '--disable-gpu'], headless: true })
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
     page.on('console', (m) => {
       if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`)

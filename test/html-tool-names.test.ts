@@ -1,12 +1,12 @@
 // The HTML report's tool filter and call diff with tool and argument names that are also names of Object.prototype's
 // members (`constructor`, `__proto__`, `toString`): model output, so the page keeps them in maps without a prototype.
 // The page is rendered from samples made here and opened from disk in headless Chromium.
-import chromium from '@sparticuz/chromium'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { chromium as playwright, type Browser, type Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
+import { launchChromium } from './helpers/browser.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { renderHtmlReport, type HtmlSample } from '../src/reporter/html.js'
 
@@ -45,7 +45,7 @@ describe('the HTML tool filter with tool names like prototype members', () => {
   beforeAll(async () => {
     const file = join(dir, 'report.html')
     writeFileSync(file, renderHtmlReport({ report: report as never, samples }))
-    browser = await playwright.launch({ executablePath: await chromium.executablePath(), args: chromium.args, headless: true })
+    browser = await launchChromium()
     page = await browser.newPage()
     page.on('pageerror', (e) => problems.push(`page error: ${e.message}`))
     await page.goto(pathToFileURL(file).href)

@@ -2,11 +2,11 @@
 // errored sample, fully right samples), through real `vitest run` subprocesses: the JSON report, the Markdown
 // summary, the terminal and the HTML page (opened in Chromium) show the same rates, n, intervals, p-values and
 // verdicts, because each renders the one decided report.
-import chromium from '@sparticuz/chromium'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { chromium as playwright, type Browser } from 'playwright-core'
+import type { Browser } from 'playwright-core'
+import { launchChromium } from './helpers/browser.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { shownP } from '../src/reporter/compare/render.js'
 import { mdText } from '../src/reporter/markdown-text.js'
@@ -84,12 +84,9 @@ beforeAll(async () => {
   ensureBuilt()
   project = createEvalProject({ 'vitest.config.mjs': config, 'evals/weather.eval.mjs': evalFile })
   await project.run(['run'], { REPORT: 'baseline/report.json' })
-  const [result, executablePath] = await Promise.all([
-    project.run(['run'], { HEAD: '1', TOOL_EVALS_BASELINE: 'baseline/report.json' }),
-    chromium.executablePath(),
-  ])
+  const [result, launched] = await Promise.all([project.run(['run'], { HEAD: '1', TOOL_EVALS_BASELINE: 'baseline/report.json' }), launchChromium()])
   head = result
-  browser = await playwright.launch({ executablePath, args: chromium.args, headless: true })
+  browser = launched
 }, 240_000)
 afterAll(async () => {
   await browser?.close()
