@@ -7,13 +7,12 @@
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { PassThrough } from 'node:stream'
 import { fileURLToPath } from 'node:url'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { runCli } from '../src/cli/command.js'
 import { parseCommand } from '../src/cli/parse.js'
 import { scoreCommand } from '../src/cli/score.js'
 import { aggregate, scoreSample, type SampleRecord } from '../src/score/index.js'
+import { runCommand } from './helpers/cli-run.js'
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url))
 
@@ -49,19 +48,12 @@ function spawnCli(args: string[], input = ''): Result {
  * the bin makes of it (src/cli.ts): "internal error" on stderr, exit 1, so the checks on stderr hold either way.
  */
 async function run(args: string[], input = ''): Promise<Result> {
-  const stdin = new PassThrough()
-  const stdout = new PassThrough()
-  const stderr = new PassThrough()
-  let out = ''
-  let err = ''
-  stdout.on('data', (d) => (out += String(d)))
-  stderr.on('data', (d) => (err += String(d)))
-  stdin.end(input)
-  const code = await runCli([parseCommand, scoreCommand], args, { stdin, stdout, stderr }).catch((e: unknown) => {
-    err += `tool-evals: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`
-    return 1
-  })
-  return withLines(code, out, err)
+  const r = await runCommand([parseCommand, scoreCommand], args, input).catch((e: unknown) => ({
+    code: 1,
+    stdout: '',
+    stderr: `tool-evals: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`,
+  }))
+  return withLines(r.code, r.stdout, r.stderr)
 }
 
 const jsonl = (...rows: unknown[]): string => rows.map((r) => (typeof r === 'string' ? r : JSON.stringify(r))).join('\n') + '\n'

@@ -2,14 +2,17 @@
 import { PassThrough } from 'node:stream'
 import { runCli, type Command } from '../../src/cli/command.js'
 
-export async function runCommand(commands: Command[], argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+/** `input` is the command's stdin, then its end, as a pipe gives it. */
+export async function runCommand(commands: Command[], argv: string[], input = ''): Promise<{ code: number; stdout: string; stderr: string }> {
+  const stdin = new PassThrough()
+  stdin.end(input)
   const stdout = new PassThrough()
   const stderr = new PassThrough()
   let out = ''
   let err = ''
   stdout.on('data', (d) => (out += String(d)))
   stderr.on('data', (d) => (err += String(d)))
-  const code = await runCli(commands, argv, { stdin: new PassThrough(), stdout, stderr })
+  const code = await runCli(commands, argv, { stdin, stdout, stderr })
   return { code, stdout: out, stderr: err }
 }
 
