@@ -34,17 +34,26 @@ const scriptFc = JSON.parse(readFileSync(join(DIR, 'script.json'), 'utf8')) as R
 const scriptPrompting = JSON.parse(readFileSync(join(DIR, 'script-prompting.json'), 'utf8')) as Record<string, Record<string, unknown>[]>
 const script = scriptFc
 
+/** Each possible-answer file's first answers by data id, read once (every entry and result line asks). */
+const answerFiles = new Map<string, Map<string, string>>()
+
 /** The first possible answer of a result id (the scripted replies quote it; it stays in ../shared). */
 function answerOf(id: string): string {
   const memory = id.startsWith('memory')
   const file = join(BFCL!, 'agentic', 'possible_answer', `BFCL_v4_${memory ? 'memory' : 'web_search'}.json`)
   const dataId = (memory ? 'memory' : 'web_search') + id.slice(id.lastIndexOf('_'))
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
-    if (line.trim() === '') continue
-    const a = JSON.parse(line) as { id: string; ground_truth: string[] }
-    if (a.id === dataId) return a.ground_truth[0]!
+  let answers = answerFiles.get(file)
+  if (answers === undefined) {
+    answers = new Map()
+    for (const line of readFileSync(file, 'utf8').split('\n')) {
+      if (line.trim() === '') continue
+      const a = JSON.parse(line) as { id: string; ground_truth: string[] }
+      // The first line of an id answers, as the search that stopped there did.
+      if (!answers.has(a.id)) answers.set(a.id, a.ground_truth[0]!)
+    }
+    answerFiles.set(file, answers)
   }
-  return ''
+  return answers.has(dataId) ? answers.get(dataId)! : ''
 }
 const withAnswer = <T>(v: T, id: string): T => JSON.parse(JSON.stringify(v).replaceAll('{{answer}}', JSON.stringify(answerOf(id)).slice(1, -1))) as T
 

@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, test } from 'vitest'
 import { bfclRunCommand } from '../src/bfcl/cli/run.js'
-import { formatSensitivityEntries } from '../src/bfcl/protocol/format-sensitivity.js'
+import { formatSensitivityOriginals } from '../src/bfcl/protocol/format-sensitivity.js'
 import { FORMAT_SENSITIVITY_CONFIGS, formulateSystemPrompt, parsePromptFormat } from '../src/bfcl/data/prompt-formats.js'
 import { parseJsonLines } from '../src/bfcl/checker/files.js'
 import { PyFloat, pyJsonDumps, pyRepr, type PyValue } from '../src/python/operations.js'
@@ -30,6 +30,26 @@ interface Fixture {
   limit: number
   entries: { id: string; requests: string[] }[]
   score: Record<string, unknown> & { failing: [string, string][] }
+}
+
+/**
+ * A server answering `replies` in order that hashes each request body as it arrives (`bodyHash`) and keeps only the
+ * hash: kept whole, 5,200 bodies fill the heap that the garbage collector walks. `bodyHashes()` is every body's in
+ * arrival order: the server's `hits` counts every request, the responder sees only chat completions.
+ */
+async function startHashingServer(replies: string[]) {
+  const hashes: string[] = []
+  let next = 0
+  const server = await startOpenAIServer((req) => {
+    hashes.push(bodyHash(req.body))
+    req.body = undefined
+    return { json: replyBody({ role: 'assistant', content: replies[next++] ?? '' }) }
+  })
+  const bodyHashes = () => {
+    expect(hashes).toHaveLength(server.hits)
+    return hashes
+  }
+  return { baseURL: server.baseURL, bodyHashes, close: () => server.close() }
 }
 
 describe('format sensitivity: the prompt formats', () => {
@@ -60,13 +80,12 @@ describe.skipIf(BFCL === undefined)('bfcl run format_sensitivity: BFCL handler\'
     // The replies are built from ../shared's possible answers (see `reply` below), as the oracle built them.
     const truth = answers(BFCL!)
     const replies = fx.entries.map((e, i) => reply(truth.get(e.id.split(':')[2]!)!, e.id.split(':')[1]!, Math.floor(i / 26) + i))
-    let next = 0
-    const server = await startOpenAIServer(() => ({ json: replyBody({ role: 'assistant', content: replies[next++] ?? '' }) }))
+    const server = await startHashingServer(replies)
     try {
       const out = join(tmp, 'fs')
       const r = await runCommand([bfclRunCommand], ['bfcl run', '--base-url', server.baseURL, '--model', fx.model, '--data', BFCL!, '--categories', 'format_sensitivity', '--output-dir', out, '--mode', 'prompting', '--limit', String(fx.limit), '--concurrency', '1'])
       expect(r.stderr).toBe('')
-      expect(server.requests.map((q) => bodyHash(q.body))).toEqual(fx.entries.flatMap((e) => e.requests))
+      expect(server.bodyHashes()).toEqual(fx.entries.flatMap((e) => e.requests))
       const lines = readFileSync(join(out, 'result', fx.model, 'format_sensitivity', 'BFCL_v4_format_sensitivity_result.json'), 'utf8').trim().split('\n')
       expect(lines.map((l) => JSON.parse(l) as { id: string; result: string }).map((l) => [l.id, l.result])).toEqual(fx.entries.map((e, i) => [e.id, replies[i]]))
       const scoreFile = readdirSync(join(out, 'score'), { recursive: true, encoding: 'utf8' }).find((f) => f.endsWith('BFCL_v4_format_sensitivity_score.json'))!
@@ -87,8 +106,11 @@ describe.skipIf(BFCL === undefined)('bfcl run format_sensitivity: BFCL handler\'
 // builds them (from the first possible answer; varied by entry), so the fixture keeps only hashes and BFCL's numbers.
 const ALL = fileURLToPath(new URL('../fixtures/bfcl-agentic-requests/format_sensitivity.all.json', import.meta.url))
 
+/** Every possible answer's ground truth by id (read once: both runs build their replies from it). */
+let answersRead: Map<string, PyValue[]> | undefined
 function answers(dir: string): Map<string, PyValue[]> {
-  const out = new Map<string, PyValue[]>()
+  if (answersRead !== undefined) return answersRead
+  const out = (answersRead = new Map<string, PyValue[]>())
   for (const f of readdirSync(join(dir, 'possible_answer'))) {
     const parsed = parseJsonLines(readFileSync(join(dir, 'possible_answer', f), 'utf8'), f)
     for (const l of parsed.lines) if (l.py instanceof Map) out.set(String(l.py.get('id')), l.py.get('ground_truth') as PyValue[])
@@ -135,15 +157,15 @@ describe.skipIf(BFCL === undefined)('bfcl run format_sensitivity: all 200 entrie
   test("BFCL handler's bodies (a hash per entry's 26) and evaluate's numbers", async () => {
     const fx = JSON.parse(readFileSync(ALL, 'utf8')) as { model: string; limit: number; groups: string[]; score: Record<string, unknown>; failing: { count: number; by_type: Record<string, number>; sha256: string } }
     const truth = answers(BFCL!)
-    const entries = formatSensitivityEntries(BFCL!, fx.limit)
-    const replies = entries.map((e, i) => reply(truth.get(e.id.split(':')[2]!)!, e.config, Math.floor(i / 26) + i))
-    let next = 0
-    const server = await startOpenAIServer(() => ({ json: replyBody({ role: 'assistant', content: replies[next++] ?? '' }) }))
+    // BFCL's order: each original entry under the 26 formats in turn (the requests' system prompts are not needed here).
+    const entries = formatSensitivityOriginals(BFCL!).slice(0, fx.limit).flatMap((o) => FORMAT_SENSITIVITY_CONFIGS.map((config) => ({ id: String(o.json['id']), config })))
+    const replies = entries.map((e, i) => reply(truth.get(e.id)!, e.config, Math.floor(i / 26) + i))
+    const server = await startHashingServer(replies)
     try {
       const out = join(tmp, 'fs-all')
       const r = await runCommand([bfclRunCommand], ['bfcl run', '--base-url', server.baseURL, '--model', fx.model, '--data', BFCL!, '--categories', 'format_sensitivity', '--output-dir', out, '--mode', 'prompting', '--limit', String(fx.limit), '--concurrency', '1'])
       expect(r.stderr).toBe('')
-      const hashes = server.requests.map((q) => bodyHash(q.body))
+      const hashes = server.bodyHashes()
       const groups = fx.groups.map((_, g) => createHash('sha256').update(hashes.slice(g * 26, g * 26 + 26).join('\n')).digest('hex'))
       expect(groups).toEqual(fx.groups)
       const scoreFile = readdirSync(join(out, 'score'), { recursive: true, encoding: 'utf8' }).find((f) => f.endsWith('BFCL_v4_format_sensitivity_score.json'))!

@@ -25,9 +25,9 @@ function reply(step: unknown, tag: string): Record<string, unknown> {
   return { role: 'assistant', content: calls.length > 0 ? null : 'OK.', tool_calls: calls }
 }
 
-/** Each entry's replies in order (multi-turn: every step of every turn). */
-function replies(category: string): Record<string, unknown>[][] {
-  return lines(join(RECORDED, `BFCL_v4_${category}_result.json`)).map((l) => {
+/** Each entry's replies in order (multi-turn: every step of every turn), from the category's recorded result lines. */
+function replies(category: string, recorded: Record<string, unknown>[]): Record<string, unknown>[][] {
+  return recorded.map((l) => {
     const r = l['result']
     if (!category.startsWith('multi_turn')) return [reply(r, '0')]
     if (!Array.isArray(r)) return []
@@ -56,20 +56,24 @@ const CASES = [
 
 describe.skipIf(BFCL === undefined)('bfcl run reproduces recorded gpt-oss-120b results', () => {
   test.each(CASES)('%s', async (category, group) => {
-    const script = replies(category)
+    const recordedLines = lines(join(RECORDED, `BFCL_v4_${category}_result.json`))
+    const script = replies(category, recordedLines)
     // One entry at a time, in data order: a request without an assistant message starts the next entry.
     let entry = -1
     const server = await startOpenAIServer((req) => {
       const messages = (req.body as { messages: { role: string }[] }).messages
       const step = messages.filter((m) => m.role === 'assistant').length
       if (step === 0) entry++
+      // Nothing reads a request again: the server would otherwise keep every body (~60 MB of JSON a multi-turn
+      // category), and the garbage collector would walk them all on every major collection.
+      req.body = undefined
       return { json: replyBody(script[entry]?.[step] ?? { role: 'assistant', content: 'Done.' }) }
     })
     try {
       const out = join(tmp, category)
       const r = await run(['--base-url', server.baseURL, '--model', 'openai/gpt-oss-120b', '--data', BFCL!, '--categories', category, '--output-dir', out, '--concurrency', '1'])
       expect(r.err).toBe('')
-      const recorded = lines(join(RECORDED, `BFCL_v4_${category}_result.json`)).map((l) => ({ id: l['id'], result: l['result'] }))
+      const recorded = recordedLines.map((l) => ({ id: l['id'], result: l['result'] }))
       const written = lines(join(out, 'result/openai_gpt-oss-120b', group, `BFCL_v4_${category}_result.json`)).map((l) => ({ id: l['id'], result: l['result'] }))
       expect(written).toEqual(recorded)
       const ours = scoreFacts(join(out, 'score/openai_gpt-oss-120b', `BFCL_v4_${category}_score.json`))

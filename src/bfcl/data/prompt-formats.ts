@@ -119,11 +119,18 @@ function pythonDocs(functions: readonly PyValue[]): string {
   return docs.join('\n\n')
 }
 
-/** `formulate_system_prompt(config, functions)`; throws on a configuration BFCL rejects. */
-export function formulateSystemPrompt(config: string, functions: readonly PyValue[]): string {
+/**
+ * `formulate_system_prompt(config, functions)`; throws on a configuration BFCL rejects. `rendered` keeps the
+ * functions' docs by doc format for further calls with the same functions (26 formats share three renderings).
+ */
+export function formulateSystemPrompt(config: string, functions: readonly PyValue[], rendered?: Map<string, string>): string {
   const f = parsePromptFormat(config)
   if (f === undefined) throw new Error(`Invalid query format: '${config}'`)
-  const docs = f.docFormat === 'xml' ? xmlDocs(functions) : f.docFormat === 'python' ? pythonDocs(functions) : pyJsonIndent([...functions])
+  let docs = rendered?.get(f.docFormat)
+  if (docs === undefined) {
+    docs = f.docFormat === 'xml' ? xmlDocs(functions) : f.docFormat === 'python' ? pythonDocs(functions) : pyJsonIndent([...functions])
+    rendered?.set(f.docFormat, docs)
+  }
   const style = STYLES[f.style]
   const toolCall = (f.toolCallTag ? style.tag : style.noTag)(OUTPUT_FORMAT[f.returnFormat], PARAM_TYPES[f.returnFormat])
   const tools = style.tools(f.docFormat, docs)

@@ -58,8 +58,9 @@ export function formatSensitivityEntries(dataDir: string, limit?: number): Forma
     // BFCL's loader hints the functions twice: once loading the original category, once loading format_sensitivity.
     const functions = hintedFunctions(hintedFunctions(isPyDict(py) && Array.isArray(py.get('function')) ? (py.get('function') as PyValue[]) : [], category), 'format_sensitivity')
     const question = (json['question'] as ChatMessage[][])[0] ?? []
+    const rendered = new Map<string, string>()
     return FORMAT_SENSITIVITY_CONFIGS.map((config) => {
-      const prompt = formulateSystemPrompt(config, functions)
+      const prompt = formulateSystemPrompt(config, functions, rendered)
       const [first, ...rest] = question
       const messages: ChatMessage[] = first !== undefined && first.role === 'system' ? [{ ...first, content: `${prompt}\n\n${String(first.content)}` }, ...rest] : [{ role: 'system', content: prompt }, ...question]
       return { id: `format_sensitivity_${n++}:${config}:${String(json['id'])}`, category, config, messages }

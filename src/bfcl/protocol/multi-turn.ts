@@ -68,9 +68,20 @@ function readLines(path: string): { json: Record<string, unknown>; py: PyValue }
   return parsed.lines.map((l) => ({ json: l.json as Record<string, unknown>, py: l.py }))
 }
 
-/** A class's function docs as Python values, in file order. */
-export function funcDocs(classes: readonly BfclEnvironmentName[], dir: string): PyValue[] {
-  return classes.flatMap((c) => readLines(join(dir, FUNC_DOC_FILES[c])).map((l) => l.py))
+/**
+ * A class's function docs as Python values, in file order (a new array). `cache` keeps each file's docs once read:
+ * its values are then shared between calls, which copy them before changing them (`hintedFunctions`, `bfclOpenAITools`).
+ */
+export function funcDocs(classes: readonly BfclEnvironmentName[], dir: string, cache?: Map<string, PyValue[]>): PyValue[] {
+  return classes.flatMap((c) => {
+    const file = join(dir, FUNC_DOC_FILES[c])
+    let docs = cache?.get(file)
+    if (docs === undefined) {
+      docs = readLines(file).map((l) => l.py)
+      cache?.set(file, docs)
+    }
+    return docs
+  })
 }
 
 /** Ground-truth call strings as expected calls (for the NeMo metrics; the checker compares executions). */
@@ -87,12 +98,14 @@ export function loadBfclMultiTurn(dataDir: string, category: string, limit?: num
   if (limit !== undefined) entries = entries.slice(0, limit)
   const answers = new Map(readLines(join(dataDir, 'possible_answer', dataFileName(category))).map(({ json: a }) => [a['id'], a['ground_truth']]))
   const funcDocDir = join(dataDir, 'multi_turn_func_doc')
+  // Each class's docs file is read once for the whole category, not once per entry that involves it.
+  const docFiles = new Map<string, PyValue[]>()
   return entries.map(({ json: entry, py }) => {
     const id = String(entry['id'])
     const classes = (entry['involved_classes'] as string[]).map(String)
     // As BFCL's loader (gorilla 8db0b7ca): every class's docs, the held-out ones moved to their turn (without the
     // language hint, which the loader adds only to the docs left in place); `excluded_function` is not read there.
-    const docs = funcDocs(classes as BfclEnvironmentName[], funcDocDir)
+    const docs = funcDocs(classes as BfclEnvironmentName[], funcDocDir, docFiles)
     const named = (name: string) => docs.findIndex((d) => isPyDict(d) && d.get('name') === name)
     const addedTools: Record<string, ToolDefinition[]> = {}
     for (const [turn, names] of Object.entries((entry['missed_function'] ?? {}) as Record<string, string[]>)) {
