@@ -18,8 +18,9 @@ export async function runCommand(commands: Command[], argv: string[], input = ''
 
 /**
  * `runCommand` from the folder `cwd`, as a shell there would run it (relative paths in the arguments, and in the
- * messages that name them, are the user's). Only for the integration project, whose files each run in a forked
- * process of their own: a thread (the unit project) cannot change its folder, and the change touches no other file.
+ * messages that name them, are the user's). Only for the integration project, whose files run in forked processes,
+ * one file at a time: a thread (the unit project) cannot change its folder, and the folder is restored before the
+ * next file runs in the same process.
  */
 export async function runCommandIn(cwd: string, commands: Command[], argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const before = process.cwd()
