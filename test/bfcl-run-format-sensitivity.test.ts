@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, test } from 'vitest'
 import { bfclRunCommand } from '../src/bfcl/cli/run.js'
-import { formatSensitivityOriginals } from '../src/bfcl/protocol/format-sensitivity.js'
+import { formatSensitivityEntries } from '../src/bfcl/protocol/format-sensitivity.js'
 import { FORMAT_SENSITIVITY_CONFIGS, formulateSystemPrompt, parsePromptFormat } from '../src/bfcl/data/prompt-formats.js'
 import { parseJsonLines } from '../src/bfcl/checker/files.js'
 import { PyFloat, pyJsonDumps, pyRepr, type PyValue } from '../src/python/operations.js'
@@ -34,17 +34,19 @@ interface Fixture {
 
 /**
  * A server answering `replies` in order that hashes each request body as it arrives (`bodyHash`) and keeps only the
- * hash: kept whole, 5,200 bodies fill the heap that the garbage collector walks. `bodyHashes()` is every body's in
- * arrival order: the server's `hits` counts every request, the responder sees only chat completions.
+ * hash (5,200 bodies). `bodyHashes()` is every body's in arrival order: the server's `hits` counts every request, the
+ * responder sees only chat completions.
  */
 async function startHashingServer(replies: string[]) {
   const hashes: string[] = []
   let next = 0
-  const server = await startOpenAIServer((req) => {
-    hashes.push(bodyHash(req.body))
-    req.body = undefined
-    return { json: replyBody({ role: 'assistant', content: replies[next++] ?? '' }) }
-  })
+  const server = await startOpenAIServer(
+    (req) => {
+      hashes.push(bodyHash(req.body))
+      return { json: replyBody({ role: 'assistant', content: replies[next++] ?? '' }) }
+    },
+    { keepRequests: false },
+  )
   const bodyHashes = () => {
     expect(hashes).toHaveLength(server.hits)
     return hashes
@@ -157,9 +159,8 @@ describe.skipIf(BFCL === undefined)('bfcl run format_sensitivity: all 200 entrie
   test("BFCL handler's bodies (a hash per entry's 26) and evaluate's numbers", async () => {
     const fx = JSON.parse(readFileSync(ALL, 'utf8')) as { model: string; limit: number; groups: string[]; score: Record<string, unknown>; failing: { count: number; by_type: Record<string, number>; sha256: string } }
     const truth = answers(BFCL!)
-    // BFCL's order: each original entry under the 26 formats in turn (the requests' system prompts are not needed here).
-    const entries = formatSensitivityOriginals(BFCL!).slice(0, fx.limit).flatMap((o) => FORMAT_SENSITIVITY_CONFIGS.map((config) => ({ id: String(o.json['id']), config })))
-    const replies = entries.map((e, i) => reply(truth.get(e.id)!, e.config, Math.floor(i / 26) + i))
+    const entries = formatSensitivityEntries(BFCL!, fx.limit)
+    const replies = entries.map((e, i) => reply(truth.get(e.id.split(':')[2]!)!, e.config, Math.floor(i / 26) + i))
     const server = await startHashingServer(replies)
     try {
       const out = join(tmp, 'fs-all')

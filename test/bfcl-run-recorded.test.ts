@@ -58,17 +58,15 @@ describe.skipIf(BFCL === undefined)('bfcl run reproduces recorded gpt-oss-120b r
   test.each(CASES)('%s', async (category, group) => {
     const recordedLines = lines(join(RECORDED, `BFCL_v4_${category}_result.json`))
     const script = replies(category, recordedLines)
-    // One entry at a time, in data order: a request without an assistant message starts the next entry.
+    // One entry at a time, in data order: a request without an assistant message starts the next entry. No request
+    // is read again, so none is kept (~60 MB of JSON a multi-turn category).
     let entry = -1
     const server = await startOpenAIServer((req) => {
       const messages = (req.body as { messages: { role: string }[] }).messages
       const step = messages.filter((m) => m.role === 'assistant').length
       if (step === 0) entry++
-      // Nothing reads a request again: the server would otherwise keep every body (~60 MB of JSON a multi-turn
-      // category), and the garbage collector would walk them all on every major collection.
-      req.body = undefined
       return { json: replyBody(script[entry]?.[step] ?? { role: 'assistant', content: 'Done.' }) }
-    })
+    }, { keepRequests: false })
     try {
       const out = join(tmp, category)
       const r = await run(['--base-url', server.baseURL, '--model', 'openai/gpt-oss-120b', '--data', BFCL!, '--categories', category, '--output-dir', out, '--concurrency', '1'])

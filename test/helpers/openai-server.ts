@@ -45,7 +45,7 @@ export interface OpenAIServer {
   /** Requests being answered now, and the most at once. */
   readonly inFlight: number
   readonly peak: number
-  /** Every request received, in arrival order. */
+  /** Every request received, in arrival order (none kept with `keepRequests: false`). */
   readonly requests: ChatRequest[]
   close(): Promise<void>
 }
@@ -75,7 +75,16 @@ function streamEndless(res: ServerResponse, chunk: string): void {
   pump()
 }
 
-export async function startOpenAIServer(responder: Responder): Promise<OpenAIServer> {
+export interface OpenAIServerOptions {
+  /**
+   * Keep each request in `requests` (default true). Off for thousands of large bodies that the responder alone
+   * reads: kept, they fill the heap the garbage collector walks on every major collection.
+   */
+  keepRequests?: boolean
+}
+
+export async function startOpenAIServer(responder: Responder, options: OpenAIServerOptions = {}): Promise<OpenAIServer> {
+  const keepRequests = options.keepRequests ?? true
   const sockets = new Set<Socket>()
   const requests: ChatRequest[] = []
   let hits = 0
@@ -99,7 +108,7 @@ export async function startOpenAIServer(responder: Responder): Promise<OpenAISer
         body = undefined
       }
       const request: ChatRequest = { hit: ++hits, path: req.url ?? '', headers: req.headers, body }
-      requests.push(request)
+      if (keepRequests) requests.push(request)
       inFlight++
       peak = Math.max(peak, inFlight)
       let done = false
