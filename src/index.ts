@@ -54,6 +54,7 @@ export {
   type DerivedFormat,
   type DeriveError,
   type DeriveOptions,
+  type TemplateBudget,
   type FormatParser,
   type JsonSchema,
   type JsonValue,

@@ -1,12 +1,15 @@
 /**
  * The `tool-evals` parse and score commands. One real subprocess of the built bin (dist/cli.js, real stdin) per exit
- * path: 0 (parse writes calls), 1 (parse reports bad lines), 2 (an unknown command); 3 spawns in all. Every other
+ * path: 0 (parse writes calls), 1 (parse reports bad lines), 2 (an unknown command; a hostile chat template); 4 spawns
+ * in all. Every other
  * case runs the same commands in process through `runCli` (src/cli/command.ts, the frame the bin calls), with the
  * input on a stream that ends, as a pipe does. `npm test` builds first (pretest); when running this file alone, run
  * `npm run build` before.
  */
 import { spawnSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { parseCommand } from '../src/cli/parse.js'
@@ -158,6 +161,17 @@ describe('tool-evals parse', () => {
     expect(r.code).toBe(0)
     expect(r.lines).toHaveLength(3000)
     expect((r.lines[2999] as { calls: { arguments: unknown }[] }).calls[0]!.arguments).toEqual({ i: 2999 })
+  })
+
+  it('--chat-template with range(10**9): exit 2 within its budget, never a V8 fatal (the built bin)', () => {
+    const template = join(mkdtempSync(join(tmpdir(), 'cli-template-')), 'range.jinja')
+    writeFileSync(template, '{% for i in range(10**9) %}{% endfor %}{{ messages[0].content }}')
+    const t0 = performance.now()
+    const r = spawnCli(['parse', '--chat-template', template, '--template-memory', '32', '--template-timeout', '1000'], jsonl({ text: 'hi' }))
+    expect(performance.now() - t0).toBeLessThan(6000)
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(/range\.jinja: rendering the chat template (went over its memory budget of 32 MB|took longer than its time budget of 1000 ms)/)
+    expect(r.stderr).not.toMatch(/FATAL|invalid size/i)
   })
 })
 

@@ -16,8 +16,8 @@ export { MAX_ARGUMENT_DEPTH } from './call-object.js'
 export { DEFAULT_MAX_CALLS, TOO_MANY_CALLS } from './call-limit.js'
 export { stripReasoning } from './reasoning.js'
 export { bigIntsIn, exactInteger } from './big-ints.js'
-export { chatTemplateOf, deriveFormat, parseDerived, DERIVED } from './derive/index.js'
-export type { CallShape, DerivedFormat, DeriveError, DeriveOptions } from './derive/index.js'
+export { chatTemplateOf, deriveFormat, parseDerived, DERIVED, DEFAULT_TEMPLATE_BUDGET } from './derive/index.js'
+export type { CallShape, DerivedFormat, DeriveError, DeriveOptions, TemplateBudget } from './derive/index.js'
 
 const byName = new Map<string, FormatParser>()
 for (const f of FORMATS) {
@@ -160,9 +160,11 @@ const warned = new Set<string>()
  * then detection.
  */
 function parseWithTemplate(text: string, options: ParseOptions): ToolCall[] {
-  const { chatTemplate, ...rest } = options
-  const derived = deriveFormat(chatTemplate!)
+  const { chatTemplate, templateBudget, ...rest } = options
+  const derived = deriveFormat(chatTemplate!, templateBudget === undefined ? {} : { budget: templateBudget })
   if ('error' in derived) {
+    // A template that cannot be used is the caller's mistake (or a hostile template), not a property of the output.
+    if (derived.invalid === 'syntax' || derived.invalid === 'budget') throw new Error(`parseToolCalls: options.chatTemplate cannot be used: ${derived.error}`)
     if (!warned.has(chatTemplate!) && warned.size < 64) {
       warned.add(chatTemplate!)
       console.warn(`parseToolCalls: no wire format derived from the chat template, detecting it instead: ${derived.error}`)

@@ -81,10 +81,13 @@ export interface ParseOptions {
   tools?: ToolDefinition[]
   /**
    * The model's chat template (Jinja source): the wire format is derived from it (`deriveFormat`) and used like a
-   * hint. When the template shows no format, a warning says so once and the format is detected. Ignored when
-   * `format` is given. Needs the package `@huggingface/jinja`.
+   * hint. When the template shows no format, a warning says so once and the format is detected. A template that
+   * does not compile, or goes over `templateBudget` when rendered, is an Error (it names the construct or the
+   * budget). Ignored when `format` is given. Needs the package `@huggingface/jinja`.
    */
   chatTemplate?: string
+  /** Time and memory for rendering `chatTemplate` (default 5000 ms, 256 MB; see `deriveFormat`). */
+  templateBudget?: { timeMs?: number; memoryMb?: number }
   /**
    * The most calls one output may give (default `DEFAULT_MAX_CALLS`, 10,000; `Infinity` for no cap). An output
    * with more gives its first `maxCalls` calls and then one call that marks it as over the cap: name `''`,

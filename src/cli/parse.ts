@@ -1,12 +1,12 @@
 /** `tool-evals parse`: the tool calls in each line's raw model output. */
 import { readFile } from 'node:fs/promises'
-import { chatTemplateOf, deriveFormat, parseToolCalls, type ParseOptions } from '../calls/index.js'
+import { chatTemplateOf, deriveFormat, parseToolCalls, type ParseOptions, type TemplateBudget } from '../calls/index.js'
 import { EXIT_BAD_INPUT, EXIT_OK, UsageError, writeLine, type Command, type OptionValues } from './command.js'
 import { lineError, parseOptionsOf, readJsonLines, requireString } from './input.js'
 
 export const parseCommand: Command = {
   name: 'parse',
-  synopsis: '[--chat-template FILE [--show-format]] < in.jsonl',
+  synopsis: '[--chat-template FILE [--show-format] [--template-timeout MS] [--template-memory MB]] < in.jsonl',
   description: [
     'Reads JSONL from stdin, one {"text": string, "tools"?: [OpenAI-style tools], "format"?: string} a line',
     '(tools type the values of XML-style formats; format is a wire-format hint), and writes one line per input',
@@ -15,13 +15,25 @@ export const parseCommand: Command = {
     '--chat-template FILE: the model\'s chat template (a .jinja file, or a tokenizer_config.json / chat_template.json);',
     'the wire format is derived from it and used for lines without "format". When none can be derived, stderr says',
     'why and the format is detected. --show-format: print the derived format as JSON and exit (1 when none).',
+    'A template that does not compile, or whose rendering goes over its budget (--template-timeout MS, default 5000;',
+    '--template-memory MB, default 256), is an error (exit 2).',
   ].join('\n'),
-  options: { 'chat-template': { type: 'string' }, 'show-format': { type: 'boolean' } },
+  options: {
+    'chat-template': { type: 'string' },
+    'show-format': { type: 'boolean' },
+    'template-timeout': { type: 'string' },
+    'template-memory': { type: 'string' },
+  },
   async run(values, _positionals, io) {
     const chatTemplate = await templateOption(values)
-    const defaults: ParseOptions = {}
+    const budget = budgetOption(values)
+    const defaults: ParseOptions = budget === undefined ? {} : { templateBudget: budget }
     if (chatTemplate !== undefined) {
-      const derived = deriveFormat(chatTemplate)
+      const derived = deriveFormat(chatTemplate, budget === undefined ? {} : { budget })
+      // A template the user gave that cannot be used is an error, never a silent fallback to detection.
+      if ('error' in derived && (derived.invalid === 'syntax' || derived.invalid === 'budget')) {
+        throw new UsageError(`--chat-template ${String(values['chat-template'])}: ${derived.error}`)
+      }
       if (values['show-format'] === true) {
         await writeLine(io.stdout, JSON.stringify(derived, null, 2))
         return 'error' in derived ? EXIT_BAD_INPUT : EXIT_OK
@@ -53,6 +65,22 @@ function parseLine(line: number, value: Record<string, unknown>, defaults: Parse
   } catch (err) {
     return JSON.stringify({ error: lineError(line, err) })
   }
+}
+
+/** `--template-timeout MS` and `--template-memory MB`, checked; undefined when neither is given. */
+function budgetOption(values: OptionValues): TemplateBudget | undefined {
+  const budget: TemplateBudget = {}
+  for (const [option, key, unit] of [['template-timeout', 'timeMs', 'MS'], ['template-memory', 'memoryMb', 'MB']] as const) {
+    const raw = values[option]
+    if (raw === undefined) continue
+    const n = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : NaN
+    const [lo, hi] = key === 'timeMs' ? [1, 600_000] : [16, 16_384]
+    if (!(n >= lo && n <= hi)) throw new UsageError(`--${option} needs ${unit}, an integer from ${lo} to ${hi}, not ${JSON.stringify(raw)}`)
+    budget[key] = n
+  }
+  if (Object.keys(budget).length === 0) return undefined
+  if (values['chat-template'] === undefined) throw new UsageError(`--template-timeout and --template-memory need --chat-template FILE`)
+  return budget
 }
 
 /** The template text of `--chat-template FILE`: the file itself, or the template in a JSON config. */

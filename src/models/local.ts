@@ -75,6 +75,7 @@ export function local(modelIdOrPath: string, options: LocalOptions = {}): LocalP
   const renderOptions: RenderOptions = {}
   if (options.chatTemplate !== undefined) renderOptions.chatTemplate = options.chatTemplate
   if (options.templateKwargs !== undefined) renderOptions.templateKwargs = options.templateKwargs
+  if (options.templateBudget !== undefined) renderOptions.templateBudget = options.templateBudget
 
   const ready = async (): Promise<{ loaded: LoadedModel; engine: Engine }> => {
     const loaded = await loadModel(modelIdOrPath, loadOptions)
@@ -123,7 +124,7 @@ export function local(modelIdOrPath: string, options: LocalOptions = {}): LocalP
     else {
       // The model's own template decides how its output is read (derived format); the marker guess is the fallback.
       const template = chatTemplateText(loaded.tokenizer, renderOptions, Boolean(sample.tools?.length))
-      const read = template === undefined ? {} : templateCalls(template, output.text ?? '', sample.tools, `local:${modelIdOrPath}`)
+      const read = template === undefined ? {} : templateCalls(template, output.text ?? '', sample.tools, `local:${modelIdOrPath}`, options.templateBudget)
       if (read.calls !== undefined) output.calls = read.calls
       const format = read.format ?? (read.calls === undefined ? templateFormat(template) : undefined)
       if (format !== undefined) output.format = format

@@ -8,16 +8,24 @@
 import { FORMATS } from '../formats/index.js'
 import type { ChatMessage } from '../types.js'
 import { inferFormat, commonPrefix, commonSuffix, probeId, type Rendered } from './infer.js'
-import { compileTemplate } from './jinja.js'
+import { renderBounded, templateBudget, type Rendering, type TemplateBudget } from './jinja.js'
 import { PLAIN_ANSWER, PROBES, PROBE_TOOLS, USER_TEXT, sameCalls, type Probe } from './probes.js'
 import type { DerivedFormat, DeriveError } from './types.js'
 
 export type { CallIdForm, CallShape, DerivedFormat, DeriveError, ValueTypeTag } from './types.js'
+export type { TemplateBudget } from './jinja.js'
+export { DEFAULT_TEMPLATE_BUDGET } from './jinja.js'
 export { parseDerived, DERIVED } from './parse.js'
 
 export interface DeriveOptions {
   /** Further template variables (`bos_token`, `enable_thinking`, ...); the special tokens default to ''. */
   context?: Record<string, unknown>
+  /**
+   * How long and how much memory rendering the template may take (default 5000 ms, 256 MB): templates are code from
+   * a model's repository, rendered in a worker thread under this budget. Going over it is a `DeriveError` with
+   * `invalid: 'budget'`.
+   */
+  budget?: TemplateBudget
 }
 
 /**
@@ -43,35 +51,43 @@ const CACHE_SIZE = 32
  * template (without `options`).
  */
 export function deriveFormat(chatTemplate: string, options: DeriveOptions = {}): DerivedFormat | DeriveError {
+  const budget = templateBudget(options.budget, 'deriveFormat: options.budget')
   const cacheable = options.context === undefined
-  const hit = cacheable ? cache.get(chatTemplate) : undefined
+  // A failure of the budget is cached too: a hostile template costs its budget once, not once per output.
+  const cacheKey = `${budget.timeMs}:${budget.memoryMb}:${chatTemplate}`
+  const hit = cacheable ? cache.get(cacheKey) : undefined
   if (hit) return hit
   let result: DerivedFormat | DeriveError
   try {
-    result = derive(chatTemplate, options)
+    result = derive(chatTemplate, options, budget)
   } catch (err) {
     result = { error: `deriving the format failed: ${err instanceof Error ? err.message : String(err)}` }
   }
   if (cacheable) {
     if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!)
-    cache.set(chatTemplate, result)
+    cache.set(cacheKey, result)
   }
   return result
 }
 
-function derive(source: string, options: DeriveOptions): DerivedFormat | DeriveError {
+function derive(source: string, options: DeriveOptions, budget: Required<TemplateBudget>): DerivedFormat | DeriveError {
   if (typeof source !== 'string' || source.trim() === '') return { error: 'the chat template is empty' }
-  const template = compileTemplate(source)
-  if (template instanceof Error) return { error: template.message }
-  const render = (messages: ChatMessage[]): string =>
-    template.render({ bos_token: '', eos_token: '', pad_token: '', unk_token: '', ...options.context, messages, tools: PROBE_TOOLS, add_generation_prompt: false })
-
-  let plainText: string
-  try {
-    plainText = render([{ role: 'user', content: USER_TEXT }, { role: 'assistant', content: PLAIN_ANSWER }])
-  } catch (err) {
-    return { error: `the template cannot render a plain conversation: ${err instanceof Error ? err.message : String(err)}` }
+  const context = (messages: ChatMessage[]): Record<string, unknown> => ({
+    bos_token: '', eos_token: '', pad_token: '', unk_token: '', ...options.context, messages, tools: PROBE_TOOLS, add_generation_prompt: false,
+  })
+  // Every conversation the derivation may look at, rendered in one bounded job (the template is compiled once).
+  const conversations = [[{ role: 'user', content: USER_TEXT }, { role: 'assistant', content: PLAIN_ANSWER }] as ChatMessage[]]
+  for (const variant of VARIANTS) {
+    for (const probe of PROBES) conversations.push([{ role: 'user', content: USER_TEXT }, assistantMessage(probe, variant)])
   }
+  const rendered = renderBounded(source, conversations.map(context), budget)
+  if (rendered.error !== undefined) return { error: rendered.error, invalid: rendered.invalid }
+  const renders: Rendering[] = rendered.renders
+  const renderingOf = (variantIndex: number, probeIndex: number): Rendering => renders[1 + variantIndex * PROBES.length + probeIndex]!
+
+  const plain = renders[0]!
+  if (plain.error !== undefined) return { error: `the template cannot render a plain conversation: ${plain.error}` }
+  const plainText = plain.text
   const userEnd = plainText.lastIndexOf(USER_TEXT)
   const answerAt = userEnd < 0 ? -1 : plainText.indexOf(PLAIN_ANSWER, userEnd + USER_TEXT.length)
   if (answerAt < 0) return { error: 'the template does not render an assistant message after a user message' }
@@ -87,18 +103,16 @@ function derive(source: string, options: DeriveOptions): DerivedFormat | DeriveE
   }
 
   const errors: string[] = []
-  for (const variant of VARIANTS) {
+  for (const [v, variant] of VARIANTS.entries()) {
     const rendered: Rendered[] = []
     const notes: string[] = []
-    for (const probe of PROBES) {
-      let text: string
-      try {
-        text = render([{ role: 'user', content: USER_TEXT }, assistantMessage(probe, variant)])
-      } catch (err) {
-        notes.push(`probe "${probe.id}" is left out: the template raises ${JSON.stringify(err instanceof Error ? err.message : String(err))}`)
+    for (const [p, probe] of PROBES.entries()) {
+      const r = renderingOf(v, p)
+      if (r.error !== undefined) {
+        notes.push(`probe "${probe.id}" is left out: the template raises ${JSON.stringify(r.error)}`)
         continue
       }
-      const body = turn(text)
+      const body = turn(r.text)
       if (probe.calls.some((c) => !body.includes(c.name))) {
         notes.push(`probe "${probe.id}" is left out: the template does not render its calls`)
         continue

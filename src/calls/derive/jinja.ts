@@ -1,40 +1,232 @@
 /**
  * The one place in src/calls that loads a package: `@huggingface/jinja`, the engine transformers.js renders chat
  * templates with, loaded on first use only, so users who never derive a format from a template need not install it.
- * Loaded with `require` (Node >= 20.19 requires ES modules too; the package also ships CommonJS) so that deriving,
- * and hence `parseToolCalls`, stays synchronous. Templates are trusted configuration; model output never reaches it.
+ *
+ * Templates are code from a model's repository: `{% for i in range(10**9) %}` would take the process down with it,
+ * nested loops would hang it. So a template is compiled and rendered in a worker thread under a budget: a memory
+ * limit (the worker's heap, `resourceLimits`) and a deadline. The worker is watched by a supervisor worker, which sees
+ * the renderer die of its memory limit or miss its deadline at once and says which; the caller waits for the answer
+ * synchronously (`Atomics.wait`), so deriving, and hence `parseToolCalls`, stays synchronous. Both workers are kept
+ * for the next template (started once per process) and replaced after a failure. Model output never reaches a
+ * template: only the fixed probe conversations do.
  */
 import { createRequire } from 'node:module'
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads'
 
-interface JinjaTemplate {
-  render(items?: Record<string, unknown>): string
+/** How long and how much memory rendering one template (every probe conversation together) may take. */
+export interface TemplateBudget {
+  /** Milliseconds for compiling and rendering (default 5000). */
+  timeMs?: number
+  /** Heap of the rendering worker in MB (default 256, at least 16). */
+  memoryMb?: number
 }
-type TemplateClass = new (template: string) => JinjaTemplate
 
-let engine: TemplateClass | Error | undefined
+export const DEFAULT_TEMPLATE_BUDGET: Required<TemplateBudget> = { timeMs: 5000, memoryMb: 256 }
 
-function load(): TemplateClass | Error {
+/** One rendering: the text, or what the template raised. */
+export type Rendering = { text: string; error?: undefined } | { error: string; text?: undefined }
+
+/**
+ * Every context rendered, or why the template could not be used at all: `engine` (the package is missing),
+ * `syntax` (it does not compile: `where` names the construct), `budget` (it went over its time or memory).
+ */
+export type Renderings =
+  | { renders: Rendering[]; error?: undefined }
+  | { error: string; invalid: 'engine' | 'syntax' | 'budget'; renders?: undefined }
+
+// A probe rendering is a few hundred characters: anything this long is a template writing without bound.
+const MAX_RENDER_CHARS = 1_000_000
+// Starting the workers (and loading the engine) is not the template's time; this bounds it separately.
+const START_MS = 30_000
+
+/** The budget with defaults, checked: a bad value is a TypeError naming it. */
+export function templateBudget(budget: TemplateBudget | undefined, where = 'templateBudget'): Required<TemplateBudget> {
+  const out = { ...DEFAULT_TEMPLATE_BUDGET }
+  if (budget === undefined) return out
+  if (typeof budget !== 'object' || budget === null) throw new TypeError(`${where} must be an object { timeMs?, memoryMb? }`)
+  for (const key of Object.keys(budget)) {
+    if (key !== 'timeMs' && key !== 'memoryMb') throw new TypeError(`${where}: unknown key "${key}" (known: timeMs, memoryMb)`)
+  }
+  const { timeMs, memoryMb } = budget
+  if (timeMs !== undefined) {
+    if (!Number.isInteger(timeMs) || timeMs < 1 || timeMs > 600_000) throw new TypeError(`${where}.timeMs must be an integer from 1 to 600000, not ${String(timeMs)}`)
+    out.timeMs = timeMs
+  }
+  if (memoryMb !== undefined) {
+    if (!Number.isInteger(memoryMb) || memoryMb < 16 || memoryMb > 16_384) throw new TypeError(`${where}.memoryMb must be an integer from 16 to 16384, not ${String(memoryMb)}`)
+    out.memoryMb = memoryMb
+  }
+  return out
+}
+
+/** The renderer: compiles the template, renders each context; on a syntax error, finds the tag that causes it. */
+const RENDERER = String.raw`
+const { parentPort, workerData } = require('node:worker_threads')
+const message = (e) => (e && typeof e.message === 'string' ? e.message : String(e))
+let Template
+try {
+  Template = require(workerData.engine).Template
+  if (typeof Template !== 'function') throw new Error('it exports no Template class')
+} catch (e) {
+  Template = message(e).split('\n')[0]
+}
+function culprit(source, why) {
+  const re = /\{\{[\s\S]*?\}\}|\{%[\s\S]*?%\}/g
+  let m, n = 0
+  while ((m = re.exec(source)) !== null && n++ < 5000) {
+    try { new Template(m[0]) } catch (e) {
+      if (message(e) !== why) continue
+      const line = source.slice(0, m.index).split('\n').length
+      const tag = m[0].length > 80 ? m[0].slice(0, 77) + '...' : m[0]
+      return 'line ' + line + ', ' + JSON.stringify(tag)
+    }
+  }
+  return undefined
+}
+parentPort.on('message', ({ source, contexts, maxChars }) => {
+  if (typeof Template === 'string') return parentPort.postMessage({ engine: Template })
+  let template
+  try {
+    template = new Template(source)
+  } catch (e) {
+    const why = message(e)
+    return parentPort.postMessage({ syntax: why, where: culprit(source, why) })
+  }
+  const renders = contexts.map((context) => {
+    try {
+      const text = template.render(context)
+      if (typeof text !== 'string') return { error: 'the template rendered no text' }
+      if (text.length > maxChars) return { error: 'the template rendered ' + text.length + ' characters (more than ' + maxChars + ')' }
+      return { text }
+    } catch (e) {
+      return { error: message(e) }
+    }
+  })
+  parentPort.postMessage({ renders })
+})
+parentPort.postMessage({ ready: true })
+`
+
+/** The supervisor: runs each job in the renderer under its deadline and memory limit, and signals the caller. */
+const SUPERVISOR = String.raw`
+const { workerData, Worker } = require('node:worker_threads')
+const { port, signal, renderer, engine } = workerData
+let current
+function start(memoryMb) {
+  const worker = new Worker(renderer, {
+    eval: true,
+    workerData: { engine },
+    resourceLimits: { maxOldGenerationSizeMb: memoryMb, maxYoungGenerationSizeMb: Math.max(1, Math.min(16, memoryMb >> 3)) },
+  })
+  const r = { worker, memoryMb, ready: undefined, listener: undefined }
+  r.ready = new Promise((resolve) => {
+    r.listener = (m) => (m && m.ready ? resolve() : undefined)
+    worker.on('message', (m) => r.listener && r.listener(m))
+  })
+  worker.on('error', (e) => r.onerror && r.onerror(e))
+  worker.on('exit', () => { r.dead = true; if (r.onerror) r.onerror(new Error('the rendering worker exited')); if (current === r) current = undefined })
+  return r
+}
+function answer(a) {
+  port.postMessage(a)
+  Atomics.store(signal, 0, 1)
+  Atomics.notify(signal, 0)
+}
+port.on('message', async (job) => {
+  if (!current || current.dead || current.memoryMb !== job.memoryMb) {
+    if (current) current.worker.terminate()
+    current = start(job.memoryMb)
+  }
+  const r = current
+  await r.ready
+  let done = false
+  const finish = (a, broken) => {
+    if (done) return
+    done = true
+    clearTimeout(timer)
+    r.listener = undefined
+    r.onerror = undefined
+    if (broken) { if (current === r) current = undefined; r.worker.terminate() }
+    answer(a)
+  }
+  const timer = setTimeout(() => finish({ budget: 'time' }, true), job.timeMs)
+  r.listener = (m) => finish(m, false)
+  r.onerror = (e) => finish(e && e.code === 'ERR_WORKER_OUT_OF_MEMORY' ? { budget: 'memory' } : { crashed: String(e && e.message) }, true)
+  r.worker.postMessage({ source: job.source, contexts: job.contexts, maxChars: job.maxChars })
+})
+`
+
+interface Supervisor {
+  worker: Worker
+  port: MessagePort
+  signal: Int32Array
+}
+
+let supervisor: Supervisor | undefined
+let engine: string | Error | undefined
+
+function enginePath(): string | Error {
   if (engine !== undefined) return engine
   try {
-    const mod = createRequire(import.meta.url)('@huggingface/jinja') as { Template?: TemplateClass }
-    if (typeof mod.Template !== 'function') throw new Error('it exports no Template class')
-    engine = mod.Template
+    engine = createRequire(import.meta.url).resolve('@huggingface/jinja')
   } catch (err) {
-    const why = err instanceof Error ? err.message.split('\n')[0] : String(err)
     engine = new Error(
-      `deriving a format from a chat template needs the package @huggingface/jinja (npm install @huggingface/jinja): ${why}`,
+      `deriving a format from a chat template needs the package @huggingface/jinja (npm install @huggingface/jinja): ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`,
     )
   }
   return engine
 }
 
-/** A compiled template, or why it cannot be compiled (the engine missing, a syntax error). */
-export function compileTemplate(source: string): JinjaTemplate | Error {
-  const Template = load()
-  if (Template instanceof Error) return Template
-  try {
-    return new Template(source)
-  } catch (err) {
-    return new Error(`the chat template does not compile: ${err instanceof Error ? err.message : String(err)}`)
+function startSupervisor(path: string): Supervisor {
+  const { port1, port2 } = new MessageChannel()
+  const signal = new Int32Array(new SharedArrayBuffer(4))
+  const worker = new Worker(SUPERVISOR, {
+    eval: true,
+    workerData: { port: port2, signal, renderer: RENDERER, engine: path },
+    transferList: [port2],
+  })
+  // Neither keeps the process alive: they serve synchronous calls only.
+  worker.unref()
+  port1.unref()
+  const s = { worker, port: port1, signal }
+  worker.on('error', () => {})
+  worker.on('exit', () => {
+    if (supervisor === s) supervisor = undefined
+  })
+  return s
+}
+
+/**
+ * Compile `source` and render it with each context, in the bounded worker; synchronous. The contexts must be plain
+ * data (they are copied to the worker).
+ */
+export function renderBounded(source: string, contexts: Record<string, unknown>[], budget: Required<TemplateBudget>): Renderings {
+  const path = enginePath()
+  if (path instanceof Error) return { error: path.message, invalid: 'engine' }
+  const s = (supervisor ??= startSupervisor(path))
+  Atomics.store(s.signal, 0, 0)
+  s.port.postMessage({ source, contexts, timeMs: budget.timeMs, memoryMb: budget.memoryMb, maxChars: MAX_RENDER_CHARS })
+  const waited = Atomics.wait(s.signal, 0, 0, budget.timeMs + START_MS)
+  const reply = receiveMessageOnPort(s.port)?.message as Record<string, unknown> | undefined
+  if (waited === 'timed-out' || reply === undefined) {
+    // The supervisor itself did not answer: start afresh next time.
+    supervisor = undefined
+    void s.worker.terminate()
+    return { error: `rendering the chat template gave no answer within ${budget.timeMs + START_MS} ms`, invalid: 'budget' }
   }
+  if (Array.isArray(reply['renders'])) return { renders: reply['renders'] as Rendering[] }
+  if (typeof reply['engine'] === 'string') {
+    return { error: `deriving a format from a chat template needs the package @huggingface/jinja: ${reply['engine']}`, invalid: 'engine' }
+  }
+  if (typeof reply['syntax'] === 'string') {
+    const where = typeof reply['where'] === 'string' ? ` at ${reply['where']}` : ''
+    return { error: `the chat template does not compile${where}: ${reply['syntax']}`, invalid: 'syntax' }
+  }
+  if (reply['budget'] === 'time') {
+    return { error: `rendering the chat template took longer than its time budget of ${budget.timeMs} ms (a template looping without bound?)`, invalid: 'budget' }
+  }
+  if (reply['budget'] === 'memory') {
+    return { error: `rendering the chat template went over its memory budget of ${budget.memoryMb} MB (a template building values without bound?)`, invalid: 'budget' }
+  }
+  return { error: `rendering the chat template crashed its worker: ${String(reply['crashed'])}`, invalid: 'budget' }
 }

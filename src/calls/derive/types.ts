@@ -79,4 +79,9 @@ export interface DerivedFormat {
 /** Why no format could be derived, and what was tried. */
 export interface DeriveError {
   error: string
+  /**
+   * Set when the template itself cannot be used (not merely shows no tool calls): `syntax`, it does not compile;
+   * `budget`, rendering it went over its time or memory budget; `engine`, @huggingface/jinja is not installed.
+   */
+  invalid?: 'syntax' | 'budget' | 'engine'
 }

@@ -2,7 +2,7 @@
  * Rendering a sample into the model's prompt with the tokenizer's own chat template, and reading the template's
  * tool-call wire format (the parser hint).
  */
-import { getFormat } from '../../calls/index.js'
+import { deriveFormat, getFormat, type TemplateBudget } from '../../calls/index.js'
 import { parseJson } from '../../calls/json.js'
 import { isPlainObject } from '../../calls/call-object.js'
 import type { ChatMessage, Sample } from '../../data/types.js'
@@ -13,6 +13,12 @@ export interface RenderOptions {
   chatTemplate?: string
   /** Extra template variables, e.g. `{ enable_thinking: false }` for Qwen3. */
   templateKwargs?: Record<string, unknown>
+  /**
+   * Time and memory for rendering the chat template's probe conversations in a worker (default 5000 ms, 256 MB):
+   * a template from a model's repository that loops or allocates without bound errors the sample instead of
+   * hanging or crashing the process. Checked once per template.
+   */
+  templateBudget?: TemplateBudget
 }
 
 /**
@@ -22,6 +28,7 @@ export interface RenderOptions {
 export function renderPrompt(tokenizer: Tokenizer, sample: Sample, modelName: string, options: RenderOptions = {}): string {
   const messages = sample.messages.map(templateMessage)
   const tools = sample.tools && sample.tools.length > 0 ? sample.tools : null
+  assertTemplateUsable(tokenizer, modelName, options, tools !== null)
   let text: unknown
   try {
     text = tokenizer.apply_chat_template(messages, {
@@ -44,6 +51,19 @@ export function renderPrompt(tokenizer: Tokenizer, sample: Sample, modelName: st
     )
   }
   return text
+}
+
+/**
+ * The template is first rendered under its budget, in a worker (`deriveFormat`, cached per template): one that does
+ * not compile or goes over the budget there is never given to the tokenizer, which renders on this thread unbounded.
+ */
+function assertTemplateUsable(tokenizer: Tokenizer, modelName: string, options: RenderOptions, withTools: boolean): void {
+  const template = chatTemplateText(tokenizer, options, withTools)
+  if (template === undefined) return
+  const derived = deriveFormat(template, options.templateBudget === undefined ? {} : { budget: options.templateBudget })
+  if ('error' in derived && (derived.invalid === 'syntax' || derived.invalid === 'budget')) {
+    throw new Error(`the chat template of ${modelName} cannot be used: ${derived.error}`)
+  }
 }
 
 /**
