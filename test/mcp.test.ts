@@ -3,18 +3,19 @@
  * streamable HTTP on 127.0.0.1: tool lists, results, `isError`, JSON-RPC errors, a server that dies or hangs, record
  * then replay with the server gone, and the agent loop over the server's tools.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runAgent, ToolRuntimeError } from '../src/eval/agent.js'
-import { composeRecording, mcpKey, parseRecording } from '../src/eval/mcp/recording.js'
+import { runAgent, ToolRuntimeError, unknownToolMessage } from '../src/eval/agent.js'
+import { composeRecording, mcpKey, parseRecording, recordEntry } from '../src/eval/mcp/recording.js'
 import { mcpPlan, scrubSecrets } from '../src/eval/mcp/server.js'
 import { schemaSnapshotText } from '../src/eval/mcp/suite.js'
 import { callOutcome, mcpTools, type McpTools } from '../src/eval/mcp/tools.js'
 import type { ModelProvider } from '../src/models/types.js'
 import type { ToolCall } from '../src/calls/types.js'
 import { startHttpServer, writeServerScript, type HttpMcpServer } from './helpers/mcp-server.js'
+import { startHostileHttpServer, writeHostileStdioScript, type HostileHttpServer } from './helpers/mcp-hostile.js'
 
 const TOKEN = 'tok-SECRET-0123456789'
 const dir = mkdtempSync(join(tmpdir(), 'mcp-test-'))
@@ -145,6 +146,54 @@ describe('mcpTools over streamable HTTP on 127.0.0.1', () => {
   })
 })
 
+describe('answers are bounded by maxResultBytes', () => {
+  const LIMIT = 256 * 1024
+  let hostile: HostileHttpServer
+  let http: McpTools
+  beforeAll(async () => {
+    hostile = await startHostileHttpServer()
+    http = mcpTools({ url: hostile.url }, { name: 'hostile', mode: 'live', timeoutMs: 10_000, maxResultBytes: LIMIT })
+  })
+  afterAll(async () => {
+    await http.close()
+    await hostile.close()
+  })
+
+  it('over HTTP, a result larger than the limit errors its call, naming the size; the next call works', async () => {
+    expect((await http.call('huge', { bytes: LIMIT / 2 })).content).toHaveLength(LIMIT / 2)
+    const err = await expectRuntimeError(http.call('huge', { bytes: 2 * 1024 * 1024 }))
+    expect(err.message).toMatch(/: the answer to tools\/call huge is larger than maxResultBytes \(262144 bytes\): the response reached \d+ bytes and was cut off/)
+    expect(err.reason).toBe(`MCP server "hostile" (${hostile.url}): the answer to tools/call is larger than maxResultBytes`)
+    expect((await http.call('small', {})).content).toBe('ok')
+  })
+
+  it('over HTTP, an SSE event that never ends is cut at the limit, not read until memory runs out', async () => {
+    const err = await expectRuntimeError(http.call('endless', {}))
+    expect(err.message).toMatch(/the answer to tools\/call endless is larger than maxResultBytes \(262144 bytes\): one server-sent event reached 262145 bytes/)
+    // The server stopped writing soon after the client went away.
+    await new Promise((r) => setTimeout(r, 50))
+    expect(hostile.endlessBytes()).toBeLessThan(16 * 1024 * 1024)
+  })
+
+  it('over stdio, a message over the limit says so (the SDK itself says only "Connection closed"); the next call starts the server again', async () => {
+    const mcp = mcpTools({ command: process.execPath, args: [writeHostileStdioScript(dir)] }, { mode: 'live', timeoutMs: 10_000, maxResultBytes: LIMIT })
+    try {
+      const err = await expectRuntimeError(mcp.call('huge', { bytes: 2 * LIMIT }))
+      expect(err.message).toContain(
+        `MCP server "hostile-server": the answer to tools/call huge is larger than maxResultBytes (262144 bytes): the SDK's stdio transport stops reading a message over that size and closes the connection`,
+      )
+      expect((await mcp.call('small', {})).content).toBe('ok')
+    } finally {
+      await mcp.close()
+    }
+  })
+
+  it('the option is checked', () => {
+    expect(() => mcpPlan({ command: 'a' }, { maxResultBytes: 10 })).toThrow('`maxResultBytes` must be an integer from 1024 to 536870912 (512 MiB), not 10')
+    expect(mcpPlan({ command: 'a' }).maxResultBytes).toBe(10 * 1024 * 1024)
+  })
+})
+
 describe('record and replay', () => {
   it('records tool lists and call results, then replays them with the server gone', async () => {
     const recording = join(dir, 'weather.mcp.jsonl')
@@ -182,13 +231,60 @@ describe('record and replay', () => {
 
   it('a recording is sorted and round-trips; a bad line is named', () => {
     const entries = [
-      { key: 'b', server: 's', method: 'tools/list' as const, params: {}, result: { tools: [] } },
-      { key: 'a', server: 's', method: 'tools/call' as const, params: { name: 'z' }, error: { code: -1, message: 'x' } },
+      recordEntry('s', 'tools/list', {}, { result: { tools: [] } }),
+      recordEntry('s', 'tools/call', { name: 'z' }, { error: { code: -1, message: 'x' } }),
     ]
     const text = composeRecording(entries)
-    expect(text.split('\n')[0]).toContain('"key":"a"')
-    expect([...parseRecording(text, 'f').keys()].sort()).toEqual(['a', 'b'])
+    expect(JSON.parse(text.split('\n')[0]!).method).toBe('tools/call')
+    expect([...parseRecording(text, 'f').keys()].sort()).toEqual(entries.map((e) => e.key).sort())
     expect(() => parseRecording('{"key":"a"}\n', 'f.jsonl')).toThrow('f.jsonl:1: not an MCP recording entry')
+  })
+
+  describe('a recording can be trusted: each answer is bound to its request', () => {
+    const paris = recordEntry('weather', 'tools/call', { name: 'get_weather', arguments: { city: 'Paris' } }, { result: { content: [{ type: 'text', text: 'Paris 21' }] } })
+    const lima = recordEntry('weather', 'tools/call', { name: 'get_weather', arguments: { city: 'Lima' } }, { result: { content: [{ type: 'text', text: 'Lima 30' }] } })
+    const replayOf = (name: string, lines: unknown[]) => {
+      const file = join(dir, `${name}.mcp.jsonl`)
+      writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n')
+      return { file, mcp: mcpTools({ command: 'gone' }, { name: 'weather', recording: file }) }
+    }
+    const replayError = async (name: string, lines: unknown[]) => {
+      const { file, mcp } = replayOf(name, lines)
+      return { file, message: (await expectRuntimeError(mcp.call('get_weather', { city: 'Paris' }))).message }
+    }
+
+    it('an intact recording replays', async () => {
+      expect((await replayOf('intact', [paris, lima]).mcp.call('get_weather', { city: 'Paris' })).content).toBe('Paris 21')
+    })
+
+    it('results swapped between entries are refused, naming the file and line', async () => {
+      const { file, message } = await replayError('swapped', [{ ...paris, result: lima.result }, { ...lima, result: paris.result }])
+      expect(message).toBe(`MCP recording ${file} is unreadable: ${file}:1: "sha256" does not match the entry (was the answer edited or moved from another entry?): record it again with TOOL_EVALS_MCP=record`)
+    })
+
+    it('edited params are refused (the key is no longer theirs)', async () => {
+      const { file, message } = await replayError('edited', [paris, { ...lima, params: { name: 'get_weather', arguments: { city: 'Oslo' } } }])
+      expect(message).toContain(`${file}:2: "key" is not the key of the entry's server, method and params (was the request edited?)`)
+    })
+
+    it('a duplicated key is refused with both lines', async () => {
+      const { file, message } = await replayError('duplicate', [paris, lima, paris])
+      expect(message).toContain(`${file}:3: the key ${paris.key.slice(0, 12)}… is also on line 1: a request has one answer`)
+    })
+
+    it('a recording made before answers were hashed gives the migration, not a replay', async () => {
+      const { sha256: _, ...legacy } = paris
+      const { file, message } = await replayError('legacy', [legacy])
+      expect(message).toContain(`${file}:1: the entry has no "sha256" (a recording made before answers were bound to their requests): record it again with TOOL_EVALS_MCP=record`)
+    })
+
+    it('a recording of another server name says which name it holds', async () => {
+      const file = join(dir, 'renamed.mcp.jsonl')
+      writeFileSync(file, composeRecording([recordEntry('stdio', 'tools/list', {}, { result: { tools: [] } })]))
+      const err = await expectRuntimeError(mcpTools({ command: 'node', args: ['dist/index.js', 'stdio'] }, { recording: file }).list())
+      expect(err.message).toContain(`has no answer of server "index" to tools/list`)
+      expect(err.message).toContain(`it holds answers of server "stdio" only: give mcpTools the option \`name\` it was recorded under, e.g. name: 'stdio'`)
+    })
   })
 
   it('a missing recording file errors each request with how to make it', async () => {
@@ -202,6 +298,12 @@ describe('record and replay', () => {
 describe('options and pure parts', () => {
   it('checks the server and mode; names default from the script or URL', () => {
     expect(mcpPlan({ command: 'node', args: ['servers/weather.mjs'] }).name).toBe('weather')
+    // The script, not the last argument; without a script, the last argument that is not a flag.
+    expect(mcpPlan({ command: 'node', args: ['dist/index.js', 'stdio'] }).name).toBe('index')
+    expect(mcpPlan({ command: 'node', args: ['server.mjs', '--port', '3000'] }).name).toBe('server')
+    expect(mcpPlan({ command: 'npx', args: ['-y', '@acme/files-server', '/srv/data'] }).name).toBe('files-server')
+    expect(mcpPlan({ command: 'uvx', args: ['mcp-server-time'] }).name).toBe('mcp-server-time')
+    expect(mcpPlan({ command: 'weather-mcp' }).name).toBe('weather-mcp')
     expect(mcpPlan({ url: 'https://tools.example.com/mcp?key=abcdefgh' }).name).toBe('tools.example.com-mcp')
     expect(mcpPlan({ url: 'https://tools.example.com/mcp?key=abcdefgh' }).secrets).toEqual(['key=abcdefgh'])
     expect(() => mcpPlan({ command: 'a', url: 'http://x' } as never)).toThrow('either `command` (stdio) or `url`')
@@ -210,6 +312,19 @@ describe('options and pure parts', () => {
     expect(mcpPlan({ command: 'a' }, { recording: 'r.jsonl' }, { TOOL_EVALS_MCP: 'record' }).mode).toBe('record')
     expect(() => mcpPlan({ command: 'a' }, {}, { TOOL_EVALS_MCP: 'bogus' })).toThrow('TOOL_EVALS_MCP=bogus is not one of live, record, replay')
     expect(scrubSecrets('Bearer abcdefgh and abcdefgh', ['abcdefgh'])).toBe('*** and ***')
+  })
+
+  it('an unknown tool among 10,000 gives the model the closest few names and the count, not the list', async () => {
+    const tools = Array.from({ length: 10_000 }, (_, i) => ({ name: `tool_${String(i).padStart(5, '0')}_action`, inputSchema: { type: 'object' } }))
+    tools.push({ name: 'get_weather', inputSchema: { type: 'object' } })
+    const file = join(dir, 'many.mcp.jsonl')
+    writeFileSync(file, composeRecording([recordEntry('many', 'tools/list', {}, { result: { tools } })]))
+    const env = await mcpTools({ command: 'gone' }, { name: 'many', recording: file }).environment()
+    const err = await Promise.resolve(env.call('get_wether', {}, {} as never)).then(() => undefined, (e: Error) => e)
+    expect(err?.message).toMatch(/^unknown tool "get_wether" \(closest of 10001 tools: get_weather, tool_\d{5}_action, /)
+    expect(err!.message.length).toBeLessThan(300)
+    // A name the model made up of a megabyte is not echoed whole either.
+    expect(unknownToolMessage('x'.repeat(1_000_000), ['a', 'b']).length).toBeLessThan(200)
   })
 
   it('results: text parts joined, structured content as the value, isError thrown', () => {

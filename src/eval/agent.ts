@@ -86,7 +86,7 @@ export function functionsEnvironment(tools: Record<string, ToolFunction>): Agent
   return {
     call(name, args, context) {
       const fn = Object.hasOwn(tools, name) ? tools[name] : undefined
-      if (fn === undefined) throw new Error(`unknown tool "${name}" (known: ${Object.keys(tools).join(', ')})`)
+      if (fn === undefined) throw new Error(unknownToolMessage(name, Object.keys(tools)))
       return fn(args, context)
     },
   }
@@ -294,4 +294,35 @@ export function agentProvider(model: ModelProvider, options: AgentOptions & { ma
   if (model.concurrency !== undefined) Object.assign(wrapped, { concurrency: model.concurrency })
   if (model.inputFiles !== undefined) Object.assign(wrapped, { inputFiles: model.inputFiles })
   return wrapped
+}
+
+// The message goes back to the model: a few names, never the whole list (a server may list thousands of tools).
+const NAMES_SHOWN = 5
+const NAME_SHOWN_CHARS = 64
+
+/**
+ * `unknown tool "get_wether" (closest of 10000 tools: get_weather, get_water, ...)`: the names closest to the one
+ * called (edit distance, bounded in length), the count of all; small lists are shown whole.
+ */
+export function unknownToolMessage(name: string, known: string[]): string {
+  const shown = (n: string) => JSON.stringify(n.length > NAME_SHOWN_CHARS ? `${n.slice(0, NAME_SHOWN_CHARS)}…` : n)
+  const called = shown(name).slice(1, -1)
+  if (known.length <= NAMES_SHOWN) return `unknown tool "${called}" (known: ${known.map((n) => shown(n).slice(1, -1)).join(', ') || 'none'})`
+  const probe = name.slice(0, NAME_SHOWN_CHARS)
+  const closest = known
+    .map((n) => ({ n, d: editDistance(probe, n.slice(0, NAME_SHOWN_CHARS)) }))
+    .sort((a, b) => a.d - b.d || (a.n < b.n ? -1 : a.n > b.n ? 1 : 0))
+    .slice(0, NAMES_SHOWN)
+  return `unknown tool "${called}" (closest of ${known.length} tools: ${closest.map((c) => shown(c.n).slice(1, -1)).join(', ')})`
+}
+
+/** Levenshtein distance (both strings already bounded by the caller). */
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j)
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i]
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
+    prev = cur
+  }
+  return prev[b.length]!
 }

@@ -6,8 +6,13 @@
  * itself (it could not start, it exited, it hung past the timeout, the HTTP connection broke) throws a
  * `ToolRuntimeError`, which errors the sample instead of going back to the model. After such a failure the connection
  * is dropped (a hung server is killed), and the next request starts the server again: one bad sample stays one.
+ *
+ * Answers are bounded by `maxResultBytes`: over HTTP by a counting `fetch` (bounded-fetch.ts), over stdio by the
+ * SDK's read buffer, set to the same size. Either way the SDK reports only a broken or closed connection: the size
+ * seen here turns that into an error that says the answer was too large.
  */
 import { ToolRuntimeError } from '../agent.js'
+import { boundedFetch, type Oversize } from './bounded-fetch.js'
 import { describeServer, isStdio, scrubSecrets, type McpPlan } from './server.js'
 
 export type McpMethod = 'tools/list' | 'tools/call'
@@ -72,7 +77,12 @@ interface Live {
   stderr: string
   /** Rejects the requests in flight when the HTTP transport breaks (the SDK only reports that to `onerror`). */
   broken: Set<(err: unknown) => void>
+  /** Set when an answer was cut for its size: the next failure is explained by it. */
+  oversize?: Oversize
 }
+
+// The SDK's stdio read buffer, when a message outgrows it (its only report of that, before "Connection closed").
+const STDIO_OVERSIZE = /ReadBuffer exceeded maximum size of (\d+) bytes/
 
 /** A connection that starts the server on first use and again after it failed. */
 export function liveWire(plan: McpPlan): McpWire {
@@ -90,24 +100,32 @@ export function liveWire(plan: McpPlan): McpWire {
     let transport: unknown
     if (isStdio(plan.server)) {
       const s = plan.server
-      const stdio = new StdioClientTransport({ command: s.command, args: s.args ?? [], env: s.env, cwd: s.cwd, stderr: 'pipe' })
+      const stdio = new StdioClientTransport({
+        command: s.command,
+        args: s.args ?? [],
+        env: s.env,
+        cwd: s.cwd,
+        stderr: 'pipe',
+        maxBufferSize: plan.maxResultBytes,
+      })
       // Kept for the error message when the server dies; never printed as it comes.
       stdio.stderr?.on('data', (chunk: Buffer) => {
         live.stderr = (live.stderr + chunk.toString()).slice(-STDERR_TAIL)
       })
       transport = stdio
     } else {
-      const init = plan.server.headers ? { requestInit: { headers: plan.server.headers } } : {}
+      const fetch = boundedFetch(plan.maxResultBytes, (o) => (live.oversize = o))
+      const init = plan.server.headers ? { requestInit: { headers: plan.server.headers }, fetch } : { fetch }
       transport = new StreamableHTTPClientTransport(new URL(String(plan.server.url)), init)
     }
     client.onclose = () => {
       live.closed = true
     }
-    if (!isStdio(plan.server)) {
+    ;(client as SdkClient & { onerror?: (err: unknown) => void }).onerror = (err) => {
+      const over = STDIO_OVERSIZE.exec(errorText(err))
+      if (over) live.oversize = { limit: Number(over[1]), bytes: Number(over[1]) + 1, what: 'response' }
       // A server gone mid-response breaks the HTTP stream; without this the request would wait for its timeout.
-      ;(client as SdkClient & { onerror?: (err: unknown) => void }).onerror = (err) => {
-        for (const reject of live.broken) reject(err)
-      }
+      if (!isStdio(plan.server) || over) for (const reject of live.broken) reject(err)
     }
     try {
       await client.connect(transport, { timeout: plan.startTimeoutMs })
@@ -148,6 +166,11 @@ export function liveWire(plan: McpPlan): McpWire {
       } catch (err) {
         const code = (err as { code?: unknown }).code
         const what = method === 'tools/call' ? `tools/call ${String(params['name'])}` : method
+        if (live.oversize) {
+          const o = live.oversize
+          await drop(live)
+          throw fail(oversizeText(what, o, isStdio(plan.server)), `the answer to ${method} is larger than maxResultBytes`)
+        }
         if (code === REQUEST_TIMEOUT) {
           // A hung server may never answer anything again: kill it, the next request starts a fresh one.
           await drop(live)
@@ -171,6 +194,15 @@ export function liveWire(plan: McpPlan): McpWire {
       if (live) await drop(live)
     },
   }
+}
+
+function oversizeText(what: string, o: Oversize, stdio: boolean): string {
+  const limit = `maxResultBytes (${o.limit} bytes)`
+  if (stdio) {
+    return `the answer to ${what} is larger than ${limit}: the SDK's stdio transport stops reading a message over that size and closes the connection (raise maxResultBytes if the tool's answers are this large)`
+  }
+  const got = o.what === 'event' ? `one server-sent event reached ${o.bytes} bytes` : `the response reached ${o.bytes} bytes`
+  return `the answer to ${what} is larger than ${limit}: ${got} and was cut off (raise maxResultBytes if the tool's answers are this large)`
 }
 
 function errorText(err: unknown): string {

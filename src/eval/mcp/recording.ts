@@ -5,8 +5,13 @@
  *
  * The file is JSONL, one entry a line, sorted (method, tool, key) so a new recording's diff shows what changed:
  *
- *   {"key":"<sha256>","server":"weather","method":"tools/call","params":{"name":"get_weather","arguments":{...}},"result":{...}}
- *   {"key":"<sha256>","server":"weather","method":"tools/call","params":{...},"error":{"code":-32602,"message":"..."}}
+ *   {"key":"<sha256>","server":"weather","method":"tools/call","params":{"name":"get_weather","arguments":{...}},"result":{...},"sha256":"<sha256>"}
+ *   {"key":"<sha256>","server":"weather","method":"tools/call","params":{...},"error":{"code":-32602,"message":"..."},"sha256":"<sha256>"}
+ *
+ * Each entry is bound to its request twice over: `key` must be the key of the entry's own server, method and params
+ * (an edited request no longer matches it), and `sha256` is the hash of the whole entry, request and answer together
+ * (an answer moved to another entry, or edited, no longer matches it). A key twice is refused. These are checksums, not
+ * signatures: they catch hand edits, bad merges and swapped lines, not someone who recomputes the hashes.
  *
  * Only the server's answers are recorded (results, `isError` results, JSON-RPC errors); a server that died or hung
  * answered nothing, so a replay of that call errors its sample as a missing entry would.
@@ -19,18 +24,32 @@ import { ToolRuntimeError } from '../agent.js'
 import type { McpAnswer, McpMethod, McpWire } from './connection.js'
 import { MCP_MODE_ENV, type McpPlan } from './server.js'
 
-interface Entry {
+export interface Entry {
   key: string
   server: string
   method: McpMethod
   params: Record<string, unknown>
   result?: Record<string, unknown>
   error?: { code: number; message: string }
+  /** The sha256 of the entry without this field (canonical JSON): binds the answer to the request. */
+  sha256: string
 }
 
 /** The key of a request to a server: sha256 over its identity, the method and the canonical parameters. */
 export function mcpKey(server: string, method: string, params: Record<string, unknown>): string {
   return createHash('sha256').update(stableJson({ v: 1, server, method, params })).digest('hex')
+}
+
+/** The hash of an entry's request and answer together (everything but `sha256` itself). */
+export function entryHash(entry: Omit<Entry, 'sha256'> & { sha256?: unknown }): string {
+  const { sha256: _, ...rest } = entry
+  return createHash('sha256').update(stableJson({ v: 2, ...rest })).digest('hex')
+}
+
+/** A recording entry for an answer, hashed. */
+export function recordEntry(server: string, method: McpMethod, params: Record<string, unknown>, answer: McpAnswer): Entry {
+  const entry = { key: mcpKey(server, method, params), server, method, params, ...answer }
+  return { ...entry, sha256: entryHash(entry) }
 }
 
 /** `get_weather({"city":"Paris"})` for a call, `tools/list` for a listing: how a request is named in errors. */
@@ -45,18 +64,42 @@ function answerOf(entry: Entry): McpAnswer | undefined {
   return undefined
 }
 
-/** The entries of a recording by key (a later line wins); a line that is not an entry is reported, not skipped. */
+const RECORD_AGAIN = `record it again with ${MCP_MODE_ENV}=record`
+
+/**
+ * The entries of a recording by key, each checked against its request and its hash; a line that is not an entry, an
+ * entry that does not match its key or hash, and a key seen twice are errors naming the file and line.
+ */
 export function parseRecording(text: string, file: string): Map<string, Entry> {
   const out = new Map<string, Entry>()
+  const lineOf = new Map<string, number>()
   for (const [i, line] of text.split('\n').entries()) {
     if (line.trim() === '') continue
+    const at = `${file}:${i + 1}`
     let entry: Entry
     try {
       entry = JSON.parse(line) as Entry
     } catch {
-      throw new Error(`${file}:${i + 1}: not JSON`)
+      throw new Error(`${at}: not JSON`)
     }
-    if (typeof entry?.key !== 'string' || answerOf(entry) === undefined) throw new Error(`${file}:${i + 1}: not an MCP recording entry`)
+    if (typeof entry !== 'object' || entry === null || typeof entry.key !== 'string' || answerOf(entry) === undefined) {
+      throw new Error(`${at}: not an MCP recording entry`)
+    }
+    if (typeof entry.server !== 'string' || typeof entry.method !== 'string' || typeof entry.params !== 'object' || entry.params === null) {
+      throw new Error(`${at}: an MCP recording entry needs "server", "method" and "params"`)
+    }
+    if (entry.sha256 === undefined) {
+      throw new Error(`${at}: the entry has no "sha256" (a recording made before answers were bound to their requests): ${RECORD_AGAIN}`)
+    }
+    if (mcpKey(entry.server, entry.method, entry.params) !== entry.key) {
+      throw new Error(`${at}: "key" is not the key of the entry's server, method and params (was the request edited?): ${RECORD_AGAIN}`)
+    }
+    if (entryHash(entry) !== entry.sha256) {
+      throw new Error(`${at}: "sha256" does not match the entry (was the answer edited or moved from another entry?): ${RECORD_AGAIN}`)
+    }
+    const first = lineOf.get(entry.key)
+    if (first !== undefined) throw new Error(`${at}: the key ${entry.key.slice(0, 12)}… is also on line ${first}: a request has one answer`)
+    lineOf.set(entry.key, i + 1)
     out.set(entry.key, entry)
   }
   return out
@@ -97,12 +140,20 @@ export function replayWire(plan: McpPlan & { recording: string }): McpWire {
       if (answer) return answer
       const label = requestLabel(method, params)
       throw new ToolRuntimeError(
-        `MCP recording ${plan.recording} has no answer of server "${plan.name}" to ${label}: record it again with ${MCP_MODE_ENV}=record`,
+        `MCP recording ${plan.recording} has no answer of server "${plan.name}" to ${label}: record it again with ${MCP_MODE_ENV}=record${otherServers(all, plan.name)}`,
         `not in the MCP recording: ${method === 'tools/call' ? `tools/call ${String(params['name'])}` : method}`,
       )
     },
     async close() {},
   }
+}
+
+/** When the recording answers for other server names only, says so: a default name that changed shows here. */
+function otherServers(all: Map<string, Entry>, name: string): string {
+  const names = new Set([...all.values()].map((e) => e.server))
+  if (names.size === 0 || names.has(name)) return ''
+  const list = [...names].slice(0, 3).map((n) => `"${n}"`).join(', ')
+  return ` (it holds answers of server ${list} only: give mcpTools the option \`name\` it was recorded under, e.g. name: ${list.split(',')[0]!.replace(/"/g, "'")})`
 }
 
 /**
@@ -129,7 +180,7 @@ export function recordingWire(wire: McpWire, plan: McpPlan & { recording: string
       const answer = await wire.request(method, params)
       const key = mcpKey(plan.name, method, params)
       if (!entries.has(key)) {
-        entries.set(key, { key, server: plan.name, method, params, ...answer })
+        entries.set(key, recordEntry(plan.name, method, params, answer))
         await save()
       }
       return answer

@@ -44,6 +44,11 @@ export interface McpToolsOptions {
   /** Milliseconds the server may take to start and answer `initialize`. Default 30000. */
   startTimeoutMs?: number
   /**
+   * The largest answer read from the server, in bytes (default 10 MiB, the SDK's own limit over stdio): over HTTP a
+   * larger response body or server-sent event, over stdio a larger message, errors its sample and says so.
+   */
+  maxResultBytes?: number
+  /**
    * Keep the server's tool list in a snapshot file through Vitest's snapshot state (`-u` updates it), so a changed
    * tool shows as a diff: `true` (default; `<eval file>.<name>.tools.json` beside the eval file), a path relative
    * to the eval file, or `false`.
@@ -53,6 +58,8 @@ export interface McpToolsOptions {
 
 export const MCP_MODE_ENV = 'TOOL_EVALS_MCP'
 export const DEFAULT_MCP_TIMEOUT_MS = 30_000
+export const DEFAULT_MCP_MAX_RESULT_BYTES = 10 * 1024 * 1024
+const MAX_RESULT_BYTES_RANGE = [1024, 512 * 1024 * 1024] as const
 const MODES: readonly McpMode[] = ['live', 'record', 'replay']
 
 export interface McpPlan {
@@ -63,6 +70,7 @@ export interface McpPlan {
   execute: boolean
   timeoutMs: number
   startTimeoutMs: number
+  maxResultBytes: number
   schemaSnapshot: string | false
   /** Values that must never reach a message: the server's env values and headers, a URL's credentials and query. */
   secrets: string[]
@@ -100,6 +108,11 @@ export function mcpPlan(server: McpServerSpec, options: McpToolsOptions = {}, en
   for (const [key, ms] of [['timeoutMs', timeoutMs], ['startTimeoutMs', startTimeoutMs]] as const) {
     if (!Number.isFinite(ms) || ms <= 0) throw new Error(`${where}: \`${key}\` must be a positive number`)
   }
+  const maxResultBytes = options.maxResultBytes ?? DEFAULT_MCP_MAX_RESULT_BYTES
+  const [lo, hi] = MAX_RESULT_BYTES_RANGE
+  if (!Number.isInteger(maxResultBytes) || maxResultBytes < lo || maxResultBytes > hi) {
+    throw new Error(`${where}: \`maxResultBytes\` must be an integer from ${lo} to ${hi} (512 MiB), not ${String(maxResultBytes)}`)
+  }
   const name = options.name ?? defaultName(server, parsed)
   if (!/^[\w.@-]+$/.test(name)) throw new Error(`${where}: \`name\` may hold letters, digits, '.', '_', '@' and '-' only (got "${name}")`)
   const snapshot = options.schemaSnapshot ?? true
@@ -110,6 +123,7 @@ export function mcpPlan(server: McpServerSpec, options: McpToolsOptions = {}, en
     execute: options.execute ?? true,
     timeoutMs,
     startTimeoutMs,
+    maxResultBytes,
     schemaSnapshot: snapshot === false ? false : snapshot === true ? '' : snapshot,
     secrets: secretsOf(server, parsed),
   }
@@ -117,13 +131,20 @@ export function mcpPlan(server: McpServerSpec, options: McpToolsOptions = {}, en
   return plan
 }
 
-/** `node servers/weather.mjs` → `weather`; `https://tools.example.com/mcp` → `tools.example.com-mcp`. */
+/**
+ * `node servers/weather.mjs` → `weather`; `https://tools.example.com/mcp` → `tools.example.com-mcp`. The script is the
+ * first argument that is a path or a script file (`node dist/index.js stdio` → `index`, `npx -y @acme/files /srv` →
+ * `files`); without one, the last argument that is not a flag (`uvx mcp-server-time` → `mcp-server-time`); else the
+ * command.
+ */
 function defaultName(server: McpServerSpec, url: URL | undefined): string {
   if (url) return slug(`${url.hostname}${url.pathname}`)
   const s = server as McpStdioServer
-  const script = [...(s.args ?? [])].reverse().find((a) => !a.startsWith('-')) ?? s.command
-  return slug(basename(script).replace(/\.[^.]*$/, ''))
+  const args = (s.args ?? []).filter((a) => typeof a === 'string' && a !== '' && !a.startsWith('-'))
+  const script = args.find((a) => /[/\\]/.test(a) || SCRIPT.test(a)) ?? args.at(-1) ?? s.command
+  return slug(basename(script.replace(/[/\\]+$/, '')).replace(/\.[^.]*$/, ''))
 }
+const SCRIPT = /\.(?:[cm]?[jt]s|py|rb|sh|php|pl|jar|exe)$/i
 
 function slug(text: string): string {
   return text.replace(/[^\w.@-]+/g, '-').replace(/^-+|-+$/g, '') || 'mcp'

@@ -9,7 +9,7 @@
  * the recording lacks, is a `ToolRuntimeError` (an errored sample with the reason).
  */
 import type { ToolDefinition } from '../../calls/types.js'
-import { ToolRuntimeError, type AgentEnvironment } from '../agent.js'
+import { ToolRuntimeError, unknownToolMessage, type AgentEnvironment } from '../agent.js'
 import { liveWire, type McpAnswer, type McpWire } from './connection.js'
 import { recordingWire, replayWire, requestLabel } from './recording.js'
 import { describeServer, mcpPlan, type McpPlan, type McpServerSpec, type McpToolsOptions } from './server.js'
@@ -90,7 +90,7 @@ export function mcpTools(server: McpServerSpec, options: McpToolsOptions = {}): 
         tools,
         async call(name, args) {
           // As for tool functions: a tool the server does not list is a tool error, and the server is not asked.
-          if (!known.has(name)) throw new Error(`unknown tool "${name}" (known: ${[...known].join(', ')})`)
+          if (!known.has(name)) throw new Error(unknownToolMessage(name, tools.map((t) => t.function.name)))
           const outcome = await self.call(name, args)
           // The model sees the result's text, as an MCP host gives it; structured content only when there is none.
           return outcome.content !== '' ? outcome.content : outcome.value
