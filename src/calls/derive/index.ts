@@ -8,7 +8,7 @@
 import { FORMATS } from '../formats/index.js'
 import type { ChatMessage } from '../types.js'
 import { inferFormat, commonPrefix, commonSuffix, probeId, type Rendered } from './infer.js'
-import { renderBounded, templateBudget, type Rendering, type TemplateBudget } from './jinja.js'
+import { DEFAULT_TEMPLATE_BUDGET, renderBounded, templateBudget, type Rendering, type TemplateBudget } from './jinja.js'
 import { PLAIN_ANSWER, PROBES, PROBE_TOOLS, USER_TEXT, sameCalls, type Probe } from './probes.js'
 import type { DerivedFormat, DeriveError } from './types.js'
 
@@ -42,21 +42,25 @@ const VARIANTS: { stringArguments: boolean; nullContent: boolean; callIds?: bool
   { stringArguments: true, nullContent: false, callIds: true, note: 'call ids were passed as functions.NAME:IDX, arguments as JSON strings' },
 ]
 
-const cache = new Map<string, DerivedFormat | DeriveError>()
+// Per template: the budget it was derived under, and the result. Keyed by the template itself, so a hit costs a
+// lookup of a string whose hash V8 keeps, not the hashing of a new key built from it.
+const cache = new Map<string, { budget: string; result: DerivedFormat | DeriveError }>()
 const CACHE_SIZE = 32
+const DEFAULT_KEY = `${DEFAULT_TEMPLATE_BUDGET.timeMs}:${DEFAULT_TEMPLATE_BUDGET.memoryMb}`
 
 /**
  * The wire format a chat template writes tool calls in, or `{ error }` saying why none could be derived (the
- * template does not render assistant tool calls, renders them in no shape known here, or ambiguously). Cached per
- * template (without `options`).
+ * template does not render assistant tool calls, renders them in no shape known here, or ambiguously; `invalid`
+ * when the template cannot be used at all). Cached per template and budget (without `options.context`), failures of
+ * the budget included: a hostile template costs its budget once.
  */
 export function deriveFormat(chatTemplate: string, options: DeriveOptions = {}): DerivedFormat | DeriveError {
-  const budget = templateBudget(options.budget, 'deriveFormat: options.budget')
+  // The default budget needs no checking and no key built: a cached template costs one lookup.
+  const budget = options.budget === undefined ? DEFAULT_TEMPLATE_BUDGET : templateBudget(options.budget, 'deriveFormat: options.budget')
   const cacheable = options.context === undefined
-  // A failure of the budget is cached too: a hostile template costs its budget once, not once per output.
-  const cacheKey = `${budget.timeMs}:${budget.memoryMb}:${chatTemplate}`
-  const hit = cacheable ? cache.get(cacheKey) : undefined
-  if (hit) return hit
+  const budgetKey = budget === DEFAULT_TEMPLATE_BUDGET ? DEFAULT_KEY : `${budget.timeMs}:${budget.memoryMb}`
+  const hit = cacheable ? cache.get(chatTemplate) : undefined
+  if (hit !== undefined && hit.budget === budgetKey) return hit.result
   let result: DerivedFormat | DeriveError
   try {
     result = derive(chatTemplate, options, budget)
@@ -64,13 +68,13 @@ export function deriveFormat(chatTemplate: string, options: DeriveOptions = {}):
     result = { error: `deriving the format failed: ${err instanceof Error ? err.message : String(err)}` }
   }
   if (cacheable) {
-    if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!)
-    cache.set(cacheKey, result)
+    if (!cache.has(chatTemplate) && cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!)
+    cache.set(chatTemplate, { budget: budgetKey, result })
   }
   return result
 }
 
-function derive(source: string, options: DeriveOptions, budget: Required<TemplateBudget>): DerivedFormat | DeriveError {
+function derive(source: string, options: DeriveOptions, budget: Readonly<Required<TemplateBudget>>): DerivedFormat | DeriveError {
   if (typeof source !== 'string' || source.trim() === '') return { error: 'the chat template is empty' }
   const context = (messages: ChatMessage[]): Record<string, unknown> => ({
     bos_token: '', eos_token: '', pad_token: '', unk_token: '', ...options.context, messages, tools: PROBE_TOOLS, add_generation_prompt: false,

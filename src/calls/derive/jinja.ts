@@ -21,7 +21,7 @@ export interface TemplateBudget {
   memoryMb?: number
 }
 
-export const DEFAULT_TEMPLATE_BUDGET: Required<TemplateBudget> = { timeMs: 5000, memoryMb: 256 }
+export const DEFAULT_TEMPLATE_BUDGET: Readonly<Required<TemplateBudget>> = Object.freeze({ timeMs: 5000, memoryMb: 256 })
 
 /** One rendering: the text, or what the template raised. */
 export type Rendering = { text: string; error?: undefined } | { error: string; text?: undefined }
@@ -40,9 +40,9 @@ const MAX_RENDER_CHARS = 1_000_000
 const START_MS = 30_000
 
 /** The budget with defaults, checked: a bad value is a TypeError naming it. */
-export function templateBudget(budget: TemplateBudget | undefined, where = 'templateBudget'): Required<TemplateBudget> {
+export function templateBudget(budget: TemplateBudget | undefined, where = 'templateBudget'): Readonly<Required<TemplateBudget>> {
+  if (budget === undefined) return DEFAULT_TEMPLATE_BUDGET
   const out = { ...DEFAULT_TEMPLATE_BUDGET }
-  if (budget === undefined) return out
   if (typeof budget !== 'object' || budget === null) throw new TypeError(`${where} must be an object { timeMs?, memoryMb? }`)
   for (const key of Object.keys(budget)) {
     if (key !== 'timeMs' && key !== 'memoryMb') throw new TypeError(`${where}: unknown key "${key}" (known: timeMs, memoryMb)`)
@@ -200,7 +200,7 @@ function startSupervisor(path: string): Supervisor {
  * Compile `source` and render it with each context, in the bounded worker; synchronous. The contexts must be plain
  * data (they are copied to the worker).
  */
-export function renderBounded(source: string, contexts: Record<string, unknown>[], budget: Required<TemplateBudget>): Renderings {
+export function renderBounded(source: string, contexts: Record<string, unknown>[], budget: Readonly<Required<TemplateBudget>>): Renderings {
   const path = enginePath()
   if (path instanceof Error) return { error: path.message, invalid: 'engine' }
   const s = (supervisor ??= startSupervisor(path))
