@@ -162,6 +162,19 @@ describe('local provider on the scripted fixture model', () => {
     expect(out.text).toBe(reply('right-call'))
   })
 
+  it('a hostile or broken chat template errors the sample within its budget, before the tokenizer renders it', async () => {
+    // The model is loaded here (once per process), so the time below is the template's alone.
+    await expect(local(scripted, { chatTemplate: '{% if %}' }).renderPrompt(ask('s', 'hi'))).rejects.toThrow(
+      /the chat template of .* cannot be used: the chat template does not compile at line 1, "\{% if %\}"/,
+    )
+    const nested = '{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}{{ messages[0].content }}'
+    const t0 = performance.now()
+    await expect(local(scripted, { chatTemplate: nested, templateBudget: { timeMs: 300 } }).generate(ask('h', 'Weather in Paris?'))).rejects.toThrow(
+      /the chat template of .* cannot be used: rendering the chat template took longer than its time budget of 300 ms/,
+    )
+    expect(performance.now() - t0).toBeLessThan(3000)
+  })
+
   it('loads a model once per process, shared by providers, and by relative path or localModelPath id', async () => {
     await local(scripted).generate(ask('a', 'hi'))
     const loads = localModelStats().loads
