@@ -118,9 +118,11 @@ function start(memoryMb) {
     workerData: { engine },
     resourceLimits: { maxOldGenerationSizeMb: memoryMb, maxYoungGenerationSizeMb: Math.max(1, Math.min(16, memoryMb >> 3)) },
   })
-  const r = { worker, memoryMb, ready: undefined, listener: undefined }
+  const r = { worker, memoryMb, ready: undefined, listener: undefined, onerror: undefined }
+  // true once the renderer is up; the error when it dies first (it never starts a job then).
   r.ready = new Promise((resolve) => {
-    r.listener = (m) => (m && m.ready ? resolve() : undefined)
+    r.listener = (m) => (m && m.ready ? resolve(true) : undefined)
+    r.onerror = (e) => resolve(e || new Error('the rendering worker exited'))
     worker.on('message', (m) => r.listener && r.listener(m))
   })
   worker.on('error', (e) => r.onerror && r.onerror(e))
@@ -138,7 +140,11 @@ port.on('message', async (job) => {
     current = start(job.memoryMb)
   }
   const r = current
-  await r.ready
+  const up = await r.ready
+  if (up !== true) {
+    if (current === r) current = undefined
+    return answer({ crashed: 'the rendering worker did not start: ' + String(up && up.message) })
+  }
   let done = false
   const finish = (a, broken) => {
     if (done) return
