@@ -1,0 +1,157 @@
+// The run journal in process (models/journal.ts): what a run writes, what the next run after an interruption takes
+// from it, what it drops (a cut line, a finished run's journal), and the sample timeout derived from the provider.
+import { mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Sample } from '../src/data/types.js'
+import { cached } from '../src/models/cache.js'
+import { journaled, journalFolder, journalFor, openRunJournal, resumeEntries, retireRunJournal } from '../src/models/journal.js'
+import { local } from '../src/models/local.js'
+import { openaiCompatible } from '../src/models/openai-compatible.js'
+import { replay } from '../src/models/replay.js'
+import type { ModelOutput, ModelProvider } from '../src/models/types.js'
+import { defaultSampleTimeout } from '../src/eval/timeout.js'
+import { startOpenAIServer, type OpenAIServer } from './helpers/openai-server.js'
+
+const sample = (id: string, trial?: number): Sample => ({ id, messages: [{ role: 'user', content: id }], expected: [], ...(trial === undefined ? {} : { trial }) })
+
+/** A provider that answers each sample with its id (Infinity in an argument), counting what it was asked. */
+function counting(): ModelProvider & { asked: string[] } {
+  const asked: string[] = []
+  return {
+    id: 'counting',
+    settings: { t: 0 },
+    resumable: true,
+    asked,
+    async generate(s): Promise<ModelOutput> {
+      const key = s.trial === undefined ? s.id : `${s.id}#${s.trial}`
+      asked.push(key)
+      if (s.id === 'fails') throw new Error('backend down')
+      if (s.id === 'skip') return { skipped: 'too long' }
+      return { calls: [{ name: 'f', arguments: { id: s.id, big: Infinity }, argumentsValid: true }], usage: { latencyMs: 5 } }
+    },
+  }
+}
+
+let root: string
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), 'journal-'))
+})
+afterAll(() => rmSync(root, { recursive: true, force: true }))
+
+const linesIn = (dir: string) => readdirSync(dir).flatMap((f) => readFileSync(join(dir, f), 'utf8').split('\n').filter(Boolean))
+
+describe('the run journal', () => {
+  it('journals each answer at once; the next run after an interruption answers from it and asks only for the rest', async () => {
+    const folder = journalFolder(join(root, 'a'))
+    openRunJournal(folder)
+    const first = counting()
+    const m1 = journaled(first, folder)
+    await m1.generate(sample('s1'))
+    await m1.generate(sample('s2', 1))
+    await expect(m1.generate(sample('fails'))).rejects.toThrow('backend down')
+    expect(await m1.generate(sample('skip'))).toEqual({ skipped: 'too long' })
+    // Durable before the next generation: two whole lines (errors and skips are asked again, never journaled).
+    expect(linesIn(join(folder, 'current'))).toHaveLength(2)
+
+    // The run was cut short: the next one starts.
+    expect(openRunJournal(folder)).toEqual({ resumable: 2 })
+    const second = counting()
+    const m2 = journaled(second, folder)
+    const resumed = await m2.generate(sample('s1'))
+    expect(resumed.resumed).toBe(1)
+    expect(resumed.calls?.[0]?.arguments).toEqual({ id: 's1', big: Infinity }) // kept exactly, as the cache keeps it
+    expect(resumed.usage).toEqual({ latencyMs: 5 })
+    // A copy each time: scoring one answer cannot change the next.
+    ;(resumed.calls as { arguments: Record<string, unknown> }[])[0]!.arguments['id'] = 'changed'
+    expect((await m2.generate(sample('s1'))).calls?.[0]?.arguments['id']).toBe('s1')
+    // Each trial is its own generation: trial 1 was journaled, trial 2 was not.
+    expect((await m2.generate(sample('s2', 1))).resumed).toBe(1)
+    expect((await m2.generate(sample('s2', 2))).resumed).toBeUndefined()
+    await m2.generate(sample('s3'))
+    expect(second.asked).toEqual(['s2#2', 's3'])
+  })
+
+  it('a line cut by a kill is dropped and its sample asked again; a finished run leaves nothing to replay', async () => {
+    const folder = journalFolder(join(root, 'b'), { index: 2, count: 3 })
+    expect(folder).toContain('shard-2-of-3')
+    openRunJournal(folder)
+    const m1 = journaled(counting(), folder)
+    await m1.generate(sample('whole'))
+    await m1.generate(sample('cut'))
+    const [file] = readdirSync(join(folder, 'current'))
+    const path = join(folder, 'current', file as string)
+    truncateSync(path, readFileSync(path).length - 7)
+    writeFileSync(join(folder, 'current', 'garbage.jsonl'), '{"k":"not a key","o":{}}\nnot json\n')
+    openRunJournal(folder)
+    const loaded = resumeEntries(folder)
+    expect([...loaded.outputs.keys()]).toHaveLength(1)
+    expect(loaded.dropped).toBe(3)
+    const second = counting()
+    const m2 = journaled(second, folder)
+    expect((await m2.generate(sample('whole'))).resumed).toBe(1)
+    expect((await m2.generate(sample('cut'))).resumed).toBeUndefined()
+    expect(second.asked).toEqual(['cut'])
+
+    // This run finishes: its journal is retired, and the next run asks for everything (a changed model is not replayed).
+    retireRunJournal(folder)
+    expect(openRunJournal(folder)).toEqual({ resumable: 0 })
+    const third = counting()
+    const m3 = journaled(third, folder)
+    expect((await m3.generate(sample('whole'))).resumed).toBeUndefined()
+    expect(third.asked).toEqual(['whole'])
+  })
+
+  it('holds no request and no API key: the key hash and the output only', async () => {
+    const KEY = 'sk-journal-Zq8w7e6r5t4y3u2i1o0p'
+    const server: OpenAIServer = await startOpenAIServer(() => ({ content: 'fine' }))
+    process.env['TE_JOURNAL_KEY'] = KEY
+    try {
+      const folder = journalFolder(join(root, 'c'))
+      openRunJournal(folder)
+      const model = journaled(openaiCompatible({ baseURL: server.baseURL, model: 'm', apiKeyEnv: 'TE_JOURNAL_KEY' }), folder)
+      await model.generate({ ...sample('secret prompt'), tools: [{ type: 'function', function: { name: 'tool_x', parameters: {} } }] })
+      expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${KEY}`)
+      const text = linesIn(join(folder, 'current')).join('\n')
+      expect(text).toContain('"text":"fine"')
+      for (const secret of [KEY.slice(3, 15), 'secret prompt', 'tool_x', 'Bearer']) expect(text).not.toContain(secret)
+    } finally {
+      delete process.env['TE_JOURNAL_KEY']
+      await server.close()
+    }
+  })
+
+  it('is on for resumable providers when the reporter set its folder, and off when told', () => {
+    const env = { TOOL_EVALS_JOURNAL: '/j' }
+    const endpoint = openaiCompatible({ baseURL: 'http://127.0.0.1:9/v1', model: 'm' })
+    expect(journalFor(endpoint, undefined, env)).toBe('/j')
+    expect(journalFor(local('./nowhere'), undefined, env)).toBe('/j')
+    expect(journalFor(endpoint, false, env)).toBeUndefined()
+    expect(journalFor(endpoint, undefined, { ...env, TOOL_EVALS_RESUME: '0' })).toBeUndefined()
+    expect(journalFor(endpoint, true, {})).toBeUndefined() // no reporter: nobody would retire it
+    const replayed = replay([])
+    expect(journalFor(replayed, undefined, env)).toBeUndefined()
+    expect(journalFor(replayed, true, env)).toBe('/j')
+    expect(journalFor(cached(endpoint), undefined, env)).toBeUndefined() // the cache keeps outputs already
+  })
+})
+
+describe('the default sample timeout', () => {
+  const plan = { concurrency: 4 }
+  it('covers every attempt and back-off of an endpoint, a local model loading, trial rounds and agent steps', () => {
+    const endpoint = openaiCompatible({ baseURL: 'http://127.0.0.1:9/v1', model: 'm' })
+    // 5 attempts of 120 s, 4 back-offs of up to 60 s, 5 s to score.
+    expect(defaultSampleTimeout(endpoint, {}, plan)).toBe(845_000)
+    const quick = openaiCompatible({ baseURL: 'http://127.0.0.1:9/v1', model: 'm', timeoutMs: 10_000, maxRetries: 1, maxRetryDelayMs: 1000 })
+    expect(defaultSampleTimeout(quick, {}, plan)).toBe(26_000)
+    expect(defaultSampleTimeout(cached(quick), {}, plan)).toBe(26_000)
+    // 5 minutes to load, two batches of 512 steps at 0.5 s.
+    expect(defaultSampleTimeout(local('./nowhere'), {}, plan)).toBe(300_000 + 512_000 + 5000)
+    // 5 trials, 4 at a time: two rounds; an agent of 3 steps a turn over 2 turns: 6 generations.
+    expect(defaultSampleTimeout(quick, {}, { concurrency: 4, trials: 5 })).toBe(2 * 21_000 + 5000)
+    expect(defaultSampleTimeout(quick, { turns: [[{ role: 'user', content: 'more' }]] }, { concurrency: 4, maxSteps: 3 })).toBe(6 * 21_000 + 5000)
+    // A provider that does not say: Vitest's testTimeout.
+    expect(defaultSampleTimeout(replay([]), {}, plan)).toBeUndefined()
+  })
+})
