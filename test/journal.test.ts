@@ -29,7 +29,7 @@ function counting(): ModelProvider & { asked: string[] } {
       asked.push(key)
       if (s.id === 'fails') throw new Error('backend down')
       if (s.id === 'skip') return { skipped: 'too long' }
-      return { calls: [{ name: 'f', arguments: { id: s.id, big: Infinity }, argumentsValid: true }], usage: { latencyMs: 5 } }
+      return { calls: [{ name: 'f', arguments: { id: s.id, big: Infinity }, argumentsValid: true, format: 'json' }], usage: { latencyMs: 5 } }
     },
   }
 }
@@ -56,7 +56,7 @@ describe('the run journal', () => {
     expect(linesIn(join(folder, 'current'))).toHaveLength(2)
 
     // The run was cut short: the next one starts.
-    expect(openRunJournal(folder)).toEqual({ resumable: 2 })
+    expect(openRunJournal(folder)).toEqual({ resumable: 2, dropped: 0 })
     const second = counting()
     const m2 = journaled(second, folder)
     const resumed = await m2.generate(sample('s1'))
@@ -84,7 +84,7 @@ describe('the run journal', () => {
     const path = join(folder, 'current', file as string)
     truncateSync(path, readFileSync(path).length - 7)
     writeFileSync(join(folder, 'current', 'garbage.jsonl'), '{"k":"not a key","o":{}}\nnot json\n')
-    openRunJournal(folder)
+    expect(openRunJournal(folder)).toEqual({ resumable: 1, dropped: 3 })
     const loaded = resumeEntries(folder)
     expect([...loaded.outputs.keys()]).toHaveLength(1)
     expect(loaded.dropped).toBe(3)
@@ -94,9 +94,14 @@ describe('the run journal', () => {
     expect((await m2.generate(sample('cut'))).resumed).toBeUndefined()
     expect(second.asked).toEqual(['cut'])
 
+    // A filtered run (-t) that finishes retires its own generations only: the unfinished run's stay for the whole run.
+    retireRunJournal(folder, { keepResume: true })
+    expect(openRunJournal(folder)).toEqual({ resumable: 1, dropped: 3 })
+    expect((await journaled(counting(), folder).generate(sample('cut'))).resumed).toBeUndefined()
+
     // This run finishes: its journal is retired, and the next run asks for everything (a changed model is not replayed).
     retireRunJournal(folder)
-    expect(openRunJournal(folder)).toEqual({ resumable: 0 })
+    expect(openRunJournal(folder)).toEqual({ resumable: 0, dropped: 0 })
     const third = counting()
     const m3 = journaled(third, folder)
     expect((await m3.generate(sample('whole'))).resumed).toBeUndefined()
@@ -130,7 +135,7 @@ describe('the run journal', () => {
     expect(journalFor(endpoint, false, env)).toBeUndefined()
     expect(journalFor(endpoint, undefined, { ...env, TOOL_EVALS_RESUME: '0' })).toBeUndefined()
     expect(journalFor(endpoint, true, {})).toBeUndefined() // no reporter: nobody would retire it
-    const replayed = replay([])
+    const replayed = replay(join(root, 'none.jsonl'))
     expect(journalFor(replayed, undefined, env)).toBeUndefined()
     expect(journalFor(replayed, true, env)).toBe('/j')
     expect(journalFor(cached(endpoint), undefined, env)).toBeUndefined() // the cache keeps outputs already
@@ -152,6 +157,6 @@ describe('the default sample timeout', () => {
     expect(defaultSampleTimeout(quick, {}, { concurrency: 4, trials: 5 })).toBe(2 * 21_000 + 5000)
     expect(defaultSampleTimeout(quick, { turns: [[{ role: 'user', content: 'more' }]] }, { concurrency: 4, maxSteps: 3 })).toBe(6 * 21_000 + 5000)
     // A provider that does not say: Vitest's testTimeout.
-    expect(defaultSampleTimeout(replay([]), {}, plan)).toBeUndefined()
+    expect(defaultSampleTimeout(replay(join(root, 'none.jsonl')), {}, plan)).toBeUndefined()
   })
 })

@@ -15,7 +15,7 @@
  *   the key is the generation cache's (`generationKey`: sha256 over provider id, settings, messages, tools, trial):
  *   no request, header or API key is ever written, only the hash and the output.
  * - `resume/`: the files of unfinished runs, moved there by the next run's start (`openRunJournal`); workers read
- *   them once per run. A line cut by a kill (no newline at its end) or unreadable is dropped: its sample is asked
+ *   them once per run. A filtered run that finishes leaves them there (see `retireRunJournal`). A line cut by a kill (no newline at its end) or unreadable is dropped: its sample is asked
  *   again.
  * - `run`: the id of the run in progress, so a worker reused across watch reruns reloads `resume/`.
  */
@@ -50,9 +50,10 @@ export function journalFolder(root: string, shard?: { index: number; count: numb
 
 /**
  * Start a run's journal: the files an unfinished run left in `current/` join `resume/`, and the run gets a fresh
- * id. Returns how many generations are there to resume (whole lines).
+ * id. Returns how many generations are there to resume, and how many lines were cut short or unreadable (their
+ * samples are asked again).
  */
-export function openRunJournal(folder: string): { resumable: number } {
+export function openRunJournal(folder: string): { resumable: number; dropped: number } {
   const current = join(folder, 'current')
   const resume = join(folder, 'resume')
   mkdirSync(current, { recursive: true })
@@ -63,17 +64,54 @@ export function openRunJournal(folder: string): { resumable: number } {
   const tmp = join(folder, `run.${process.pid}.tmp`)
   writeFileSync(tmp, randomBytes(8).toString('hex'))
   renameSync(tmp, join(folder, 'run'))
-  let resumable = 0
-  for (const name of readdirSync(resume)) {
-    const text = readFileSync(join(resume, name), 'utf8')
-    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) resumable++
-  }
-  return { resumable }
+  const keys = new Set<string>()
+  let dropped = 0
+  const cut = forEachLine(resume, (line) => {
+    const entry = readLine(line)
+    if (entry) keys.add(entry.key)
+    else if (line.trim() !== '') dropped++
+  })
+  return { resumable: keys.size, dropped: dropped + cut }
 }
 
-/** A run that ended (passed or failed, not interrupted) leaves nothing to resume: its journal goes. */
-export function retireRunJournal(folder: string): void {
-  rmSync(folder, { recursive: true, force: true })
+/**
+ * Every whole line of the `.jsonl` files in `dir`, in file name order; returns how many lines were cut short (the
+ * text after a file's last newline).
+ */
+function forEachLine(dir: string, each: (line: string) => void): number {
+  let cut = 0
+  let names: string[] = []
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith('.jsonl')).sort()
+  } catch {
+    return 0 // nothing to resume
+  }
+  for (const name of names) {
+    let text: string
+    try {
+      text = readFileSync(join(dir, name), 'utf8')
+    } catch {
+      continue
+    }
+    const lines = text.split('\n')
+    if ((lines.pop() as string) !== '') cut++
+    for (const line of lines) each(line)
+  }
+  return cut
+}
+
+/**
+ * A run that ended (passed or failed, not interrupted) leaves nothing to resume: its journal goes. A filtered run
+ * (`-t`, a file path) retires only its own generations: what an unfinished whole run left stays for the run that
+ * runs everything.
+ */
+export function retireRunJournal(folder: string, options: { keepResume?: boolean } = {}): void {
+  if (!options.keepResume) {
+    rmSync(folder, { recursive: true, force: true })
+    return
+  }
+  rmSync(join(folder, 'current'), { recursive: true, force: true })
+  rmSync(join(folder, 'run'), { force: true })
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -105,29 +143,12 @@ export function resumeEntries(folder: string, runId = runIdOf(folder)): Loaded {
   const had = loaded.get(folder)
   if (had && had.runId === runId) return had
   const found: Loaded = { runId, outputs: new Map(), dropped: 0 }
-  const resume = join(folder, 'resume')
-  let names: string[] = []
-  try {
-    names = readdirSync(resume).filter((n) => n.endsWith('.jsonl')).sort()
-  } catch {
-    // No journal to resume.
-  }
-  for (const name of names) {
-    let text: string
-    try {
-      text = readFileSync(join(resume, name), 'utf8')
-    } catch {
-      continue
-    }
-    const lines = text.split('\n')
-    // The text after the last newline is a line cut short (or nothing).
-    if ((lines.pop() as string) !== '') found.dropped++
-    for (const line of lines) {
-      const entry = readLine(line)
-      if (entry) found.outputs.set(entry.key, entry.output)
-      else if (line.trim() !== '') found.dropped++
-    }
-  }
+  const cut = forEachLine(join(folder, 'resume'), (line) => {
+    const entry = readLine(line)
+    if (entry) found.outputs.set(entry.key, entry.output)
+    else if (line.trim() !== '') found.dropped++
+  })
+  found.dropped += cut
   loaded.set(folder, found)
   return found
 }

@@ -184,10 +184,11 @@ export default class ToolEvalsReporter implements Reporter {
   private openJournal(): void {
     if (!this.journal) return
     try {
-      const { resumable } = openRunJournal(this.journal)
-      if (resumable > 0) {
-        const where = relative(this.root(), this.journal) || this.journal
-        this.log(`tool-evals: resuming an interrupted run: ${resumable} generations journaled in ${where} (TOOL_EVALS_RESUME=0 asks them again)`)
+      const { resumable, dropped } = openRunJournal(this.journal)
+      const where = relative(this.root(), this.journal) || this.journal
+      const cut = dropped > 0 ? `; ${dropped} cut or unreadable line(s) dropped, their samples asked again` : ''
+      if (resumable > 0 || dropped > 0) {
+        this.log(`tool-evals: resuming an interrupted run: ${resumable} generations journaled in ${where}${cut} (TOOL_EVALS_RESUME=0 asks them again)`)
       }
     } catch (err) {
       this.log(`tool-evals: the run journal could not be opened (${errorLine(err)}): this run neither resumes nor can be resumed`)
@@ -272,15 +273,9 @@ export default class ToolEvalsReporter implements Reporter {
   onTestRunEnd(modules: ReadonlyArray<TestModule>, errors: ReadonlyArray<SerializedError>, reason: TestRunEndReason): void {
     const report = this.decide(modules, errors, reason)
     this.progress.stop()
-    // A run that reached its end with every file finished leaves nothing to resume: its journal is never replayed.
-    if (this.journal && reason !== 'interrupted' && unfinishedFiles(this.root(), modules).length === 0) {
-      try {
-        retireRunJournal(this.journal)
-      } catch (err) {
-        this.log(`tool-evals: the run journal ${this.journal} could not be removed (${errorLine(err)}): remove it, or the next run resumes from it`)
-      }
-    }
     const { tests, run } = this.decided as NonNullable<typeof this.decided>
+    // A run that reached its end with every file finished leaves nothing to resume: its journal is never replayed.
+    if (reason !== 'interrupted' && unfinishedFiles(this.root(), modules).length === 0) this.retireJournal(run.selection.length > 0)
     this.decided = undefined
     this.report = report
     let samples: HtmlSample[] | undefined
@@ -288,6 +283,16 @@ export default class ToolEvalsReporter implements Reporter {
     for (const writer of this.writers(run.paths, tests)) writer.write(decided)
     // Vitest sets the exit code from test results before reporters run; a failed gate must fail the run too.
     if (!report.pass) process.exitCode ||= 1
+  }
+
+  /** A filtered run keeps what an unfinished whole run left for the run that runs everything. */
+  private retireJournal(filtered: boolean): void {
+    if (!this.journal) return
+    try {
+      retireRunJournal(this.journal, { keepResume: filtered })
+    } catch (err) {
+      this.log(`tool-evals: the run journal ${this.journal} could not be removed (${errorLine(err)}): remove it, or the next run resumes from it`)
+    }
   }
 
   /** The views, in the order a person reads them. */
