@@ -1,6 +1,6 @@
 // The run journal in process (models/journal.ts): what a run writes, what the next run after an interruption takes
 // from it, what it drops (a cut line, a finished run's journal), and the sample timeout derived from the provider.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -45,7 +45,9 @@ const linesIn = (dir: string) => readdirSync(dir).flatMap((f) => readFileSync(jo
 describe('the run journal', () => {
   it('journals each answer at once; the next run after an interruption answers from it and asks only for the rest', async () => {
     const folder = journalFolder(join(root, 'a'))
-    openRunJournal(folder)
+    // Nothing journaled yet: nothing is created until a worker writes (a replay-only project gets no folder).
+    expect(openRunJournal(folder)).toEqual({ resumable: 0, dropped: 0 })
+    expect(existsSync(join(root, 'a'))).toBe(false)
     const first = counting()
     const m1 = journaled(first, folder)
     await m1.generate(sample('s1'))

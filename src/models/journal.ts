@@ -54,13 +54,12 @@ export function journalFolder(root: string, shard?: { index: number; count: numb
  * samples are asked again).
  */
 export function openRunJournal(folder: string): { resumable: number; dropped: number } {
+  // Nothing journaled yet (a first run, or the last one finished): nothing to create until a worker writes.
+  if (!existsSync(folder)) return { resumable: 0, dropped: 0 }
   const current = join(folder, 'current')
   const resume = join(folder, 'resume')
-  mkdirSync(current, { recursive: true })
   mkdirSync(resume, { recursive: true })
-  const top = join(folder, '..', '..')
-  if (!existsSync(join(top, '.gitignore'))) writeFileSync(join(top, '.gitignore'), '# run journals of vitest-tool-evals\n*\n')
-  for (const name of readdirSync(current)) renameSync(join(current, name), join(resume, name))
+  if (existsSync(current)) for (const name of readdirSync(current)) renameSync(join(current, name), join(resume, name))
   const tmp = join(folder, `run.${process.pid}.tmp`)
   writeFileSync(tmp, randomBytes(8).toString('hex'))
   renameSync(tmp, join(folder, 'run'))
@@ -189,8 +188,8 @@ function append(folder: string, line: string): void {
       appendFileSync(file, line)
     } catch (err) {
       if ((err as { code?: unknown }).code !== 'ENOENT') throw err
-      // The folder went (a finished run retired it, in watch mode): this run starts it again.
-      mkdirSync(join(folder, 'current'), { recursive: true })
+      // This run's first line (or the folder went: a finished run retired it, in watch mode).
+      createFolder(folder)
       appendFileSync(file, line)
     }
   } catch (err) {
@@ -199,6 +198,13 @@ function append(folder: string, line: string): void {
     const code = (err as { code?: unknown }).code
     process.stderr.write(`tool-evals: the run journal in ${folder} could not be written (${typeof code === 'string' ? code : String(err)}): an interrupted run will not resume from this worker's generations\n`)
   }
+}
+
+/** The journal's `current/`, and a `.gitignore` that keeps `.tool-evals/` out of git. */
+function createFolder(folder: string): void {
+  mkdirSync(join(folder, 'current'), { recursive: true })
+  const top = join(folder, '..', '..')
+  if (!existsSync(join(top, '.gitignore'))) writeFileSync(join(top, '.gitignore'), '# run journals of vitest-tool-evals\n*\n')
 }
 
 /**
