@@ -10,6 +10,7 @@ import { journaled, journalFolder, journalFor, openRunJournal, resumeEntries, re
 import { local } from '../src/models/local.js'
 import { openaiCompatible } from '../src/models/openai-compatible.js'
 import { replay } from '../src/models/replay.js'
+import { record } from '../src/models/record.js'
 import type { ModelOutput, ModelProvider } from '../src/models/types.js'
 import { defaultSampleTimeout } from '../src/eval/timeout.js'
 import { startOpenAIServer, type OpenAIServer } from './helpers/openai-server.js'
@@ -141,6 +142,7 @@ describe('the run journal', () => {
     expect(journalFor(replayed, undefined, env)).toBeUndefined()
     expect(journalFor(replayed, true, env)).toBe('/j')
     expect(journalFor(cached(endpoint), undefined, env)).toBeUndefined() // the cache keeps outputs already
+    expect(journalFor(record(endpoint, join(root, 'rec.jsonl')), undefined, env)).toBeUndefined() // so does a recording
   })
 })
 

@@ -72,8 +72,8 @@ export interface ModelProvider {
   readonly concurrency?: number
   /**
    * Its generations cost money or time (an endpoint, a local model): describeEval journals each as it arrives, so the
-   * rerun of an interrupted run resumes from them (describeEval's `resume`). Wrappers forward it (`record`), or not
-   * when they keep outputs themselves (`cached`).
+   * rerun of an interrupted run resumes from them (describeEval's `resume`). Wrappers that keep every output
+   * themselves (`cached`, `record`) do not forward it.
    */
   readonly resumable?: boolean
   /**
