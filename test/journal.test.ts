@@ -12,7 +12,9 @@ import { openaiCompatible } from '../src/models/openai-compatible.js'
 import { replay } from '../src/models/replay.js'
 import { record } from '../src/models/record.js'
 import type { ModelOutput, ModelProvider } from '../src/models/types.js'
-import { defaultSampleTimeout } from '../src/eval/timeout.js'
+import { configuredTestTimeout, defaultSampleTimeout } from '../src/eval/timeout.js'
+import { describeEval } from '../src/eval/describe-eval.js'
+import { getCurrentTest } from 'vitest/suite'
 import { startOpenAIServer, type OpenAIServer } from './helpers/openai-server.js'
 
 const sample = (id: string, trial?: number): Sample => ({ id, messages: [{ role: 'user', content: id }], expected: [], ...(trial === undefined ? {} : { trial }) })
@@ -146,7 +148,22 @@ describe('the run journal', () => {
   })
 })
 
+// describeEval in this file: the timeout each sample's test got.
+const timeouts: Record<string, number | undefined> = {}
+const bounded: ModelProvider = { id: 'bounded', generationTimeoutMs: 20_000, async generate() { return { text: '' } } }
+const data = [{ id: 't1', messages: [{ role: 'user' as const, content: 'x' }], expected: [] }]
+describeEval('derived timeout', { data, model: bounded, assert: () => void (timeouts['derived'] = getCurrentTest()?.timeout) })
+describeEval('given timeout', { data, model: bounded, timeout: 1234, assert: () => void (timeouts['given'] = getCurrentTest()?.timeout) })
+
 describe('the default sample timeout', () => {
+  it("is the provider's bound plus 5 s; describeEval's `timeout` wins, and so does a testTimeout the user set", () => {
+    expect(timeouts).toEqual({ derived: 25_000, given: 1234 })
+    expect(configuredTestTimeout({ TOOL_EVALS_TEST_TIMEOUT: '60000' })).toBe(60_000)
+    expect(configuredTestTimeout({ TOOL_EVALS_TEST_TIMEOUT: 'soon' })).toBeUndefined()
+    expect(configuredTestTimeout({})).toBeUndefined()
+  })
+
+
   const plan = { concurrency: 4 }
   it('covers every attempt and back-off of an endpoint, a local model loading, trial rounds and agent steps', () => {
     const endpoint = openaiCompatible({ baseURL: 'http://127.0.0.1:9/v1', model: 'm' })

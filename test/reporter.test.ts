@@ -412,6 +412,21 @@ describe('Progress', () => {
     }
   })
 
+  it('hands the workers a testTimeout the user set, and the journal folder', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'timeout-'))
+    try {
+      const set = { root: dir, testTimeout: 60_000, env: {} as Record<string, string> }
+      new ToolEvalsReporter({ progress: false }).onInit({ logger: { log: () => {} }, config: set } as never)
+      expect(set.env).toEqual({ TOOL_EVALS_TEST_TIMEOUT: '60000', TOOL_EVALS_JOURNAL: join(dir, '.tool-evals/journal/run') })
+      // Vitest's default is no choice of the user's: describeEval derives its own.
+      const unset = { root: dir, testTimeout: 5000, shard: { index: 1, count: 2 }, env: {} as Record<string, string> }
+      new ToolEvalsReporter({ progress: false }).onInit({ logger: { log: () => {} }, config: unset } as never)
+      expect(unset.env).toEqual({ TOOL_EVALS_JOURNAL: join(dir, '.tool-evals/journal/shard-1-of-2') })
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
   it('formats durations', () => {
     expect(formatDuration(5.2)).toBe('6s')
     expect(formatDuration(125)).toBe('2m05s')

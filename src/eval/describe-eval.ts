@@ -27,7 +27,7 @@ import { expandTrials, generateAndEvaluate, keepSnapshot, snapshotVerdict } from
 import { snapshotPlan, SuiteSnapshot, type SnapshotOption } from './snapshot.js'
 import { trialsPlan, type TrialsOption } from './trials.js'
 import { journaled, journalFor } from '../models/journal.js'
-import { defaultSampleTimeout } from './timeout.js'
+import { configuredTestTimeout, defaultSampleTimeout } from './timeout.js'
 
 import { callsHash } from './calls-hash.js'
 import { RUN_INFO_KEY, suiteRunInfo } from './run-info.js'
@@ -66,7 +66,8 @@ export interface EvalOptions extends ScorerOptions, DataOptions, AgentOptions {
   /**
    * Per-sample test timeout in ms; covers waiting for the sample's generation. Default: derived from the provider
    * (`generationTimeoutMs`: an endpoint's attempts and back-off, a local model's loading), times the trial rounds and
-   * agent steps, plus 5 s; Vitest's `testTimeout` for a provider that does not say (replay, your own).
+   * agent steps, plus 5 s; Vitest's `testTimeout` when your config or command line sets it (seen by the reporter),
+   * or for a provider that does not say (replay, your own).
    */
   timeout?: number
   /**
@@ -163,7 +164,7 @@ export function describeEval(name: string, options: EvalOptions): void {
     const judges = providers.filter((p) => p !== model)
     const timedModel = model.generationTimeoutMs === undefined ? model : { generationTimeoutMs: judges.reduce((t, p) => t + ((p as { generationTimeoutMs?: number }).generationTimeoutMs ?? 0), model.generationTimeoutMs) }
     const testOptions = (sample: Sample): { timeout?: number } => {
-      const timeout = options.timeout ?? defaultSampleTimeout(timedModel, sample, timeoutPlan)
+      const timeout = options.timeout ?? configuredTestTimeout() ?? defaultSampleTimeout(timedModel, sample, timeoutPlan)
       return timeout === undefined ? {} : { timeout }
     }
     let planned = false

@@ -6,6 +6,22 @@
 import type { Sample } from '../data/types.js'
 import type { ModelProvider } from '../models/types.js'
 
+/**
+ * Set by the reporter for the workers when the run's `testTimeout` is not Vitest's default (the config or the
+ * command line set it): a timeout the user chose wins over the derived one.
+ */
+export const TEST_TIMEOUT_ENV = 'TOOL_EVALS_TEST_TIMEOUT'
+/** Vitest's own default `testTimeout` (outside browser mode). */
+export const VITEST_DEFAULT_TEST_TIMEOUT = 5000
+
+/** The `testTimeout` the user set for this run, if the reporter passed one on. */
+export function configuredTestTimeout(env: NodeJS.ProcessEnv = process.env): number | undefined {
+  const v = env[TEST_TIMEOUT_ENV]
+  if (v === undefined || v.trim() === '') return undefined
+  const n = Number(v)
+  return Number.isFinite(n) && n >= 0 ? n : undefined
+}
+
 /** Time left for parsing, scoring and the test itself after the generations (retryBudget keeps up to 1 s of it). */
 export const SCORING_ALLOWANCE_MS = 5000
 

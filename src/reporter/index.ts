@@ -15,6 +15,7 @@ import { buildRunReport, type RunFacts } from './build.js'
 import { htmlSampleFromMeta, writeHtmlReport, type HtmlSample } from './html.js'
 import { annotationCounts, annotationOverflowNotice } from './github.js'
 import { Progress } from './progress.js'
+import { TEST_TIMEOUT_ENV, VITEST_DEFAULT_TEST_TIMEOUT } from '../eval/timeout.js'
 import { JOURNAL_ENV, journalFolder, openRunJournal, resumeDisabled, retireRunJournal } from '../models/journal.js'
 import type { ToolEvalsReport } from './report.js'
 import { describeSelection, hasRun, isPlanned, partialReportPath, type PartialReason } from './run-scope.js'
@@ -161,6 +162,11 @@ export default class ToolEvalsReporter implements Reporter {
     this.vitest = vitest
     this.textToStderr = undefined
     this.setUpJournal(vitest)
+    // A testTimeout the user set wins over describeEval's derived default: the workers learn it from their env.
+    const { testTimeout } = vitest.config
+    if (typeof testTimeout === 'number' && testTimeout !== VITEST_DEFAULT_TEST_TIMEOUT) {
+      ;((vitest.config.env ??= {}) as Record<string, string>)[TEST_TIMEOUT_ENV] = String(testTimeout)
+    }
     // After the reporters' onInit calls have run (inserting during Vitest's own iteration would skip one).
     queueMicrotask(() => {
       const list = (vitest as unknown as { reporters?: Reporter[] }).reporters
