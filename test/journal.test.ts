@@ -1,9 +1,9 @@
 // The run journal in process (models/journal.ts): what a run writes, what the next run after an interruption takes
 // from it, what it drops (a cut line, a finished run's journal), and the sample timeout derived from the provider.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { Sample } from '../src/data/types.js'
 import { cached } from '../src/models/cache.js'
 import { journaled, journalFolder, journalFor, openRunJournal, resumeEntries, retireRunJournal } from '../src/models/journal.js'
@@ -129,6 +129,23 @@ describe('the run journal', () => {
     } finally {
       delete process.env['TE_JOURNAL_KEY']
       await server.close()
+    }
+  })
+
+  it('a journal that cannot be written costs the resume, never the sample: one warning', async () => {
+    const folder = journalFolder(join(root, 'unwritable'))
+    mkdirSync(join(root, 'unwritable', '.tool-evals', 'journal'), { recursive: true })
+    writeFileSync(folder, 'a file where the folder goes')
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true)
+    try {
+      const model = journaled(counting(), folder)
+      expect((await model.generate(sample('u1'))).calls?.[0]?.name).toBe('f')
+      expect((await model.generate(sample('u2'))).calls?.[0]?.name).toBe('f')
+      const warnings = stderr.mock.calls.map((c) => String(c[0])).filter((l) => l.includes('the run journal'))
+      expect(warnings).toHaveLength(1)
+      expect(warnings[0]).toContain('an interrupted run will not resume')
+    } finally {
+      stderr.mockRestore()
     }
   })
 

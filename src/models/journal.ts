@@ -15,8 +15,8 @@
  *   the key is the generation cache's (`generationKey`: sha256 over provider id, settings, messages, tools, trial):
  *   no request, header or API key is ever written, only the hash and the output.
  * - `resume/`: the files of unfinished runs, moved there by the next run's start (`openRunJournal`); workers read
- *   them once per run. A filtered run that finishes leaves them there (see `retireRunJournal`). A line cut by a kill (no newline at its end) or unreadable is dropped: its sample is asked
- *   again.
+ *   them once per run. A line cut by a kill (no newline at its end) or unreadable is dropped: its sample is asked
+ *   again. A filtered run that finishes leaves them there (see `retireRunJournal`).
  * - `run`: the id of the run in progress, so a worker reused across watch reruns reloads `resume/`.
  */
 import { randomBytes } from 'node:crypto'
@@ -176,14 +176,18 @@ export function journalLine(key: string, output: ModelOutput): string {
   return `${JSON.stringify(line)}\n`
 }
 
-/** Append one line to this worker's file, synchronously (durable once the call returns, whatever kills us next). */
-function append(folder: string, line: string): void {
+/**
+ * Append one generation's line to this worker's file, synchronously (durable once the call returns, whatever kills
+ * the process next). A journal that cannot be written costs the resume, never the sample: one warning, no error.
+ */
+function append(folder: string, key: string, output: ModelOutput): void {
   let file = ownFiles.get(folder)
   if (!file) {
     file = join(folder, 'current', `${process.pid}-${threadId}-${randomBytes(4).toString('hex')}.jsonl`)
     ownFiles.set(folder, file)
   }
   try {
+    const line = journalLine(key, output)
     try {
       appendFileSync(file, line)
     } catch (err) {
@@ -218,12 +222,17 @@ export function journaled(provider: ModelProvider, folder: string): ModelProvide
   const wrapper: ModelProvider = {
     id: provider.id,
     async generate(sample: Sample, opts) {
-      const key = generationKey(provider, sample)
+      let key: string
+      try {
+        key = generationKey(provider, sample)
+      } catch {
+        return provider.generate(sample, opts) // a sample no key can be made of (cyclic): generated, not journaled
+      }
       const found = resumeEntries(folder, runId).outputs.get(key)
       // A copy: scoring must not change what a second sample with the same key would get.
       if (found) return { ...structuredClone(found), resumed: 1 }
       const output = await provider.generate(sample, opts)
-      if (output.skipped === undefined) append(folder, journalLine(key, output))
+      if (output.skipped === undefined) append(folder, key, output)
       return output
     },
   }
