@@ -281,7 +281,10 @@ export default class ToolEvalsReporter implements Reporter {
     this.progress.stop()
     const { tests, run } = this.decided as NonNullable<typeof this.decided>
     // A run that reached its end with every file finished leaves nothing to resume: its journal is never replayed.
-    if (reason !== 'interrupted' && unfinishedFiles(this.root(), modules).length === 0) this.retireJournal(run.selection.length > 0)
+    // One that ran only part of the evals (filtered, or a file that failed to load) keeps what an unfinished run left.
+    if (reason !== 'interrupted' && unfinishedFiles(this.root(), modules).length === 0) {
+      this.retireJournal(run.selection.length > 0 || moduleErrors(this.root(), modules).length > 0)
+    }
     this.decided = undefined
     this.report = report
     let samples: HtmlSample[] | undefined
@@ -291,11 +294,11 @@ export default class ToolEvalsReporter implements Reporter {
     if (!report.pass) process.exitCode ||= 1
   }
 
-  /** A filtered run keeps what an unfinished whole run left for the run that runs everything. */
-  private retireJournal(filtered: boolean): void {
+  /** A partial run keeps what an unfinished whole run left for the run that runs everything. */
+  private retireJournal(partial: boolean): void {
     if (!this.journal) return
     try {
-      retireRunJournal(this.journal, { keepResume: filtered })
+      retireRunJournal(this.journal, { keepResume: partial })
     } catch (err) {
       this.log(`tool-evals: the run journal ${this.journal} could not be removed (${errorLine(err)}): remove it, or the next run resumes from it`)
     }
