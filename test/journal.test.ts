@@ -175,6 +175,7 @@ describeEval('given timeout', { data, model: bounded, timeout: 1234, assert: () 
 describe('the default sample timeout', () => {
   it("is the provider's bound plus 5 s; describeEval's `timeout` wins, and so does a testTimeout the user set", () => {
     expect(timeouts).toEqual({ derived: 25_000, given: 1234 })
+    expect(() => describeEval('bad', { data, model: bounded, resume: 'yes' as never })).toThrow('describeEval("bad"): option `resume` must be true or false')
     expect(configuredTestTimeout({ TOOL_EVALS_TEST_TIMEOUT: '60000' })).toBe(60_000)
     expect(configuredTestTimeout({ TOOL_EVALS_TEST_TIMEOUT: 'soon' })).toBeUndefined()
     expect(configuredTestTimeout({})).toBeUndefined()

@@ -412,6 +412,11 @@ describe('Progress', () => {
     }
   })
 
+  it('refuses a progress interval that is not a positive number of ms', () => {
+    expect(() => new ToolEvalsReporter({ progressIntervalMs: 0 })).toThrow('option `progressIntervalMs` must be a positive number of milliseconds, got 0')
+    expect(() => new ToolEvalsReporter({ progressIntervalMs: '10s' as never })).toThrow('got 10s')
+  })
+
   it('hands the workers a testTimeout the user set, and the journal folder', () => {
     const dir = mkdtempSync(join(tmpdir(), 'timeout-'))
     try {

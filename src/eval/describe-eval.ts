@@ -123,6 +123,7 @@ export function describeEval(name: string, options: EvalOptions): void {
   // `assert` callbacks use the tool-call matchers: make them available even without the setup entry.
   registerMatchers()
   if (options.format !== undefined) assertKnownFormat(options.format, `describeEval("${name}"): option \`format\``)
+  if (options.resume !== undefined && typeof options.resume !== 'boolean') throw new Error(`describeEval("${name}"): option \`resume\` must be true or false`)
   const stack = definitionStack() // locates the per-sample annotations at this call in the eval file
   const { model } = options
   // `tools` or `environment`: each sample runs through the agent loop, its trajectory scored by default.

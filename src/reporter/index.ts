@@ -142,6 +142,10 @@ export default class ToolEvalsReporter implements Reporter {
     this.thresholds = validateThresholds(options.thresholds)
     const pricing = validatePricing(options.pricing)
     this.usageOptions = { pricing, maxThresholds: validateMaxThresholds(options.maxThresholds, pricing !== undefined) }
+    const interval = options.progressIntervalMs
+    if (interval !== undefined && !(typeof interval === 'number' && Number.isFinite(interval) && interval > 0)) {
+      throw new Error(`ToolEvalsReporter: option \`progressIntervalMs\` must be a positive number of milliseconds, got ${String(interval)}`)
+    }
     this.progress = this.makeProgress()
   }
 
