@@ -1,6 +1,6 @@
 // Retries of an OpenAI-compatible endpoint within the sample's test timeout, through a real `vitest run` subprocess:
 // a port where nothing listens makes the sample errored with the real cause (ECONNREFUSED, after N attempts), not
-// "timed out after 5000 ms" (Vitest's default timeout, which the provider's default back-off would outlast); a real
+// "timed out after 5000 ms" (the sample's timeout, which the provider's default back-off would outlast); a real
 // server on 127.0.0.1 that answers 503 twice then answers is right, and the report counts its 2 retries.
 import { readFileSync } from 'node:fs'
 import { createServer } from 'node:net'
@@ -21,13 +21,14 @@ async function freePort(): Promise<number> {
 const call = { id: 'c0', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }
 const sample = (id: string) => ({ id, messages: [{ role: 'user', content: id }], expected: [{ name: 'get_weather', arguments: { city: 'Paris' } }] })
 
-// Vitest's default test timeout (5 s), the provider's default retries (4); a first back-off of 1 s makes the
-// back-off alone 7.5 s at the least: more than the sample's time without a deadline.
+// A test timeout of 5 s (given: the default one, derived from the provider, would wait out every retry), the
+// provider's default retries (4); a first back-off of 1 s makes the back-off alone 7.5 s at the least: more than the
+// sample's time without a deadline.
 const evalFile = `
 import { describeEval, openaiCompatible } from 'vitest-tool-evals'
 const refused = openaiCompatible({ baseURL: process.env.TE_DEAD_URL, model: 'm', retryDelayMs: 1000 })
 const flaky = openaiCompatible({ baseURL: process.env.TE_BASE_URL, model: 'm', retryDelayMs: 20 })
-describeEval('refused', { data: ${JSON.stringify([sample('r1')])}, model: refused, failOnError: false })
+describeEval('refused', { data: ${JSON.stringify([sample('r1')])}, model: refused, failOnError: false, timeout: 5000 })
 describeEval('flaky', { data: ${JSON.stringify([sample('f1')])}, model: flaky })
 `
 

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
 import type { ToolCall } from '../src/calls/types.js'
 import { META_KEY, readEvalMeta, storedCalls, truncate, type EvalMeta } from '../src/eval/meta.js'
 import ToolEvalsReporter from '../src/reporter/index.js'
@@ -356,6 +356,80 @@ describe('Progress', () => {
     }
     expect(lines.length).toBeGreaterThan(10)
     expect(lines.length).toBeLessThan(80) // an hour at one sample a second
+  })
+
+  it('off a terminal: a line every interval from a timer, with errored samples, and none after the run', () => {
+    vi.useFakeTimers()
+    try {
+      let t = 0
+      const lines: string[] = []
+      const p = new Progress((l) => lines.push(l), 'log', 15_000, () => t)
+      p.start()
+      p.addTotal(40)
+      t = 1000
+      p.tick()
+      t = 3000
+      p.tick(true)
+      p.tick()
+      expect(lines).toEqual([]) // ticks alone print nothing in a log
+      t = 15_000
+      vi.advanceTimersByTime(15_000)
+      expect(lines).toEqual(['tool-evals: 3/40 tests · 1 errored · 0.1/s · ETA 4m19s'])
+      // One slow sample: no test finishes, the log still says where the run is.
+      t = 30_000
+      vi.advanceTimersByTime(15_000)
+      expect(lines).toHaveLength(2)
+      p.stop()
+      vi.advanceTimersByTime(60_000)
+      expect(lines).toHaveLength(2)
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it('off a terminal with JUnit on stdout: the reporter prints its progress lines to stderr', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'progress-'))
+    const isTTY = Object.getOwnPropertyDescriptor(process.stdout, 'isTTY')
+    Object.defineProperty(process.stdout, 'isTTY', { value: false, configurable: true })
+    const stdout = vi.spyOn(process.stdout, 'write').mockImplementation(() => true)
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true)
+    try {
+      const reporter = new ToolEvalsReporter({ markdownFile: false, summary: false, progressIntervalMs: 10 })
+      const logged: string[] = []
+      reporter.onInit({ logger: { log: (t: string) => logged.push(t) }, config: { root: dir, reporters: ['junit'], env: {} } } as never)
+      await reporter.onTestRunStart()
+      await new Promise((r) => setTimeout(r, 60))
+      const toStderr = stderr.mock.calls.map((c) => String(c[0])).filter((l) => l.startsWith('tool-evals: 0/0 tests'))
+      expect(toStderr.length).toBeGreaterThan(0)
+      expect([...logged, ...stdout.mock.calls.map((c) => String(c[0]))].join('')).not.toContain('tool-evals: 0/0')
+      reporter.onTestRunEnd([], [], 'passed')
+    } finally {
+      stdout.mockRestore()
+      stderr.mockRestore()
+      if (isTTY) Object.defineProperty(process.stdout, 'isTTY', isTTY)
+      else delete (process.stdout as { isTTY?: boolean }).isTTY
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('refuses a progress interval that is not a positive number of ms', () => {
+    expect(() => new ToolEvalsReporter({ progressIntervalMs: 0 })).toThrow('option `progressIntervalMs` must be a positive number of milliseconds, got 0')
+    expect(() => new ToolEvalsReporter({ progressIntervalMs: '10s' as never })).toThrow('got 10s')
+  })
+
+  it('hands the workers a testTimeout the user set, and the journal folder', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'timeout-'))
+    try {
+      const set = { root: dir, testTimeout: 60_000, env: {} as Record<string, string> }
+      new ToolEvalsReporter({ progress: false }).onInit({ logger: { log: () => {} }, config: set } as never)
+      expect(set.env).toEqual({ TOOL_EVALS_TEST_TIMEOUT: '60000', TOOL_EVALS_JOURNAL: join(dir, '.tool-evals/journal/run') })
+      // Vitest's default is no choice of the user's: describeEval derives its own.
+      const unset = { root: dir, testTimeout: 5000, shard: { index: 1, count: 2 }, env: {} as Record<string, string> }
+      new ToolEvalsReporter({ progress: false }).onInit({ logger: { log: () => {} }, config: unset } as never)
+      expect(unset.env).toEqual({ TOOL_EVALS_JOURNAL: join(dir, '.tool-evals/journal/shard-1-of-2') })
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('formats durations', () => {

@@ -172,6 +172,8 @@ function turnsOf(sample: Sample): ChatMessage[][] {
 export interface AgentRun {
   trajectory: Trajectory
   usage?: { promptTokens?: number; completionTokens?: number; retries?: number }
+  /** Steps answered from the run journal of an interrupted run. */
+  resumed?: number
 }
 
 /** Run one sample through the agent loop. A provider error ends the run with an error naming the step. */
@@ -187,6 +189,7 @@ export async function runAgent(
   const trajectory: Trajectory = { steps, turns: 0, stepLimitHit: false, toolErrors: 0, messages }
   const usage: { promptTokens: number; completionTokens: number; retries?: number } = { promptTokens: 0, completionTokens: 0 }
   let counted = false
+  let resumed = 0
   turns: for (const [turn, turnMessages] of turnsOf(sample).entries()) {
     messages.push(...turnMessages)
     trajectory.turns = turn + 1
@@ -202,6 +205,7 @@ export async function runAgent(
       } catch (err) {
         throw stepError(err, n, turn)
       }
+      if (output.resumed) resumed += output.resumed
       if (output.skipped !== undefined) throw stepError(new Error(`the provider skipped the step: ${output.skipped}`), n, turn)
       if (output.usage) {
         counted = true
@@ -244,6 +248,7 @@ export async function runAgent(
   }
   if (env.state) trajectory.state = env.state()
   const run: AgentRun = { trajectory }
+  if (resumed > 0) run.resumed = resumed
   if (counted) run.usage = usage
   return run
 }
@@ -287,12 +292,14 @@ export function agentProvider(model: ModelProvider, options: AgentOptions & { ma
       const output: ModelOutput = { calls: trajectoryCalls(run.trajectory), trajectory: run.trajectory }
       if (run.trajectory.answer !== undefined) output.text = run.trajectory.answer
       if (run.usage) output.usage = run.usage
+      if (run.resumed) output.resumed = run.resumed
       return output
     },
   }
   if (model.settings !== undefined) Object.assign(wrapped, { settings: model.settings })
   if (model.concurrency !== undefined) Object.assign(wrapped, { concurrency: model.concurrency })
   if (model.inputFiles !== undefined) Object.assign(wrapped, { inputFiles: model.inputFiles })
+  if (model.generationTimeoutMs !== undefined) Object.assign(wrapped, { generationTimeoutMs: model.generationTimeoutMs })
   return wrapped
 }
 

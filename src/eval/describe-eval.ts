@@ -26,6 +26,8 @@ import { recordUsage } from './usage.js'
 import { expandTrials, generateAndEvaluate, keepSnapshot, snapshotVerdict } from './sample-run.js'
 import { snapshotPlan, SuiteSnapshot, type SnapshotOption } from './snapshot.js'
 import { trialsPlan, type TrialsOption } from './trials.js'
+import { journaled, journalFor } from '../models/journal.js'
+import { configuredTestTimeout, defaultSampleTimeout } from './timeout.js'
 
 import { callsHash } from './calls-hash.js'
 import { RUN_INFO_KEY, suiteRunInfo } from './run-info.js'
@@ -61,8 +63,20 @@ export interface EvalOptions extends ScorerOptions, DataOptions, AgentOptions {
   model: ModelProvider
   /** Generations in flight at once for this suite (default: the provider's `concurrency` hint, else 4). */
   concurrency?: number
-  /** Per-sample test timeout in ms (default: Vitest's `testTimeout`). Covers waiting for the sample's generation. */
+  /**
+   * Per-sample test timeout in ms; covers waiting for the sample's generation. Default: derived from the provider
+   * (`generationTimeoutMs`: an endpoint's attempts and back-off, a local model's loading), times the trial rounds and
+   * agent steps, plus 5 s; Vitest's `testTimeout` when your config or command line sets it (seen by the reporter),
+   * or for a provider that does not say (replay, your own).
+   */
   timeout?: number
+  /**
+   * Journal each generation as it arrives, so the rerun of an interrupted run resumes from them (the journal of a
+   * run that finished is retired, never replayed). Default: on for providers whose generations cost (`resumable`:
+   * `openaiCompatible`, `local`); `true` for any provider; `false` off. `TOOL_EVALS_RESUME=0` turns it off for a run.
+   * Needs the reporter (the plugin or ToolEvalsReporter), which opens and retires the journal.
+   */
+  resume?: boolean
   /**
    * Fail a sample's test when the sample is not fully right (any failure category), showing the call diff. A sample
    * with a BFCL verdict (`bfcl` option) must pass the BFCL checker instead: its `expected` is one acceptable answer
@@ -109,6 +123,7 @@ export function describeEval(name: string, options: EvalOptions): void {
   // `assert` callbacks use the tool-call matchers: make them available even without the setup entry.
   registerMatchers()
   if (options.format !== undefined) assertKnownFormat(options.format, `describeEval("${name}"): option \`format\``)
+  if (options.resume !== undefined && typeof options.resume !== 'boolean') throw new Error(`describeEval("${name}"): option \`resume\` must be true or false`)
   const stack = definitionStack() // locates the per-sample annotations at this call in the eval file
   const { model } = options
   // `tools` or `environment`: each sample runs through the agent loop, its trajectory scored by default.
@@ -124,7 +139,10 @@ export function describeEval(name: string, options: EvalOptions): void {
   // Default: what the provider says it can use (an endpoint's concurrency, a local model's batch size).
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? model.concurrency ?? DEFAULT_CONCURRENCY))
   const abort = new AbortController()
-  const generating = agent ? agentProvider(model, agent, options.format) : mcp ? requireServerTools(model, mcp) : model
+  // The run journal wraps the model itself: each agent step is one journaled generation.
+  const journal = journalFor(model, options.resume)
+  const generatingModel = journal ? journaled(model, journal) : model
+  const generating = agent ? agentProvider(generatingModel, agent, options.format) : mcp ? requireServerTools(generatingModel, mcp) : generatingModel
   const generator = withPreparation(generating, scorers, options.format)
   const generations = new Generations(generator, concurrency, concurrency * LOOKAHEAD_FACTOR, abort.signal)
   const trials = trialsPlan(options.trials, `describeEval("${name}")`)
@@ -142,7 +160,14 @@ export function describeEval(name: string, options: EvalOptions): void {
     const inputs = inputFiles(options.data, providers)
     if (suiteMeta) suiteMeta[RUN_INFO_KEY] = suiteRunInfo(model, inputs, entries.flatMap((e) => (e.sample ? [e.sample] : [])))
     const samplesByName = new Map<string, Sample>()
-    const testOptions = options.timeout === undefined ? {} : { timeout: options.timeout }
+    const timeoutPlan = { trials: trials?.count, concurrency, maxSteps: agent?.maxSteps }
+    // A judge asked per sample (a scorer's provider) adds its own bound to the model's.
+    const judges = providers.filter((p) => p !== model)
+    const timedModel = model.generationTimeoutMs === undefined ? model : { generationTimeoutMs: judges.reduce((t, p) => t + ((p as { generationTimeoutMs?: number }).generationTimeoutMs ?? 0), model.generationTimeoutMs) }
+    const testOptions = (sample: Sample): { timeout?: number } => {
+      const timeout = options.timeout ?? configuredTestTimeout() ?? defaultSampleTimeout(timedModel, sample, timeoutPlan)
+      return timeout === undefined ? {} : { timeout }
+    }
     let planned = false
     // The tool-call snapshot of this collection (a watch rerun collects anew); the last planned sample writes it.
     const suiteSnapshot = snapshot ? new SuiteSnapshot(snapshot) : undefined
@@ -162,7 +187,7 @@ export function describeEval(name: string, options: EvalOptions): void {
       }
       const sample = entry.sample
       samplesByName.set(sample.id, sample)
-      test(sample.id, testOptions, async (ctx) => {
+      test(sample.id, testOptions(sample), async (ctx) => {
         // The first sample to run plans the suite: only the samples that will run (after `-t`, `.only`), in order,
         // so generation starts ahead of the tests.
         if (!planned && ctx.task.suite) {
@@ -348,6 +373,7 @@ export async function evaluateWith(
   if (output.trajectory !== undefined) stored.trajectory = storedTrajectory(output.trajectory)
 
   if (output.cached) stored.cacheHit = true
+  if (output.resumed) stored.resumed = output.resumed
   if (output.skipped !== undefined) {
     record.skipped = output.skipped
     return { stored, result: { sample, output, calls: [], score: scoreSample([], sample.expected, scoreOptions), record } }

@@ -57,6 +57,8 @@ export interface EvalMeta {
   callsHash?: string
   /** The output came from the generation cache (`cached()`). */
   cacheHit?: true
+  /** Generations of this sample (trials, agent steps) answered from the run journal of an interrupted run. */
+  resumed?: number
   /** The last user message, cut short; kept only for samples that are not fully right (the HTML report shows it). */
   prompt?: string
   /** The agent loop's run, steps and results cut short (see TRAJECTORY_LIMITS). */

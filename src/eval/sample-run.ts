@@ -65,6 +65,10 @@ export async function generateAndEvaluate<E extends EvaluatedLike>(
   const { index, frequency } = modalTrial(outcomes)
   // The most frequent outcome is what the sample shows (calls, output, assert); its record is the trials' reduction.
   const evaluated = all[index] as E
+  // Every trial's resumed generations, not only the shown trial's.
+  const resumed = all.reduce((n, e) => n + (e.stored.resumed ?? 0), 0)
+  if (resumed > 0) evaluated.stored.resumed = resumed
+  else delete evaluated.stored.resumed
   const record = reduceTrials(outcomes, trials)
   evaluated.stored.record = record
   evaluated.result.record = record

@@ -92,6 +92,8 @@ export function cached(provider: ModelProvider, options: CacheOptions = {}): Cac
   }
   if (provider.settings !== undefined) Object.assign(wrapper, { settings: provider.settings })
   if (provider.concurrency !== undefined) Object.assign(wrapper, { concurrency: provider.concurrency })
+  // Not `resumable`: the cache keeps every output already, so a journal would only duplicate it.
+  if (provider.generationTimeoutMs !== undefined) Object.assign(wrapper, { generationTimeoutMs: provider.generationTimeoutMs })
   if (provider.close) Object.assign(wrapper, { close: () => provider.close?.() })
   return wrapper
 }
@@ -201,7 +203,7 @@ export function nonFiniteNumbers(value: unknown): NonFinite[] {
 }
 
 /** Put the listed non-finite numbers back (each in place of a `null`); false when the list does not fit the body. */
-function restoreNonFinite(root: unknown, list: unknown): boolean {
+export function restoreNonFinite(root: unknown, list: unknown): boolean {
   if (list === undefined) return true
   if (!Array.isArray(list)) return false
   for (const entry of list) {
@@ -261,7 +263,7 @@ async function readEntry(path: string, key: string): Promise<Read> {
 
 /** Write the entry; undefined when written, otherwise why not (the temporary file is removed either way). */
 async function writeEntry(path: string, key: string, output: ModelOutput): Promise<string | undefined> {
-  const { cacheRegenerated: _marker, cached: _hit, ...stored } = output
+  const { cacheRegenerated: _marker, cached: _hit, resumed: _resumed, ...stored } = output
   const body = JSON.stringify(stored)
   const header: Record<string, unknown> = { v: FORMAT_VERSION, key, sha256: sha256(body), bytes: Buffer.byteLength(body) }
   const nonFinite = nonFiniteNumbers(stored)

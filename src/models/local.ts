@@ -52,6 +52,19 @@ export interface LocalProvider extends ModelProvider {
   clearPrefixCache(): Promise<void>
 }
 
+/** Loading a model, a first download of its weights included. */
+const LOAD_ALLOWANCE_MS = 5 * 60_000
+/** One decoding step of a batch on a slow CPU (a few tokens a second). */
+const STEP_ALLOWANCE_MS = 500
+
+/**
+ * The longest a sample of a working local model takes: loading, then the batch ahead of it and its own, each up to
+ * `maxNewTokens` steps (about 9 minutes at the default 512).
+ */
+export function localGenerationTimeoutMs(maxNewTokens: number): number {
+  return LOAD_ALLOWANCE_MS + 2 * maxNewTokens * STEP_ALLOWANCE_MS
+}
+
 /**
  * A model run locally: a hub model id (downloaded by transformers.js when remote models are allowed) or a local
  * folder in transformers.js layout (`config.json`, tokenizer files, `onnx/model*.onnx`).
@@ -136,6 +149,8 @@ export function local(modelIdOrPath: string, options: LocalOptions = {}): LocalP
     id: `local:${modelIdOrPath}`,
     settings: outputSettings,
     concurrency: settings.batchSize,
+    resumable: true,
+    generationTimeoutMs: localGenerationTimeoutMs(settings.maxNewTokens),
     generate,
     async stats() {
       return { ...(await ready()).engine.stats }

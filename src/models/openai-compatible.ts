@@ -193,7 +193,9 @@ export function openaiCompatible(options: OpenAICompatibleOptions): ModelProvide
     }
   }
 
-  return { id, settings, concurrency, generate }
+  // Every attempt to its time limit, and the longest back-off (Retry-After included) between them.
+  const generationTimeoutMs = (maxRetries + 1) * timeoutMs + maxRetries * (options.maxRetryDelayMs ?? 60_000)
+  return { id, settings, concurrency, resumable: true, generationTimeoutMs, generate }
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -60,6 +60,8 @@ export function record(provider: ModelProvider, path: string | URL, options: Rec
   }
   if (provider.settings !== undefined) Object.assign(wrapper, { settings: provider.settings })
   if (provider.concurrency !== undefined) Object.assign(wrapper, { concurrency: provider.concurrency })
+  // Not `resumable`: an output answered from the run journal would never reach the recording, which a run rewrites.
+  if (provider.generationTimeoutMs !== undefined) Object.assign(wrapper, { generationTimeoutMs: provider.generationTimeoutMs })
   return wrapper
 }
 

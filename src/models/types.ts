@@ -20,6 +20,11 @@ export interface ModelOutput {
   usage?: { promptTokens?: number; completionTokens?: number; latencyMs?: number; firstTokenMs?: number; retries?: number }
   /** Set by `cached()` when the output came from the cache (no model ran: left out of latency and cost). */
   cached?: true
+  /**
+   * Generations of this output answered from the run journal of an interrupted run (describeEval's resume): 1 for a
+   * plain generation, the steps so answered for an agent run. Absent: none.
+   */
+  resumed?: number
   /** Set by `cached()` when the sample's cache entry existed but was unusable and was generated again: why. */
   cacheRegenerated?: string
   /**
@@ -65,6 +70,18 @@ export interface ModelProvider {
    * local model's batch size). A hint for callers; providers bound their own concurrency regardless.
    */
   readonly concurrency?: number
+  /**
+   * Its generations cost money or time (an endpoint, a local model): describeEval journals each as it arrives, so the
+   * rerun of an interrupted run resumes from them (describeEval's `resume`). Wrappers that keep every output
+   * themselves (`cached`, `record`) do not forward it.
+   */
+  readonly resumable?: boolean
+  /**
+   * The longest one generation takes when the model works as configured: every attempt, the back-off between them
+   * and, for a local model, loading. describeEval's default test timeout is derived from it (see
+   * `defaultSampleTimeout`); absent: Vitest's `testTimeout`. Wrappers forward it.
+   */
+  readonly generationTimeoutMs?: number
   generate(sample: Sample, options?: GenerateOptions): Promise<ModelOutput>
   /** Local files the provider reads its outputs from (a replay recording): watch mode reruns the eval on an edit. */
   readonly inputFiles?: readonly string[]

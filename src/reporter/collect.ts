@@ -47,6 +47,8 @@ export class RunCollector {
   erroredUnlisted = 0
   /** Samples whose cache entry was unusable and regenerated (`cached()`). */
   cacheRegenerated = 0
+  /** Generations answered from the run journal of an interrupted run (describeEval's resume). */
+  resumed = 0
   /** Tokens and latencies, the model's and the judge's, overall and per suite. */
   readonly usage = new UsageCollector()
 
@@ -67,6 +69,7 @@ export class RunCollector {
   add(meta: EvalMeta): void {
     const record = meta.record
     if (meta.cacheRegenerated !== undefined) this.cacheRegenerated++
+    if (typeof meta.resumed === 'number' && meta.resumed > 0) this.resumed += meta.resumed
     addToRun(this.overall, record)
     this.intervals.add(record)
     this.trials.add(meta)

@@ -8,13 +8,15 @@
  * gathers the run's facts, `buildRunReport` makes the one report, the gate (gate.ts) decides it, and the writers
  * render it; a failed gate exits non-zero with every reason named.
  */
-import { resolve } from 'node:path'
+import { relative, resolve } from 'node:path'
 import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason, TestSpecification, Vitest } from 'vitest/node'
 import { readEvalMeta, type EvalMeta } from '../eval/meta.js'
 import { buildRunReport, type RunFacts } from './build.js'
 import { htmlSampleFromMeta, writeHtmlReport, type HtmlSample } from './html.js'
 import { annotationCounts, annotationOverflowNotice } from './github.js'
 import { Progress } from './progress.js'
+import { TEST_TIMEOUT_ENV, VITEST_DEFAULT_TEST_TIMEOUT } from '../eval/timeout.js'
+import { JOURNAL_ENV, journalFolder, openRunJournal, resumeDisabled, retireRunJournal } from '../models/journal.js'
 import type { ToolEvalsReport } from './report.js'
 import { describeSelection, hasRun, isPlanned, partialReportPath, type PartialReason } from './run-scope.js'
 import { validateThresholds, type Thresholds } from './thresholds.js'
@@ -51,8 +53,13 @@ export interface ToolEvalsReporterOptions extends GateOptions {
   markdownFile?: string | false
   /** How many of the worst samples to show (default 5; 0 hides them). */
   worst?: number
-  /** Progress lines (done / total, rate, ETA) during the run. Default 'auto': only when stdout is a TTY. */
+  /**
+   * Progress lines (done / total, errored, rate, ETA) during the run. Default 'auto' (and `true`): live on a terminal,
+   * and off a terminal (CI) a line every `progressIntervalMs`; `false` turns them off.
+   */
   progress?: boolean | 'auto'
+  /** Off a terminal, a progress line every this many ms (default 15000). */
+  progressIntervalMs?: number
   /** Print the terminal summary (default true). */
   summary?: boolean
   /** Write the self-contained HTML report here (relative to Vitest's root), e.g. 'tool-evals-report.html'. */
@@ -117,6 +124,8 @@ export default class ToolEvalsReporter implements Reporter {
   report: ToolEvalsReport | undefined
   /** Whether another reporter writes a document to stdout (read once from the reporters Vitest was given). */
   private textToStderr: boolean | undefined
+  /** The run journal's folder (describeEval's resume), when this Vitest runs tests and resuming is on. */
+  private journal: string | undefined
 
   /**
    * Placed before every other reporter (see `onInit`): it decides the run at the very start of `onTestRunEnd`, so a
@@ -133,13 +142,17 @@ export default class ToolEvalsReporter implements Reporter {
     this.thresholds = validateThresholds(options.thresholds)
     const pricing = validatePricing(options.pricing)
     this.usageOptions = { pricing, maxThresholds: validateMaxThresholds(options.maxThresholds, pricing !== undefined) }
+    const interval = options.progressIntervalMs
+    if (interval !== undefined && !(typeof interval === 'number' && Number.isFinite(interval) && interval > 0)) {
+      throw new Error(`ToolEvalsReporter: option \`progressIntervalMs\` must be a positive number of milliseconds, got ${String(interval)}`)
+    }
     this.progress = this.makeProgress()
   }
 
   private makeProgress(): Progress {
     const setting = this.options.progress ?? 'auto'
-    const enabled = setting === 'auto' ? process.stdout.isTTY === true : setting
-    return new Progress((line) => this.log(line), enabled)
+    const mode = setting === false ? 'off' : process.stdout.isTTY === true ? 'live' : 'log'
+    return new Progress((line) => this.log(line), mode, mode === 'log' ? this.options.progressIntervalMs : undefined)
   }
 
   /** Human text: to stdout, unless a reporter writes a machine-readable document there (then stderr). */
@@ -152,6 +165,12 @@ export default class ToolEvalsReporter implements Reporter {
   onInit(vitest: Vitest): void {
     this.vitest = vitest
     this.textToStderr = undefined
+    this.setUpJournal(vitest)
+    // A testTimeout the user set wins over describeEval's derived default: the workers learn it from their env.
+    const { testTimeout } = vitest.config
+    if (typeof testTimeout === 'number' && testTimeout !== VITEST_DEFAULT_TEST_TIMEOUT) {
+      ;((vitest.config.env ??= {}) as Record<string, string>)[TEST_TIMEOUT_ENV] = String(testTimeout)
+    }
     // After the reporters' onInit calls have run (inserting during Vitest's own iteration would skip one).
     queueMicrotask(() => {
       const list = (vitest as unknown as { reporters?: Reporter[] }).reporters
@@ -159,8 +178,36 @@ export default class ToolEvalsReporter implements Reporter {
     })
   }
 
+  /**
+   * The run journal (see models/journal.ts): the workers learn its folder from their environment, which Vitest builds
+   * from its `env` when it starts them. A merged run (`--merge-reports`) generates nothing: no journal.
+   */
+  private setUpJournal(vitest: Vitest): void {
+    this.journal = undefined
+    if (vitest.config.mergeReports || resumeDisabled()) return
+    this.journal = journalFolder(vitest.config.root, vitest.config.shard)
+    const env = (vitest.config.env ??= {}) as Record<string, string>
+    env[JOURNAL_ENV] = this.journal
+  }
+
+  /** Open the journal for this run: an unfinished run's generations are there to resume, and the run says how many. */
+  private openJournal(): void {
+    if (!this.journal) return
+    try {
+      const { resumable, dropped } = openRunJournal(this.journal)
+      const where = relative(this.root(), this.journal) || this.journal
+      const cut = dropped > 0 ? `; ${dropped} cut or unreadable line(s) dropped, their samples asked again` : ''
+      if (resumable > 0 || dropped > 0) {
+        this.log(`tool-evals: resuming an interrupted run: ${resumable} generations journaled in ${where}${cut} (TOOL_EVALS_RESUME=0 asks them again)`)
+      }
+    } catch (err) {
+      this.log(`tool-evals: the run journal could not be opened (${errorLine(err)}): this run neither resumes nor can be resumed`)
+    }
+  }
+
   async onTestRunStart(specifications: ReadonlyArray<TestSpecification> = []): Promise<void> {
     this.progress.start()
+    this.openJournal()
     this.cancelReason = undefined
     this.decided = undefined
     listenForExit()
@@ -194,7 +241,7 @@ export default class ToolEvalsReporter implements Reporter {
   }
 
   onTestCaseResult(test: TestCase): void {
-    this.progress.tick()
+    this.progress.tick(readEvalMeta(test.meta())?.record.error !== undefined)
     this.run?.finished.push(test)
   }
 
@@ -235,7 +282,13 @@ export default class ToolEvalsReporter implements Reporter {
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>, errors: ReadonlyArray<SerializedError>, reason: TestRunEndReason): void {
     const report = this.decide(modules, errors, reason)
+    this.progress.stop()
     const { tests, run } = this.decided as NonNullable<typeof this.decided>
+    // A run that reached its end with every file finished leaves nothing to resume: its journal is never replayed.
+    // One that ran only part of the evals (filtered, or a file that failed to load) keeps what an unfinished run left.
+    if (reason !== 'interrupted' && unfinishedFiles(this.root(), modules).length === 0) {
+      this.retireJournal(run.selection.length > 0 || moduleErrors(this.root(), modules).length > 0)
+    }
     this.decided = undefined
     this.report = report
     let samples: HtmlSample[] | undefined
@@ -243,6 +296,16 @@ export default class ToolEvalsReporter implements Reporter {
     for (const writer of this.writers(run.paths, tests)) writer.write(decided)
     // Vitest sets the exit code from test results before reporters run; a failed gate must fail the run too.
     if (!report.pass) process.exitCode ||= 1
+  }
+
+  /** A partial run keeps what an unfinished whole run left for the run that runs everything. */
+  private retireJournal(partial: boolean): void {
+    if (!this.journal) return
+    try {
+      retireRunJournal(this.journal, { keepResume: partial })
+    } catch (err) {
+      this.log(`tool-evals: the run journal ${this.journal} could not be removed (${errorLine(err)}): remove it, or the next run resumes from it`)
+    }
   }
 
   /** The views, in the order a person reads them. */
@@ -275,6 +338,7 @@ export default class ToolEvalsReporter implements Reporter {
 
   /** On process exit with a run still open (SIGINT, SIGTERM, `process.exit` mid-run): write what finished. @internal */
   writeInterrupted(): void {
+    this.progress.stop()
     const run = this.run
     this.run = undefined
     runsInFlight.delete(this)

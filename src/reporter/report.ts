@@ -104,6 +104,11 @@ export interface ToolEvalsReport extends ScorerDetails {
   /** Samples whose cache entry was unusable (corrupt, unreadable) and was regenerated; absent when none. */
   cacheRegenerated?: number
   /**
+   * Generations answered from the run journal of the interrupted run before this one (the rerun resumed there
+   * instead of asking the model again); absent when none.
+   */
+  resumed?: number
+  /**
    * The run did not finish (a signal, Ctrl-C, the process killed): the report holds what finished and never passes.
    * A report reading `interrupted` with `partial.ran: 0` was written at run start and the run never reached its end.
    */
@@ -194,6 +199,7 @@ export function buildReport(
     worst: collector.worst,
   }
   if (collector.cacheRegenerated > 0) report.cacheRegenerated = collector.cacheRegenerated
+  if (collector.resumed > 0) report.resumed = collector.resumed
   report.metricIntervals = collector.intervals.overallIntervals(report.metrics)
   report.toolIntervals = toolIntervals(report.tools)
   for (const [name, suite] of Object.entries(report.suites)) {

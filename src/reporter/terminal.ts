@@ -77,6 +77,7 @@ export function renderSummary(report: ToolEvalsReport, options: SummaryOptions):
     out.push(...snapshotSection(report, c))
     out.push(...erroredSection(report, c))
     if (report.cacheRegenerated) out.push('', c.yellow(`  ${report.cacheRegenerated} cache entries were unusable and regenerated`))
+    if (report.resumed) out.push('', c.dim(`  ${report.resumed} generations resumed from the journal of an interrupted run (TOOL_EVALS_RESUME=0 asks them again)`))
     out.push(...worstSection(report, c))
   }
   out.push(...thresholdSection(report, c))
