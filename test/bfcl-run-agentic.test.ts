@@ -58,7 +58,7 @@ function answerOf(id: string): string {
 const withAnswer = <T>(v: T, id: string): T => JSON.parse(JSON.stringify(v).replaceAll('{{answer}}', JSON.stringify(answerOf(id)).slice(1, -1))) as T
 
 describe.skipIf(BFCL === undefined)("bfcl run, agentic: BFCL's requests, results, snapshots and scores", () => {
-  const runs: [string, 'fc' | 'prompting'][] = [['web_search_base', 'fc'], ['web_search_no_snippet', 'fc'], ['memory_kv', 'fc'], ['memory_rec_sum', 'fc'], ['web_search_base', 'prompting'], ['memory_kv', 'prompting'], ['memory_rec_sum', 'prompting']]
+  const runs: [string, 'fc' | 'prompting'][] = [['web_search_base', 'fc'], ['web_search_no_snippet', 'fc'], ['memory_kv', 'fc'], ['memory_rec_sum', 'fc'], ['web_search_base', 'prompting'], ['web_search_no_snippet', 'prompting'], ['memory_kv', 'prompting'], ['memory_rec_sum', 'prompting']]
   for (const [category, mode] of runs) {
     test(`${category} (${mode})`, async () => {
       const fx = JSON.parse(readFileSync(join(DIR, `${category}.${mode}.json`), 'utf8')) as Fixture
@@ -117,7 +117,15 @@ describe.skipIf(BFCL === undefined)("tool-evals bfcl --format prompting on agent
 describe.skipIf(BFCL === undefined)('bfcl run, agentic: every question (and memory prerequisite) in BFCL\'s order', () => {
   const sha = (text: string) => createHash('sha256').update(text).digest('hex')
   const unanswer = (v: unknown, answer: string): unknown =>
-    typeof v === 'string' ? (answer === '' ? v : v.replaceAll(answer, '{{answer}}')) : Array.isArray(v) ? v.map((x) => unanswer(x, answer)) : v
+    typeof v === 'string'
+      ? answer === ''
+        ? v
+        : v.replaceAll(answer, '{{answer}}')
+      : Array.isArray(v)
+        ? v.map((x) => unanswer(x, answer))
+        : v !== null && typeof v === 'object'
+          ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, unanswer(x, answer)]))
+          : v
   for (const category of ['web_search_base', 'web_search_no_snippet', 'memory_kv', 'memory_rec_sum']) {
     test(category, async () => {
       const memory = category.startsWith('memory')
