@@ -108,7 +108,7 @@ export function bfclEnvironment(
     const set = new InstanceSet(new ApiSession(), names, config, 'agent', options.longContext ?? false)
     const env: AgentEnvironment = {
       call(name, args, context) {
-        const [result] = set.execute([callString(name, args, context?.call.floatPaths)])
+        const [result] = set.execute([callString(name, args, context?.call?.floatPaths)])
         // BFCL feeds an exception back as this text: here it is also counted as a tool error.
         const prefix = 'Error during execution: '
         if (result !== undefined && result.startsWith(prefix)) throw new Error(result.slice(prefix.length))

@@ -38,7 +38,7 @@ export function agenticEnvironment(api: AgenticApi, name: string): AgentEnvironm
     async call(callName, args, context) {
       let result: string
       try {
-        result = await executeAgenticCall(api, name, callString(callName, args, context?.call.floatPaths))
+        result = await executeAgenticCall(api, name, callString(callName, args, context?.call?.floatPaths))
       } catch (e) {
         // A recording without this search or page: the run stops, rather than the model seeing another answer.
         if (e instanceof NotRecordedError) throw new ToolRuntimeError(e.message, 'web search result not recorded')
