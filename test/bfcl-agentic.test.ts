@@ -1,6 +1,6 @@
 // BFCL's agentic checker on recorded function-calling results: `tool-evals bfcl` gives what gorilla's own
 // evaluate gave for the same results (fixtures/bfcl-agentic/: accuracy lines, failing ids, error objects).
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
@@ -66,6 +66,17 @@ describe.skipIf(BFCL === undefined)("tool-evals bfcl on agentic results equals B
     const [head, ...rest] = readFileSync(join(scoreDir, `BFCL_v4_${category}_score.json`), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>)
     expect(head).toEqual(expected[category]!.header)
     expect(rest.map((l) => Object.fromEntries(['id', 'error', 'last_non_fc_message'].filter((k) => k in l).map((k) => [k, l[k]])))).toEqual(expected[category]!.failing)
+  })
+  test("--group-folders: score files in BFCL's layout (agentic/memory/<backend>/), the CSVs over both layouts", async () => {
+    const scoreDir = join(tmp, 'grouped')
+    // An earlier category's score file where BFCL's evaluate puts it: the CSVs count it.
+    mkdirSync(join(scoreDir, 'multi_turn'), { recursive: true })
+    writeFileSync(join(scoreDir, 'multi_turn', 'BFCL_v4_multi_turn_base_score.json'), '{"accuracy": 0.625, "correct_count": 125, "total_count": 200}\n')
+    const io = { stdin: new PassThrough(), stdout: new PassThrough(), stderr: new PassThrough() }
+    expect(await runCli([bfclCommand], ['bfcl', '--data', BFCL!, '--results', FIXTURES, '--categories', 'memory_kv', '--score-dir', scoreDir, '--group-folders', '--model', 'my-model'], io)).toBe(0)
+    expect(JSON.parse(readFileSync(join(scoreDir, 'agentic', 'memory', 'kv', 'BFCL_v4_memory_kv_score.json'), 'utf8').split('\n', 1)[0]!)).toEqual(expected['memory_kv']!.header)
+    expect(existsSync(join(scoreDir, 'BFCL_v4_memory_kv_score.json'))).toBe(false)
+    expect(readFileSync(join(scoreDir, 'data_multi_turn.csv'), 'utf8')).toContain('62.50%')
   })
 })
 

@@ -84,9 +84,12 @@ describe.skipIf(BFCL === undefined)("bfcl run, agentic: BFCL's requests, results
         const questions = fx.entries.filter((e) => !e.id.includes('prereq'))
         expect(lines[0]).toMatchObject({ category, total_count: questions.length, requests: server.requests.length, inference_errors: 0 })
         expect(lines[0]).toMatchObject({ accuracy: fx.score.accuracy, correct_count: fx.score.correct_count, total_count: fx.score.total_count })
-        const scoreFile = readdirSync(join(out, 'score'), { recursive: true, encoding: 'utf8' }).find((f) => f.endsWith(`BFCL_v4_${category}_score.json`))!
-        const failing = readFileSync(join(out, 'score', scoreFile), 'utf8').trim().split('\n').slice(1).map((l) => JSON.parse(l) as { id: string; error: { error_type: string } })
+        // BFCL's layout: score/<model>/agentic/ (memory: agentic/memory/<backend>/), the CSVs in score/<model>/.
+        const scoreFile = join(out, 'score', fx.model, category.startsWith('memory') ? `agentic/memory/${category.slice('memory_'.length)}` : 'agentic', `BFCL_v4_${category}_score.json`)
+        const failing = readFileSync(scoreFile, 'utf8').trim().split('\n').slice(1).map((l) => JSON.parse(l) as { id: string; error: { error_type: string } })
         expect(failing.map((f) => [f.id, f.error.error_type])).toEqual(fx.score.failing)
+        const agenticCsv = readFileSync(join(out, 'score', fx.model, 'data_agentic.csv'), 'utf8')
+        expect(agenticCsv).toContain(`${(fx.score.accuracy * 100).toFixed(2)}%`)
         expect(r.code).toBe(0)
       } finally {
         await server.close()
