@@ -27,7 +27,7 @@ interface Fixture {
   entries: { id: string; requests: string[]; result: unknown }[]
   snapshots: Record<string, string>
   /** BFCL's own evaluate over BFCL's own results: accuracy, counts, failing ids and error types. */
-  score: { accuracy: number; correct_count: number; total_count: number; failing: [string, string][] }
+  score: { accuracy: number; correct_count: number; total_count: number; failing: [string, string][]; path: string }
 }
 
 const scriptFc = JSON.parse(readFileSync(join(DIR, 'script.json'), 'utf8')) as Record<string, Record<string, unknown>[]>
@@ -84,8 +84,8 @@ describe.skipIf(BFCL === undefined)("bfcl run, agentic: BFCL's requests, results
         const questions = fx.entries.filter((e) => !e.id.includes('prereq'))
         expect(lines[0]).toMatchObject({ category, total_count: questions.length, requests: server.requests.length, inference_errors: 0 })
         expect(lines[0]).toMatchObject({ accuracy: fx.score.accuracy, correct_count: fx.score.correct_count, total_count: fx.score.total_count })
-        // BFCL's layout: score/<model>/agentic/ (memory: agentic/memory/<backend>/), the CSVs in score/<model>/.
-        const scoreFile = join(out, 'score', fx.model, category.startsWith('memory') ? `agentic/memory/${category.slice('memory_'.length)}` : 'agentic', `BFCL_v4_${category}_score.json`)
+        // Where BFCL's evaluate put it (score/<model>/agentic/, memory: agentic/memory/<backend>/); the CSVs in score/<model>/.
+        const scoreFile = join(out, 'score', fx.score.path)
         const failing = readFileSync(scoreFile, 'utf8').trim().split('\n').slice(1).map((l) => JSON.parse(l) as { id: string; error: { error_type: string } })
         expect(failing.map((f) => [f.id, f.error.error_type])).toEqual(fx.score.failing)
         const agenticCsv = readFileSync(join(out, 'score', fx.model, 'data_agentic.csv'), 'utf8')

@@ -97,6 +97,10 @@ MODEL_CONFIG_MAPPING['my-model'] = ModelConfig(model_name='my-model', display_na
 from bfcl_eval.eval_checker import eval_runner
 handler.write(written, result_dir=result_dir.parent)
 eval_runner.main(['my-model'], [category], result_dir.parent, result_dir.parent.parent / 'score', partial_eval=True)
-score_lines = [json.loads(l) for l in next((result_dir.parent.parent / 'score').rglob(f'*_{category}_score.json')).read_text().splitlines()]
+score_path = next((result_dir.parent.parent / 'score').rglob(f'*_{category}_score.json'))
+score_text = score_path.read_text()
+score_lines = [json.loads(l) for l in score_text.splitlines()]
 score = {**score_lines[0], 'failing': [(l['id'], l['error']['error_type']) for l in score_lines[1:]]}
+# Where BFCL's evaluate put the score file, under score/.
+score['path'] = str(score_path.relative_to(result_dir.parent.parent / 'score'))
 json.dump({'category': category, 'mode': mode, 'model': 'my-model', 'limit': limit, 'entries': out, 'snapshots': snapshots, 'score': score}, open(out_file, 'w'), indent=1, ensure_ascii=False)
