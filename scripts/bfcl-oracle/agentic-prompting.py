@@ -1,8 +1,7 @@
 # Synthetic prompting-model results for web_search_base (each step a text), scored by BFCL's own evaluate with a
 # prompting model's config. Writes {results (answer as {{answer}}), score: header + failing ids and error types}.
 # usage: agentic-prompting.py OUT
-import sys, json, pathlib, tempfile
-import os, sys
+import os, sys, json, pathlib, tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__))); import hook
 sys.path.insert(0, os.path.join(os.environ.get('GORILLA', '/tmp/gorilla'), 'berkeley-function-call-leaderboard'))
 from bfcl_eval.constants.model_config import MODEL_CONFIG_MAPPING, ModelConfig

@@ -1,6 +1,5 @@
 # Synthetic function-calling results for web_search_base and memory_kv, scored by BFCL's own evaluate.
 import sys, json, os, pathlib, shutil
-import os, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__))); import hook
 sys.path.insert(0, os.path.join(os.environ.get('GORILLA', '/tmp/gorilla'), 'berkeley-function-call-leaderboard'))
 from bfcl_eval.constants.model_config import MODEL_CONFIG_MAPPING, ModelConfig

@@ -1,6 +1,5 @@
 # BFCL's own evaluate over result files that tool-evals bfcl run wrote.
-import sys, pathlib
-import os, sys
+import os, sys, pathlib
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__))); import hook
 sys.path.insert(0, os.path.join(os.environ.get('GORILLA', '/tmp/gorilla'), 'berkeley-function-call-leaderboard'))
 from bfcl_eval.constants.model_config import MODEL_CONFIG_MAPPING, ModelConfig

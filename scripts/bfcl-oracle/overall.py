@@ -1,6 +1,5 @@
 # BFCL's own leaderboard aggregation (eval_runner_helper.generate_leaderboard_csv) over score files we write.
 import sys, json, os, tempfile, pathlib
-import os, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__))); import hook
 sys.path.insert(0, os.path.join(os.environ.get('GORILLA', '/tmp/gorilla'), 'berkeley-function-call-leaderboard'))
 from bfcl_eval.constants.model_config import MODEL_CONFIG_MAPPING, ModelConfig

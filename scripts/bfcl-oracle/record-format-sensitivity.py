@@ -3,8 +3,7 @@
 # answers with a call built from the entry's first possible answer in the format's return syntax (varied by entry:
 # correct, a wrong value, text that does not decode, a missing <TOOLCALL> tag), then BFCL's own evaluate.
 # usage: record-format-sensitivity.py LIMIT OUT
-import sys, json, types, copy, pathlib, tempfile
-import os, sys
+import os, sys, json, types, copy, pathlib, tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__))); import hook
 sys.path.insert(0, os.path.join(os.environ.get('GORILLA', '/tmp/gorilla'), 'berkeley-function-call-leaderboard'))
 limit, out_file = int(sys.argv[1]), sys.argv[2]
