@@ -3,7 +3,7 @@
 // scripts/bfcl-oracle/record-agentic.py), through a real server on 127.0.0.1, writes BFCL's results and memory
 // snapshots, and scores them.
 import { createHash } from 'node:crypto'
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -139,6 +139,7 @@ describe.skipIf(BFCL === undefined)('bfcl run, agentic: every question (and memo
         results: string
         snapshots: Record<string, string>
         score: Record<string, unknown>
+        score_path: string
         failing: { count: number; by_type: Record<string, number>; sha256: string }
       }
       const replies = fx.entries.flatMap((e) => {
@@ -164,8 +165,7 @@ describe.skipIf(BFCL === undefined)('bfcl run, agentic: every question (and memo
         const results = [...(memory ? read(`BFCL_v4_${category}_prereq_result.json`) : []), ...read(`BFCL_v4_${category}_result.json`)]
         expect(sha(results.map((l) => JSON.stringify({ id: l.id, result: unanswer(l.result, answerOf(l.id)) })).join('\n'))).toBe(fx.results)
         for (const [name, text] of Object.entries(fx.snapshots)) expect(readFileSync(join(folder, 'memory_snapshot', name), 'utf8')).toBe(text)
-        const scoreFile = readdirSync(join(out, 'score'), { recursive: true, encoding: 'utf8' }).find((f) => f.endsWith(`BFCL_v4_${category}_score.json`))!
-        const [head, ...failing] = readFileSync(join(out, 'score', scoreFile), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { id: string; error: { error_type: string } })
+        const [head, ...failing] = readFileSync(join(out, 'score', fx.score_path), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { id: string; error: { error_type: string } })
         expect(head).toEqual(fx.score)
         const byType: Record<string, number> = {}
         for (const f of failing) byType[f.error.error_type] = (byType[f.error.error_type] ?? 0) + 1
