@@ -4,8 +4,8 @@
  * `model_handler/utils.py`'s `add_memory_instruction_system_prompt`):
  *
  * - `MemoryAPI_kv`: a core memory (7 entries of 300 characters) and an archival memory (50 of 2000), snake_case
- *   keys, BM25+ key search (`rank_bm25.BM25Plus` of release 0.2.2, k1 1.5, b 0.75, delta 1, on the keys with `_` as spaces, lower
- *   case, split on whitespace);
+ *   keys, BM25+ key search (`rank_bm25.BM25Plus` of release 0.2.2, k1 1.5, b 0.75, delta 1, on the keys with `_`
+ *   as spaces, lower case, split on whitespace);
  * - `MemoryAPI_rec_sum`: one text of at most 10,000 characters.
  *
  * A backend's state carries over as BFCL's snapshots carry it: each prerequisite conversation starts from the state
