@@ -232,6 +232,9 @@ describe('bfclEnvironment', () => {
     const env = await make(sample())
     expect(env.call('wc', { file_name: 'a.txt', mode: 'w' }, {} as never)).toBe('{"count": 2, "type": "words"}')
     expect(env.call('add', { a: 1, b: 2.5 }, {} as never)).toBe('{"result": 3.5}')
+    // The call's integral floats (`1.0` in the arguments' JSON) stay floats, as json.loads keeps them.
+    expect(env.call('add', { a: 1, b: 2 }, { call: { floatPaths: ['/a'] } } as never)).toBe('{"result": 3.0}')
+    expect(env.call('add', { a: 1, b: 2 }, {} as never)).toBe('{"result": 3}')
     expect(() => env.call('cd', {}, {} as never)).toThrow("GorillaFileSystem.cd() missing 1 required positional argument: 'folder'")
     // Built into the call string as BFCL builds it; the executor only dispatches to the simulated APIs, never evaluates.
     expect(() => env.call('os.system', {}, {} as never)).toThrow("name 'os' is not defined")

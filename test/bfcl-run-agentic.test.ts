@@ -3,7 +3,7 @@
 // scripts/bfcl-oracle/record-agentic.py), through a real server on 127.0.0.1, writes BFCL's results and memory
 // snapshots, and scores them.
 import { createHash } from 'node:crypto'
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -27,7 +27,7 @@ interface Fixture {
   entries: { id: string; requests: string[]; result: unknown }[]
   snapshots: Record<string, string>
   /** BFCL's own evaluate over BFCL's own results: accuracy, counts, failing ids and error types. */
-  score: { accuracy: number; correct_count: number; total_count: number; failing: [string, string][] }
+  score: { accuracy: number; correct_count: number; total_count: number; failing: [string, string][]; path: string }
 }
 
 const scriptFc = JSON.parse(readFileSync(join(DIR, 'script.json'), 'utf8')) as Record<string, Record<string, unknown>[]>
@@ -58,7 +58,7 @@ function answerOf(id: string): string {
 const withAnswer = <T>(v: T, id: string): T => JSON.parse(JSON.stringify(v).replaceAll('{{answer}}', JSON.stringify(answerOf(id)).slice(1, -1))) as T
 
 describe.skipIf(BFCL === undefined)("bfcl run, agentic: BFCL's requests, results, snapshots and scores", () => {
-  const runs: [string, 'fc' | 'prompting'][] = [['web_search_base', 'fc'], ['web_search_no_snippet', 'fc'], ['memory_kv', 'fc'], ['memory_rec_sum', 'fc'], ['web_search_base', 'prompting'], ['memory_kv', 'prompting'], ['memory_rec_sum', 'prompting']]
+  const runs: [string, 'fc' | 'prompting'][] = [['web_search_base', 'fc'], ['web_search_no_snippet', 'fc'], ['memory_kv', 'fc'], ['memory_rec_sum', 'fc'], ['web_search_base', 'prompting'], ['web_search_no_snippet', 'prompting'], ['memory_kv', 'prompting'], ['memory_rec_sum', 'prompting']]
   for (const [category, mode] of runs) {
     test(`${category} (${mode})`, async () => {
       const fx = JSON.parse(readFileSync(join(DIR, `${category}.${mode}.json`), 'utf8')) as Fixture
@@ -84,9 +84,12 @@ describe.skipIf(BFCL === undefined)("bfcl run, agentic: BFCL's requests, results
         const questions = fx.entries.filter((e) => !e.id.includes('prereq'))
         expect(lines[0]).toMatchObject({ category, total_count: questions.length, requests: server.requests.length, inference_errors: 0 })
         expect(lines[0]).toMatchObject({ accuracy: fx.score.accuracy, correct_count: fx.score.correct_count, total_count: fx.score.total_count })
-        const scoreFile = readdirSync(join(out, 'score'), { recursive: true, encoding: 'utf8' }).find((f) => f.endsWith(`BFCL_v4_${category}_score.json`))!
-        const failing = readFileSync(join(out, 'score', scoreFile), 'utf8').trim().split('\n').slice(1).map((l) => JSON.parse(l) as { id: string; error: { error_type: string } })
+        // Where BFCL's evaluate put it (score/<model>/agentic/, memory: agentic/memory/<backend>/); the CSVs in score/<model>/.
+        const scoreFile = join(out, 'score', fx.score.path)
+        const failing = readFileSync(scoreFile, 'utf8').trim().split('\n').slice(1).map((l) => JSON.parse(l) as { id: string; error: { error_type: string } })
         expect(failing.map((f) => [f.id, f.error.error_type])).toEqual(fx.score.failing)
+        const agenticCsv = readFileSync(join(out, 'score', fx.model, 'data_agentic.csv'), 'utf8')
+        expect(agenticCsv).toContain(`${(fx.score.accuracy * 100).toFixed(2)}%`)
         expect(r.code).toBe(0)
       } finally {
         await server.close()
@@ -117,7 +120,15 @@ describe.skipIf(BFCL === undefined)("tool-evals bfcl --format prompting on agent
 describe.skipIf(BFCL === undefined)('bfcl run, agentic: every question (and memory prerequisite) in BFCL\'s order', () => {
   const sha = (text: string) => createHash('sha256').update(text).digest('hex')
   const unanswer = (v: unknown, answer: string): unknown =>
-    typeof v === 'string' ? (answer === '' ? v : v.replaceAll(answer, '{{answer}}')) : Array.isArray(v) ? v.map((x) => unanswer(x, answer)) : v
+    typeof v === 'string'
+      ? answer === ''
+        ? v
+        : v.replaceAll(answer, '{{answer}}')
+      : Array.isArray(v)
+        ? v.map((x) => unanswer(x, answer))
+        : v !== null && typeof v === 'object'
+          ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, unanswer(x, answer)]))
+          : v
   for (const category of ['web_search_base', 'web_search_no_snippet', 'memory_kv', 'memory_rec_sum']) {
     test(category, async () => {
       const memory = category.startsWith('memory')
@@ -128,6 +139,7 @@ describe.skipIf(BFCL === undefined)('bfcl run, agentic: every question (and memo
         results: string
         snapshots: Record<string, string>
         score: Record<string, unknown>
+        score_path: string
         failing: { count: number; by_type: Record<string, number>; sha256: string }
       }
       const replies = fx.entries.flatMap((e) => {
@@ -153,8 +165,7 @@ describe.skipIf(BFCL === undefined)('bfcl run, agentic: every question (and memo
         const results = [...(memory ? read(`BFCL_v4_${category}_prereq_result.json`) : []), ...read(`BFCL_v4_${category}_result.json`)]
         expect(sha(results.map((l) => JSON.stringify({ id: l.id, result: unanswer(l.result, answerOf(l.id)) })).join('\n'))).toBe(fx.results)
         for (const [name, text] of Object.entries(fx.snapshots)) expect(readFileSync(join(folder, 'memory_snapshot', name), 'utf8')).toBe(text)
-        const scoreFile = readdirSync(join(out, 'score'), { recursive: true, encoding: 'utf8' }).find((f) => f.endsWith(`BFCL_v4_${category}_score.json`))!
-        const [head, ...failing] = readFileSync(join(out, 'score', scoreFile), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { id: string; error: { error_type: string } })
+        const [head, ...failing] = readFileSync(join(out, 'score', fx.score_path), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { id: string; error: { error_type: string } })
         expect(head).toEqual(fx.score)
         const byType: Record<string, number> = {}
         for (const f of failing) byType[f.error.error_type] = (byType[f.error.error_type] ?? 0) + 1

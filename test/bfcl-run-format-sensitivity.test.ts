@@ -91,6 +91,8 @@ describe.skipIf(BFCL === undefined)('bfcl run format_sensitivity: BFCL handler\'
       const lines = readFileSync(join(out, 'result', fx.model, 'format_sensitivity', 'BFCL_v4_format_sensitivity_result.json'), 'utf8').trim().split('\n')
       expect(lines.map((l) => JSON.parse(l) as { id: string; result: string }).map((l) => [l.id, l.result])).toEqual(fx.entries.map((e, i) => [e.id, replies[i]]))
       const scoreFile = readdirSync(join(out, 'score'), { recursive: true, encoding: 'utf8' }).find((f) => f.endsWith('BFCL_v4_format_sensitivity_score.json'))!
+      // BFCL's layout: score/<model>/format_sensitivity/.
+      expect(scoreFile).toBe(join(fx.model, 'format_sensitivity', 'BFCL_v4_format_sensitivity_score.json'))
       const [head, ...failing] = readFileSync(join(out, 'score', scoreFile), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>)
       const { failing: expected, ...header } = fx.score
       expect(head).toEqual(header)

@@ -74,7 +74,7 @@ describe.skipIf(BFCL === undefined)('bfcl run reproduces recorded gpt-oss-120b r
       const recorded = recordedLines.map((l) => ({ id: l['id'], result: l['result'] }))
       const written = lines(join(out, 'result/openai_gpt-oss-120b', group, `BFCL_v4_${category}_result.json`)).map((l) => ({ id: l['id'], result: l['result'] }))
       expect(written).toEqual(recorded)
-      const ours = scoreFacts(join(out, 'score/openai_gpt-oss-120b', `BFCL_v4_${category}_score.json`))
+      const ours = scoreFacts(join(out, 'score/openai_gpt-oss-120b', group, `BFCL_v4_${category}_score.json`))
       expect(ours).toEqual(scoreFacts(join(RECORDED, `BFCL_v4_${category}_score.json`)))
       expect(r.out[0]).toMatchObject({ category, correct_count: ours.head!['correct_count'], inference_errors: 0 })
       expect(r.code).toBe(0)

@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import { pyLog } from '../src/python/log.js'
 import { decodeResult } from '../src/bfcl/checker/decode.js'
 import {
   MAX_PY_DEPTH,
@@ -328,5 +330,21 @@ describe('expressions that are not constants (BFCL keeps their text)', () => {
     const d = decodeResult(`[f(data=data['sales'])]`)
     expect(d.ok).toBe(true)
     if (d.ok) expect(d.decoded).toEqual([new Map([['f', new Map([['data', "data['sales']"]])]])])
+  })
+})
+
+describe("pyLog: Python's math.log to the last bit", () => {
+  // fixtures/bfcl-bm25/python-math-log.json: CPython 3.11's math.log (glibc) on inputs where V8's Math.log is off by
+  // one unit in the last place, and edge cases.
+  const fx = JSON.parse(readFileSync(new URL('../fixtures/bfcl-bm25/python-math-log.json', import.meta.url), 'utf8')) as { cases: [string, string][] }
+  it('gives the digits Python prints', () => {
+    expect(fx.cases.map(([x]) => [x, pyFloatRepr(pyLog(Number(x)))])).toEqual(fx.cases)
+    expect(fx.cases.filter(([x, l]) => Math.log(Number(x)) !== Number(l)).length).toBeGreaterThan(30)
+  })
+  it('raises as Python does outside its domain', () => {
+    expect(() => pyLog(0)).toThrow('math domain error')
+    expect(() => pyLog(-1)).toThrow('math domain error')
+    expect(pyLog(Infinity)).toBe(Infinity)
+    expect(pyLog(NaN)).toBeNaN()
   })
 })

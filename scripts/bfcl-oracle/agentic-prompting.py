@@ -1,9 +1,9 @@
 # Synthetic prompting-model results for web_search_base (each step a text), scored by BFCL's own evaluate with a
 # prompting model's config. Writes {results (answer as {{answer}}), score: header + failing ids and error types}.
 # usage: agentic-prompting.py OUT
-import sys, json, pathlib, tempfile
-sys.path.insert(0, '/tmp'); import hook
-sys.path.insert(0, '/tmp/gorilla/berkeley-function-call-leaderboard')
+import os, sys, json, pathlib, tempfile
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__))); import hook
+sys.path.insert(0, os.path.join(os.environ.get('GORILLA', '/tmp/gorilla'), 'berkeley-function-call-leaderboard'))
 from bfcl_eval.constants.model_config import MODEL_CONFIG_MAPPING, ModelConfig
 from bfcl_eval.model_handler.api_inference.openai_completion import OpenAICompletionsHandler
 MODEL_CONFIG_MAPPING['my-model'] = ModelConfig(model_name='my-model', display_name='my-model', url='N/A', org='N/A', license='N/A', model_handler=OpenAICompletionsHandler, input_price=None, output_price=None, is_fc_model=False, underscore_to_dot=False)

@@ -1,7 +1,7 @@
 # BFCL's own leaderboard aggregation (eval_runner_helper.generate_leaderboard_csv) over score files we write.
 import sys, json, os, tempfile, pathlib
-sys.path.insert(0, '/tmp'); import hook
-sys.path.insert(0, '/tmp/gorilla/berkeley-function-call-leaderboard')
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__))); import hook
+sys.path.insert(0, os.path.join(os.environ.get('GORILLA', '/tmp/gorilla'), 'berkeley-function-call-leaderboard'))
 from bfcl_eval.constants.model_config import MODEL_CONFIG_MAPPING, ModelConfig
 from bfcl_eval.eval_checker import eval_runner_helper as h
 from bfcl_eval.utils import get_directory_structure_by_category

@@ -1,11 +1,11 @@
 # Runs BFCL's own OpenAICompletionsHandler (gorilla 8db0b7ca) on agentic entries, as its generation runs them
 # (load_dataset_entry, the memory prerequisites in sort_key order, populate_initial_settings_*), with a stub OpenAI
 # client that records each request and answers from a script, SerpAPI and requests.get answering from a recorded
-# web-search file, and rank_bm25's BM25Plus written from its published formula (Debian has no rank_bm25).
+# web-search file, and rank_bm25 0.2.2 (BFCL's pin) loaded from the unzipped wheel in $RANK_BM25.
 # usage: record-agentic.py CATEGORY LIMIT SCRIPT RECORDED_WEB OUT [fc|prompting]
-import sys, json, types, copy, math, pathlib, tempfile
-sys.path.insert(0, '/tmp'); import hook
-sys.path.insert(0, '/tmp/gorilla/berkeley-function-call-leaderboard')
+import os, sys, json, types, copy, math, pathlib, tempfile
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__))); import hook
+sys.path.insert(0, os.path.join(os.environ.get('GORILLA', '/tmp/gorilla'), 'berkeley-function-call-leaderboard'))
 import numpy as np
 category, limit, script_file, web_file, out_file = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
 mode = sys.argv[6] if len(sys.argv) > 6 else 'fc'
@@ -52,26 +52,12 @@ class GoogleSearch:
         return copy.deepcopy(r)
 serpapi = types.ModuleType('serpapi'); serpapi.GoogleSearch = GoogleSearch; sys.modules['serpapi'] = serpapi
 
-class BM25Plus:  # rank_bm25 0.2.2's BM25Plus (k1 1.5, b 0.75, delta 1), from its published formula
-    def __init__(self, corpus, k1=1.5, b=0.75, delta=1):
-        self.k1, self.b, self.delta = k1, b, delta
-        self.doc_freqs, self.doc_len, nd, num_doc = [], [], {}, 0
-        for doc in corpus:
-            self.doc_len.append(len(doc)); num_doc += len(doc)
-            f = {}
-            for w in doc: f[w] = f.get(w, 0) + 1
-            self.doc_freqs.append(f)
-            for w in f: nd[w] = nd.get(w, 0) + 1
-        self.corpus_size = len(corpus)
-        self.avgdl = num_doc / self.corpus_size
-        self.idf = {w: math.log(self.corpus_size + 1) - math.log(n) for w, n in nd.items()}
-    def get_scores(self, query):
-        score = np.zeros(self.corpus_size); doc_len = np.array(self.doc_len)
-        for q in query:
-            q_freq = np.array([(d.get(q) or 0) for d in self.doc_freqs])
-            score += (self.idf.get(q) or 0) * (self.delta + (q_freq * (self.k1 + 1)) / (self.k1 * (1 - self.b + self.b * doc_len / self.avgdl) + q_freq))
-        return score
-rank_bm25 = types.ModuleType('rank_bm25'); rank_bm25.BM25Plus = BM25Plus; sys.modules['rank_bm25'] = rank_bm25
+# rank_bm25 itself, the release BFCL pins (0.2.2: `pip download rank_bm25==0.2.2 --no-deps`, the wheel unzipped into
+# RANK_BM25): Debian has no package for it.
+import importlib.util
+_spec = importlib.util.spec_from_file_location('rank_bm25', os.path.join(os.environ['RANK_BM25'], 'rank_bm25.py'))
+rank_bm25 = importlib.util.module_from_spec(_spec); _spec.loader.exec_module(rank_bm25)
+sys.modules['rank_bm25'] = rank_bm25
 
 from bfcl_eval.eval_checker.multi_turn_eval.func_source_code import web_search as ws
 class Resp:
@@ -90,7 +76,7 @@ entries = load_dataset_entry(category)
 questions = [e for e in entries if not is_memory_prereq(e['id'])][:limit]
 scenarios = {e.get('scenario') for e in questions}
 prereqs = [e for e in entries if is_memory_prereq(e['id']) and e.get('scenario') in scenarios]
-result_dir = pathlib.Path(tempfile.mkdtemp()) / 'my-model'
+result_dir = pathlib.Path(tempfile.mkdtemp()) / 'result' / 'my-model'
 run = populate_initial_settings_for_web_search_test_cases(populate_initial_settings_for_memory_test_cases(prereqs + questions, result_dir))
 out, written = [], []
 for e in sorted(run, key=sort_key):
@@ -111,6 +97,10 @@ MODEL_CONFIG_MAPPING['my-model'] = ModelConfig(model_name='my-model', display_na
 from bfcl_eval.eval_checker import eval_runner
 handler.write(written, result_dir=result_dir.parent)
 eval_runner.main(['my-model'], [category], result_dir.parent, result_dir.parent.parent / 'score', partial_eval=True)
-score_lines = [json.loads(l) for l in next((result_dir.parent.parent / 'score').rglob(f'*_{category}_score.json')).read_text().splitlines()]
+score_path = next((result_dir.parent.parent / 'score').rglob(f'*_{category}_score.json'))
+score_text = score_path.read_text()
+score_lines = [json.loads(l) for l in score_text.splitlines()]
 score = {**score_lines[0], 'failing': [(l['id'], l['error']['error_type']) for l in score_lines[1:]]}
+# Where BFCL's evaluate put the score file, under score/.
+score['path'] = str(score_path.relative_to(result_dir.parent.parent / 'score'))
 json.dump({'category': category, 'mode': mode, 'model': 'my-model', 'limit': limit, 'entries': out, 'snapshots': snapshots, 'score': score}, open(out_file, 'w'), indent=1, ensure_ascii=False)

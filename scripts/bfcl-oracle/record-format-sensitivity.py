@@ -3,9 +3,9 @@
 # answers with a call built from the entry's first possible answer in the format's return syntax (varied by entry:
 # correct, a wrong value, text that does not decode, a missing <TOOLCALL> tag), then BFCL's own evaluate.
 # usage: record-format-sensitivity.py LIMIT OUT
-import sys, json, types, copy, pathlib, tempfile
-sys.path.insert(0, '/tmp'); import hook
-sys.path.insert(0, '/tmp/gorilla/berkeley-function-call-leaderboard')
+import os, sys, json, types, copy, pathlib, tempfile
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__))); import hook
+sys.path.insert(0, os.path.join(os.environ.get('GORILLA', '/tmp/gorilla'), 'berkeley-function-call-leaderboard'))
 limit, out_file = int(sys.argv[1]), sys.argv[2]
 
 class Obj:

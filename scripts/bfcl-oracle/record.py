@@ -1,8 +1,8 @@
 # Runs BFCL's own OpenAICompletionsHandler (gorilla 8db0b7ca) with a stub OpenAI client that records each request
 # and answers from a script; writes {category, mode, entries:[{id, responses, requests, result}]} as JSON.
-import sys, json, types, copy
-sys.path.insert(0, '/tmp'); import hook
-sys.path.insert(0, '/tmp/gorilla/berkeley-function-call-leaderboard')
+import os, sys, json, types, copy
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__))); import hook
+sys.path.insert(0, os.path.join(os.environ.get('GORILLA', '/tmp/gorilla'), 'berkeley-function-call-leaderboard'))
 category, mode, limit, script_file, out_file = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5]
 
 class Obj:

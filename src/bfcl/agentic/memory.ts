@@ -4,8 +4,8 @@
  * `model_handler/utils.py`'s `add_memory_instruction_system_prompt`):
  *
  * - `MemoryAPI_kv`: a core memory (7 entries of 300 characters) and an archival memory (50 of 2000), snake_case
- *   keys, BM25+ key search (`rank_bm25.BM25Plus`, k1 1.5, b 0.75, delta 1, on the keys with `_` as spaces, lower
- *   case, split on whitespace);
+ *   keys, BM25+ key search (`rank_bm25.BM25Plus` of release 0.2.2, k1 1.5, b 0.75, delta 1, on the keys with `_`
+ *   as spaces, lower case, split on whitespace);
  * - `MemoryAPI_rec_sum`: one text of at most 10,000 characters.
  *
  * A backend's state carries over as BFCL's snapshots carry it: each prerequisite conversation starts from the state
@@ -14,6 +14,7 @@
  * not reproduced.
  */
 import { pyJsonString } from '../../python/repr.js'
+import { pyLog } from '../../python/log.js'
 import { opt } from '../multi-turn/api.js'
 import { PyExc, deepCopy, isHashable, str, typeName, type Val } from '../../python/runtime.js'
 import { PyFloat, PyTuple, type PyDict } from '../../python/operations.js'
@@ -45,7 +46,7 @@ function tokens(text: string): string[] {
   return text.replace(/_/g, ' ').toLowerCase().split(/[\t\n\v\f\r \u001c-\u001f\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/u).filter((t) => t !== '')
 }
 
-/** `rank_bm25.BM25Plus(corpus).get_scores(query)` on tokenised texts (numpy's float64 order of operations). */
+/** `rank_bm25.BM25Plus(corpus).get_scores(query)` (0.2.2) on tokenised texts (numpy's float64 order of operations). */
 export function bm25PlusScores(corpus: readonly string[][], query: readonly string[], k1 = 1.5, b = 0.75, delta = 1): number[] {
   if (corpus.length === 0) throw new PyExc('division by zero')
   const nd = new Map<string, number>()
@@ -56,7 +57,9 @@ export function bm25PlusScores(corpus: readonly string[][], query: readonly stri
     return f
   })
   const avgdl = corpus.reduce((a, d) => a + d.length, 0) / corpus.length
-  const idf = new Map([...nd].map(([w, n]) => [w, Math.log(corpus.length + 1) - Math.log(n)]))
+  // rank_bm25 0.2.2, the release BFCL pins: `log((N + 1) / n)` (its later `log(N + 1) - log(n)` differs in the last
+  // bit), with Python's `math.log`.
+  const idf = new Map([...nd].map(([w, n]) => [w, pyLog((corpus.length + 1) / n)]))
   const score = corpus.map(() => 0)
   for (const q of query) {
     const weight = idf.get(q) || 0

@@ -1,8 +1,8 @@
 /**
  * `tool-evals bfcl run`: generates BFCL results from an OpenAI-compatible endpoint with BFCL's own request shapes,
  * writes them in BFCL's layout (`OUT/result/<model>/<group>/BFCL_v4_<category>_result.json`, which BFCL's
- * `bfcl evaluate` reads), scores them with `tool-evals bfcl` (`OUT/score/<model>/`: score files and the leaderboard
- * CSVs) and prints one JSON line per category, then the summary with the leaderboard's overall accuracy.
+ * `bfcl evaluate` reads), scores them with `tool-evals bfcl` (score files in BFCL's layout under `OUT/score/<model>/`,
+ * the leaderboard CSVs there) and prints one JSON line per category, then the summary with the overall accuracy.
  */
 import { existsSync } from 'node:fs'
 import { mkdir, writeFile } from 'node:fs/promises'
@@ -93,7 +93,8 @@ export const bfclRunCommand: Command = {
     '                        multi-turn categories (or DIR itself when it holds them)',
     `  --categories a,b      categories or BFCL's groups (${Object.keys(BFCL_GROUPS).join(', ')})`,
     '  --output-dir OUT      OUT/result/<model>/<group>/BFCL_v4_<category>_result.json (BFCL\'s layout) and',
-    '                        OUT/score/<model>/: score files and the leaderboard CSVs',
+    '                        OUT/score/<model>/<group>/BFCL_v4_<category>_score.json (BFCL\'s layout), the',
+    '                        leaderboard CSVs in OUT/score/<model>/',
     '  --mode M              fc (default: tools, BFCL\'s function-calling handler) or prompting (the system',
     '                        prompt with the function docs; calls decoded from the text)',
     `  --temperature T       default ${BFCL_DEFAULT_TEMPERATURE}, as BFCL's generate`,
@@ -202,7 +203,8 @@ export const bfclRunCommand: Command = {
         const out = new PassThrough()
         let text = ''
         out.on('data', (c) => (text += String(c)))
-        const args: OptionValues = { data: multi ? multiDir : dataDir, results: d.dir, categories: d.category, 'score-dir': scoreDir, model: modelDir }
+        // Score files in BFCL's layout (score/<model>/<group>/), as its evaluate writes them and its CSV step reads them.
+        const args: OptionValues = { data: multi ? multiDir : dataDir, results: d.dir, categories: d.category, 'score-dir': scoreDir, 'group-folders': true, model: modelDir }
         // BFCL scores function-calling models whose API forbids dots with underscore_to_dot: the tools said math_factorial.
         if (mode === 'fc') args['underscore-to-dot'] = true
         // A prompting model's agentic steps are all text: BFCL decodes them as a prompting model's.

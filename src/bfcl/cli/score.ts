@@ -16,6 +16,7 @@ import { ApiSession } from '../multi-turn/api.js'
 import { isMultiTurnCategory, multiTurnScoreFileText, scoreMultiTurnCategory, type MultiTurnCategoryScore } from '../multi-turn/category.js'
 import { CHECKER_ERROR } from '../multi-turn/checker.js'
 import { describeThrown } from '../../calls/thrown.js'
+import { BFCL_ALL_CATEGORIES, bfclGroupFolder } from './groups.js'
 import { needsUnderscoreToDot } from '../checker/name-mapping.js'
 import { isAgenticCategory } from '../agentic/checker.js'
 import { scoreAgenticCategory } from '../agentic/category.js'
@@ -56,13 +57,26 @@ function mappedNames(category: string, input: Parameters<typeof needsUnderscoreT
 const SCORE_FILE = /^BFCL_v4_(.+)_score\.json$/
 
 /** The accuracy lines of the score files already in a folder (earlier runs), by category, as the leaderboard reads them. */
+/** The folders a score file may be in: OUT itself, and BFCL's group folders under it (`non_live/`, `agentic/memory/kv/`, ...). */
+const SCORE_FOLDERS = ['', ...new Set(BFCL_ALL_CATEGORIES.map(bfclGroupFolder))]
+
 async function scoreFilesIn(dir: string): Promise<Record<string, CategoryCount>> {
   const out: Record<string, CategoryCount> = {}
-  for (const name of await readdir(dir)) {
-    const m = SCORE_FILE.exec(name)
+  const files: string[] = []
+  for (const folder of SCORE_FOLDERS) {
+    let names: string[]
+    try {
+      names = await readdir(join(dir, folder))
+    } catch {
+      continue // no such group folder
+    }
+    for (const name of names) if (SCORE_FILE.test(name)) files.push(join(folder, name))
+  }
+  for (const file of files) {
+    const m = SCORE_FILE.exec(basename(file))
     if (!m) continue
     try {
-      const head = JSON.parse((await readFile(join(dir, name), 'utf8')).split('\n', 1)[0]!) as Partial<CategoryCount>
+      const head = JSON.parse((await readFile(join(dir, file), 'utf8')).split('\n', 1)[0]!) as Partial<CategoryCount>
       // The whole header: format sensitivity's carries its spread and per-format accuracies for the CSVs.
       if (typeof head.accuracy === 'number' && typeof head.total_count === 'number') out[m[1]!] = { ...head, accuracy: head.accuracy, total_count: head.total_count }
     } catch {
@@ -93,6 +107,10 @@ export const bfclCommand: Command = {
     '                        leaderboard\'s summary CSVs (data_overall.csv, data_non_live.csv, data_live.csv,',
     '                        data_multi_turn.csv, data_agentic.csv) over every score file then in OUT, as the',
     '                        leaderboard does: a category without one is N/A (and counts 0 in the overall columns)',
+    '  --group-folders       with --score-dir: each score file in its group\'s folder under OUT, as BFCL\'s',
+    '                        evaluate lays out score/<model>/ (non_live/, live/, multi_turn/, agentic/,',
+    '                        agentic/memory/<backend>/, format_sensitivity/); the CSVs stay in OUT and count',
+    '                        the score files in both layouts',
     '  --model NAME          model_name in score files (default: the results folder\'s name)',
     '  --format F            auto (default), function-calling or prompting: how to decode every result',
     '  --parallel-matching M greedy (default, the leaderboard\'s) or optimal (finds a valid pairing of calls to',
@@ -111,6 +129,7 @@ export const bfclCommand: Command = {
     results: { type: 'string' },
     categories: { type: 'string' },
     'score-dir': { type: 'string' },
+    'group-folders': { type: 'boolean' },
     model: { type: 'string' },
     format: { type: 'string' },
     'parallel-matching': { type: 'string' },
@@ -123,6 +142,13 @@ export const bfclCommand: Command = {
     const format = oneOf(values, 'format', FORMATS, 'auto')
     const matching = oneOf(values, 'parallel-matching', MATCHINGS, 'greedy')
     const scoreDir = typeof values['score-dir'] === 'string' ? values['score-dir'] : undefined
+    if (values['group-folders'] === true && scoreDir === undefined) throw new UsageError('--group-folders needs --score-dir')
+    const writeScore = async (category: string, text: string): Promise<void> => {
+      if (scoreDir === undefined) return
+      const folder = values['group-folders'] === true ? join(scoreDir, bfclGroupFolder(category)) : scoreDir
+      await mkdir(folder, { recursive: true })
+      await writeFile(join(folder, scoreFileName(category)), text, 'utf8')
+    }
     const modelName = typeof values['model'] === 'string' ? values['model'] : basename(resolve(resultsDir))
     const options: BfclScoreOptions = { format, parallelMatching: matching }
     if (values['underscore-to-dot'] === true) options.underscoreToDot = true
@@ -170,7 +196,7 @@ export const bfclCommand: Command = {
         const line = { category, accuracy: score.accuracy, correct_count: score.correct_count, total_count: score.total_count }
         await writeLine(io.stdout, JSON.stringify(line))
         scores[category] = line
-        if (scoreDir !== undefined) await writeFile(join(scoreDir, scoreFileName(category)), text, 'utf8')
+        await writeScore(category, text)
         continue
       }
       if (category === 'format_sensitivity') {
@@ -178,7 +204,7 @@ export const bfclCommand: Command = {
         for (const e of score.errors) warn(e)
         const line = { category, accuracy: score.accuracy, correct_count: score.correct_count, total_count: score.total_count, accuracy_max_delta: score.maxDelta, accuracy_std: score.std }
         await writeLine(io.stdout, JSON.stringify(line))
-        if (scoreDir !== undefined) await writeFile(join(scoreDir, scoreFileName(category)), score.scoreFile, 'utf8')
+        await writeScore(category, score.scoreFile)
         continue
       }
       if (isAgenticCategory(category)) {
@@ -188,7 +214,7 @@ export const bfclCommand: Command = {
         const line = { category, accuracy: score.accuracy, correct_count: score.correct_count, total_count: score.total_count }
         await writeLine(io.stdout, JSON.stringify(line))
         scores[category] = line
-        if (scoreDir !== undefined) await writeFile(join(scoreDir, scoreFileName(category)), score.scoreFile, 'utf8')
+        await writeScore(category, score.scoreFile)
         continue
       }
       if (!isBfclCategory(category)) {
@@ -229,9 +255,7 @@ export const bfclCommand: Command = {
       }
       await writeLine(io.stdout, JSON.stringify(line))
       scores[category] = { accuracy: score.accuracy, total_count: score.total_count, correct_count: score.correct_count }
-      if (scoreDir !== undefined) {
-        await writeFile(join(scoreDir, scoreFileName(category)), scoreFileText(score, modelName), 'utf8')
-      }
+      await writeScore(category, scoreFileText(score, modelName))
     }
 
     if (scoreDir !== undefined) {

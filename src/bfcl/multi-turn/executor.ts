@@ -106,16 +106,22 @@ export class InstanceSet {
 /**
  * A call as the Python-call string BFCL's executor runs (`cd(folder='documents')`), built as BFCL builds it: a name
  * that is no identifier (`ls<|channel|>commentary`) makes a string the executor rejects as Python does ("invalid
- * syntax"), never evaluated.
+ * syntax"), never evaluated. `floatPaths` (the call's, JSON Pointers into `args`) mark the integral floats.
  */
-export function callString(name: string, args: Record<string, unknown>): string {
+export function callString(name: string, args: Record<string, unknown>, floatPaths?: readonly string[]): string {
   const parts: string[] = []
   for (const [key, value] of Object.entries(args)) {
-    const v = fromJson(value as JsonValue)
+    // The arguments' integral floats (`1.0`, as `json.loads` keeps them) stay floats: repr writes `1.0`.
+    const v = fromJson(value as JsonValue, floatPaths && pathsUnder(floatPaths, '/' + key.replace(/~/g, '~0').replace(/\//g, '~1')))
     if (v === undefined) throw new Error(`the value of ${key} is not a JSON value`)
     parts.push(`${key}=${repr(v)}`)
   }
   return `${name}(${parts.join(',')})`
+}
+
+/** The JSON Pointers at or below `prefix`, relative to it (the value at `prefix` itself is `''`). */
+function pathsUnder(paths: readonly string[], prefix: string): string[] {
+  return paths.flatMap((p) => (p === prefix ? [''] : p.startsWith(prefix + '/') ? [p.slice(prefix.length)] : []))
 }
 
 /**

@@ -107,8 +107,8 @@ export function bfclEnvironment(
     const config = configOf(names, initialConfig ?? (sample.extra?.['initial_config'] as Record<string, unknown> | undefined), options.floatPaths)
     const set = new InstanceSet(new ApiSession(), names, config, 'agent', options.longContext ?? false)
     const env: AgentEnvironment = {
-      call(name, args) {
-        const [result] = set.execute([callString(name, args)])
+      call(name, args, context) {
+        const [result] = set.execute([callString(name, args, context?.call?.floatPaths)])
         // BFCL feeds an exception back as this text: here it is also counted as a tool error.
         const prefix = 'Error during execution: '
         if (result !== undefined && result.startsWith(prefix)) throw new Error(result.slice(prefix.length))

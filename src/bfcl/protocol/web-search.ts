@@ -35,10 +35,10 @@ export const AGENTIC_ANSWER_FORMAT_PROMPT =
 /** An agent environment whose calls run on one BFCL agentic backend, as BFCL's executor runs them. */
 export function agenticEnvironment(api: AgenticApi, name: string): AgentEnvironment {
   return {
-    async call(callName, args) {
+    async call(callName, args, context) {
       let result: string
       try {
-        result = await executeAgenticCall(api, name, callString(callName, args))
+        result = await executeAgenticCall(api, name, callString(callName, args, context?.call?.floatPaths))
       } catch (e) {
         // A recording without this search or page: the run stops, rather than the model seeing another answer.
         if (e instanceof NotRecordedError) throw new ToolRuntimeError(e.message, 'web search result not recorded')
