@@ -10,6 +10,9 @@ import { thrownMessage } from '../calls/thrown.js'
 import type { TaskMeta } from '@vitest/runner'
 import { afterAll, describe, expect, test } from 'vitest'
 import { assertKnownFormat } from '../calls/index.js'
+import { checkOptionKeys, type OptionKeys } from '../calls/options.js'
+import { BUILTIN_SCORERS, type BuiltinScorerOptions } from '../score/scorers/index.js'
+import { adoptInputRoot } from './input-root.js'
 import type { ToolCall } from '../calls/types.js'
 import { formatSampleError, loadDataAsync } from '../data/load.js'
 import type { DataOptions, DataSource, Sample, SampleError } from '../data/types.js'
@@ -32,7 +35,7 @@ import { RUN_INFO_KEY, suiteRunInfo } from './run-info.js'
 import * as vitestApi from 'vitest'
 import { lastUserPrompt, META_LIMITS, rightCallsLine, storedCalls, storedExpected, truncate, writeEvalMeta, type EvalMeta } from './meta.js'
 import { agentOptionsOf, agentProvider, type AgentOptions } from './agent.js'
-import { isMcpTools } from './mcp/tools.js'
+import { isMcpTools, type McpTools } from './mcp/tools.js'
 import { checkSchemaSnapshot, requireServerTools, schemaTestName, withServerTools } from './mcp/suite.js'
 import { storedTrajectory } from '../score/trajectory.js'
 import type { ScoredTrajectory } from '../score/scorers/trajectory.js'
@@ -108,15 +111,20 @@ const openSuites = new WeakMap<object, number>()
 export function describeEval(name: string, options: EvalOptions): void {
   // `assert` callbacks use the tool-call matchers: make them available even without the setup entry.
   registerMatchers()
-  if (options.format !== undefined) assertKnownFormat(options.format, `describeEval("${name}"): option \`format\``)
   const stack = definitionStack() // locates the per-sample annotations at this call in the eval file
-  const { model } = options
-  // `tools` or `environment`: each sample runs through the agent loop, its trajectory scored by default.
-  // MCP tools: the server's list replaces the samples' tools; executed, they are the agent's environment.
-  const mcp = isMcpTools(options.tools) ? options.tools : undefined
-  if (mcp && options.environment !== undefined) throw new Error(`describeEval("${name}"): give \`tools\` or \`environment\`, not both`)
-  const agent = agentOptionsOf(mcp ? { ...options, tools: undefined, environment: mcp.execute ? () => mcp.environment() : undefined } : options, `describeEval("${name}")`)
-  const scorers = activeScorers(agent && options.trajectory === undefined ? { ...options, trajectory: true } : options)
+  let plan: SuitePlan
+  try {
+    plan = planSuite(name, options)
+  } catch (err) {
+    // A mistake in the options fails this suite with its message, not the file's collection or the run.
+    describe(name, () => {
+      test(INVALID_OPTIONS_TEST, () => {
+        throw err
+      })
+    })
+    return
+  }
+  const { model, mcp, agent, scorers, trials, snapshot } = plan
   // The scorers' providers (a judge) are closed with the model, when the last suite using them ends.
   const providers = [...new Set([model, ...scorers.flatMap((s) => s.providers ?? [])])]
   for (const p of providers) openSuites.set(p, (openSuites.get(p) ?? 0) + 1)
@@ -127,11 +135,10 @@ export function describeEval(name: string, options: EvalOptions): void {
   const generating = agent ? agentProvider(model, agent, options.format) : mcp ? requireServerTools(model, mcp) : model
   const generator = withPreparation(generating, scorers, options.format)
   const generations = new Generations(generator, concurrency, concurrency * LOOKAHEAD_FACTOR, abort.signal)
-  const trials = trialsPlan(options.trials, `describeEval("${name}")`)
-  const snapshot = snapshotPlan(options.snapshot, `describeEval("${name}")`)
   const scoreOptions: ScoreOptions = {}
   if (options.match !== undefined) scoreOptions.match = options.match
   if (options.strictTypes !== undefined) scoreOptions.strictTypes = options.strictTypes
+  adoptInputRoot()
 
   // Async: a Hub dataset is fetched (or read from its cache) while Vitest collects the suite.
   describe(name, async () => {
@@ -242,6 +249,65 @@ export function describeEval(name: string, options: EvalOptions): void {
  * The task meta of the describe block being collected (Vitest 4.1+: `TestRunner.getCurrentSuite()`); undefined where
  * the runner does not offer it (the run then carries no per-suite metadata, nothing else changes).
  */
+/** The name of the one failing test of a suite whose options are wrong. */
+export const INVALID_OPTIONS_TEST = '[invalid describeEval options]'
+
+/** describeEval's own option names; the built-in scorers' are added from their registry. */
+const OWN_OPTION_KEYS: OptionKeys<Omit<EvalOptions, keyof BuiltinScorerOptions>> = {
+  data: true, model: true, concurrency: true, timeout: true, strict: true, assert: true, match: true, strictTypes: true,
+  format: true, failOnError: true, maxOutputChars: true, trials: true, snapshot: true, scorers: true, limit: true,
+  maxSamples: true, split: true, revision: true, config: true, hub: true, tools: true, environment: true, maxSteps: true,
+}
+const EVAL_OPTION_KEYS: readonly string[] = [...Object.keys(OWN_OPTION_KEYS), ...BUILTIN_SCORERS.map((s) => s.name)]
+
+interface SuitePlan {
+  model: ModelProvider
+  mcp: McpTools | undefined
+  agent: ReturnType<typeof agentOptionsOf>
+  scorers: Scorer[]
+  trials: ReturnType<typeof trialsPlan>
+  snapshot: ReturnType<typeof snapshotPlan>
+}
+
+/** describeEval's options, checked (a misspelt key, a missing model or data, a bad value throw naming it). */
+function planSuite(name: string, options: EvalOptions): SuitePlan {
+  const where = `describeEval("${name}")`
+  checkOptionKeys(options, EVAL_OPTION_KEYS, where)
+  const { model, data } = options
+  if (typeof model !== 'object' || model === null || typeof model.generate !== 'function') {
+    throw new TypeError(`${where}: option \`model\` must be a provider (replay(...), openaiCompatible(...), local(...)), got ${model === null ? 'null' : typeof model}`)
+  }
+  if (typeof data !== 'string' && !(data instanceof URL) && !Array.isArray(data)) {
+    throw new TypeError(`${where}: option \`data\` must be a JSONL path, a URL (hf://datasets/...) or an array of samples, got ${data === null ? 'null' : typeof data}`)
+  }
+  if (options.format !== undefined) assertKnownFormat(options.format, `${where}: option \`format\``)
+  checkNestedOptions(options, where)
+  // `tools` or `environment`: each sample runs through the agent loop, its trajectory scored by default.
+  // MCP tools: the server's list replaces the samples' tools; executed, they are the agent's environment.
+  const mcp = isMcpTools(options.tools) ? options.tools : undefined
+  if (mcp && options.environment !== undefined) throw new Error(`${where}: give \`tools\` or \`environment\`, not both`)
+  const agent = agentOptionsOf(mcp ? { ...options, tools: undefined, environment: mcp.execute ? () => mcp.environment() : undefined } : options, where)
+  const scorers = activeScorers(agent && options.trajectory === undefined ? { ...options, trajectory: true } : options)
+  const trials = trialsPlan(options.trials, where)
+  const snapshot = snapshotPlan(options.snapshot, where)
+  return { model, mcp, agent, scorers, trials, snapshot }
+}
+
+const NESTED_OPTION_KEYS: { [K in 'judge' | 'schema' | 'trials' | 'snapshot']: OptionKeys<Extract<EvalOptions[K], object>> } = {
+  judge: { model: true, kinds: true, cache: true },
+  schema: { weights: true, semantics: true },
+  trials: { count: true, reduce: true },
+  snapshot: { mode: true, ignore: true },
+}
+
+/** The options given as objects: an unknown key in them is as silent as one at the top. */
+function checkNestedOptions(options: EvalOptions, where: string): void {
+  for (const [name, keys] of Object.entries(NESTED_OPTION_KEYS)) {
+    const value: unknown = (options as unknown as Record<string, unknown>)[name]
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) checkOptionKeys(value, keys, `${where}: option \`${name}\``)
+  }
+}
+
 function currentSuiteMeta(): Record<string, unknown> | undefined {
   const runner = (vitestApi as { TestRunner?: { getCurrentSuite?: () => { suite?: { meta?: object } } } }).TestRunner
   return runner?.getCurrentSuite?.()?.suite?.meta as Record<string, unknown> | undefined
@@ -259,11 +325,13 @@ function runnableSamples(tasks: readonly { type: string; mode: string; name: str
 
 /** `w3 [invalid sample at data.jsonl:3]`, or `[invalid sample at data.jsonl:3]` when the id is unreadable. */
 export function invalidSampleTestName(error: SampleError): string {
+  if (error.unreadable) return `[data file ${error.where} could not be read]`
   return `${error.id ? `${error.id} ` : ''}[invalid sample at ${error.where}]`
 }
 
 /** The short reason an errored record is counted under (no sample id or line: those are in `detail`). */
 function invalidReason(error: SampleError): string {
+  if (error.unreadable) return error.message
   return error.field ? `invalid sample: field \`${error.field}\`: ${error.message}` : `invalid sample: ${error.message}`
 }
 
@@ -275,7 +343,7 @@ function failInvalidSample(error: SampleError, suite: string, taskMeta: TaskMeta
   const meta: EvalMeta = { v: 1, record, detail }
   if (error.expected) meta.expected = storedExpected(error.expected)
   writeEvalMeta(taskMeta, meta)
-  throw new Error(`Invalid sample: ${detail}`)
+  throw new Error(error.unreadable ? detail : `Invalid sample: ${detail}`)
 }
 
 /** A provider error's reason, grouped without per-sample detail when the provider supplies one. */

@@ -15,6 +15,7 @@ import { createHash } from 'node:crypto'
 import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } from 'node:http'
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 import { parseJson } from '../calls/json.js'
+import { checkOptionKeys, type OptionKeys } from '../calls/options.js'
 import { isPlainObject } from '../calls/call-object.js'
 import type { ToolCall } from '../calls/types.js'
 import { formatBytes } from '../data/hub-limits.js'
@@ -82,6 +83,12 @@ export interface OpenAICompatibleOptions {
   maxRetryDelayMs?: number
 }
 
+const OPENAI_COMPATIBLE_KEYS: OptionKeys<OpenAICompatibleOptions> = {
+  baseURL: true, model: true, apiKeyEnv: true, concurrency: true, maxRetries: true, timeoutMs: true, maxResponseBytes: true,
+  mode: true, temperature: true, maxTokens: true, format: true, chatTemplate: true, wire: true, body: true, headers: true,
+  retryDelayMs: true, maxRetryDelayMs: true,
+}
+
 /** One failed attempt: why, whether another attempt may succeed, and how long the server asked us to wait. */
 interface Failure {
   reason: string
@@ -93,8 +100,9 @@ type Attempt = { ok: true; json: unknown } | { ok: false; failure: Failure }
 
 /** A provider for an OpenAI-compatible chat completions endpoint. */
 export function openaiCompatible(options: OpenAICompatibleOptions): ModelProvider {
+  checkOptionKeys(options, OPENAI_COMPATIBLE_KEYS, 'openaiCompatible')
   const publicBase = publicUrl(options.baseURL)
-  const endpoint = new URL(joinUrl(options.baseURL, 'chat/completions'))
+  const endpoint = endpointUrl(options.baseURL, 'chat/completions')
   const concurrency = options.concurrency ?? 8
   const maxRetries = options.maxRetries ?? 4
   const timeoutMs = options.timeoutMs ?? 120_000
@@ -145,7 +153,8 @@ export function openaiCompatible(options: OpenAICompatibleOptions): ModelProvide
         return { ok: true, json: decoded.value }
       }
       const retryable = res.status === 408 || res.status === 409 || res.status === 429 || res.status >= 500
-      return fail(`HTTP ${res.status}: ${errorMessage(clean(res.text), key)}`, retryable, retryAfter(res.headers))
+      const hint = res.status === 404 ? notFoundHint(endpoint) : ''
+      return fail(`HTTP ${res.status}: ${errorMessage(clean(res.text), key)}${hint}`, retryable, retryAfter(res.headers))
     } catch (err) {
       if (signal?.aborted) throw err
       if (err instanceof TimeoutError) return fail(`request timed out after ${timeoutMs} ms`, true)
@@ -458,10 +467,29 @@ function post(
 // ---------------------------------------------------------------------------------------------------------------
 // URLs
 
-function joinUrl(base: string, path: string): string {
-  let end = base.length
-  while (end > 0 && base[end - 1] === '/') end--
-  return `${base.slice(0, end)}/${path}`
+/** `path` appended to the base URL's path; its query (`?api-version=...`, as Azure-style gateways need) is kept after it. */
+function endpointUrl(base: string, path: string): URL {
+  const url = new URL(base)
+  let end = url.pathname.length
+  while (end > 0 && url.pathname[end - 1] === '/') end--
+  url.pathname = `${url.pathname.slice(0, end)}/${path}`
+  url.hash = ''
+  return url
+}
+
+/**
+ * What a 404 asked for (without credentials or query), and, when the base URL has no version segment, that
+ * OpenAI-compatible servers (vLLM, SGLang, llama.cpp, Ollama) serve the API under `/v1`.
+ */
+function notFoundHint(endpoint: URL): string {
+  const asked = new URL(endpoint.href)
+  asked.username = ''
+  asked.password = ''
+  asked.search = ''
+  const base = asked.href.slice(0, asked.href.length - '/chat/completions'.length)
+  const versioned = /\/v\d+(\/|$)/.test(new URL(base).pathname)
+  const v1 = versioned ? '' : `; OpenAI-compatible servers serve it under /v1: did you mean baseURL '${base}/v1'?`
+  return ` (POST ${asked.href}${v1})`
 }
 
 /** The base URL without credentials, query or fragment: safe to show in ids and reports. */
