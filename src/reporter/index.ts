@@ -156,7 +156,8 @@ export default class ToolEvalsReporter implements Reporter {
   onInit(vitest: Vitest): void {
     this.vitest = vitest
     // Relative input paths (data, recordings, caches) resolve in the workers from the root the reports go to.
-    vitest.provide(INPUT_ROOT_KEY, vitest.config.root)
+    // (Test doubles of Vitest may lack `provide`: inputs then resolve from the current directory.)
+    if (typeof vitest.provide === 'function') vitest.provide(INPUT_ROOT_KEY, vitest.config.root)
     this.textToStderr = undefined
     // After the reporters' onInit calls have run (inserting during Vitest's own iteration would skip one).
     queueMicrotask(() => {

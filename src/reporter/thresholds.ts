@@ -101,8 +101,8 @@ function checkEntry(path: string, metric: string, spec: unknown, allowed: readon
   if (!allowed.includes(metric) && !userMetric) {
     const near = closest(metric, [...allowed, ...scopes])
     const user = allowed === KNOWN_METRICS ? ', or a user scorer\'s `<scorer>.<metric>`' : ''
-    const hint = near !== undefined ? `did you mean \`${near}\`? ` : ''
-    throw new Error(`tool-evals reporter: unknown metric in \`${path}\`; ${hint}known: ${allowed.join(', ')}${user}`)
+    const hint = near !== undefined ? `; did you mean \`${near}\`?` : ''
+    throw new Error(`tool-evals reporter: unknown metric in \`${path}\`; known: ${allowed.join(', ')}${user}${hint}`)
   }
   if (isObject(spec)) {
     for (const key of Object.keys(spec)) {

@@ -48,8 +48,8 @@ export function validateMaxThresholds(value: unknown, hasPricing: boolean): MaxT
     for (const [metric, max] of Object.entries(scope)) {
       if (!(MAX_METRICS as readonly string[]).includes(metric)) {
         const near = closest(metric, path === 'maxThresholds' ? [...MAX_METRICS, 'suites'] : MAX_METRICS)
-        const hint = near !== undefined ? `did you mean \`${near}\`? ` : ''
-        throw new Error(`tool-evals reporter: unknown metric in \`${path}.${metric}\`; ${hint}known: ${MAX_METRICS.join(', ')}`)
+        const hint = near !== undefined ? `; did you mean \`${near}\`?` : ''
+        throw new Error(`tool-evals reporter: unknown metric in \`${path}.${metric}\`; known: ${MAX_METRICS.join(', ')}${hint}`)
       }
       if (typeof max !== 'number' || !Number.isFinite(max) || max < 0) {
         throw new Error(`tool-evals reporter: \`${path}.${metric}\` must be a number >= 0`)
