@@ -58,7 +58,7 @@ export interface EvalResult extends ScorerResults {
  * the data options (`limit`, `maxSamples`, and `split`, `revision`, `config` for Hub datasets) on DataOptions.
  */
 export interface EvalOptions extends ScorerOptions, DataOptions, AgentOptions {
-  /** JSONL path (relative to the working directory) or URL, `hf://datasets/<owner>/<name>`, or an array of sample objects. */
+  /** JSONL path (relative to Vitest's root, see data/input-root.ts) or URL, `hf://datasets/<owner>/<name>`, or an array of sample objects. */
   data: DataSource
   /** The model under test: `replay(...)`, a local model, an endpoint. */
   model: ModelProvider
