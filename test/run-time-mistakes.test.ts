@@ -59,7 +59,7 @@ describe('every entry point checks its options', () => {
 })
 
 describe('a threshold on a suite or tool the run did not have', () => {
-  const record = scoreSample([{ name: 'get_weather', arguments: { city: 'Paris' } }], [{ name: 'get_weather', arguments: { city: 'Paris' } }])
+  const record = scoreSample([{ name: 'get_weather', arguments: { city: 'Paris' }, argumentsValid: true, format: 'json' }], [{ name: 'get_weather', arguments: { city: 'Paris' } }])
   const overall = aggregate([{ id: 'w1', suite: 'weather', score: record }])
   const suites = new Map([['weather', overall], ['travel', overall]])
 

@@ -66,8 +66,8 @@ export interface ThresholdResult {
   suite?: string
   tool?: string
   /**
-   * A suite or tool threshold whose suite or tool no sample of the run had (most likely a misspelt name): the names
-   * the run had, for the message (at most 20).
+   * A suite or tool threshold whose suite or tool no sample of a run with some had (most likely a misspelt name):
+   * the names the run had, for the message (at most 20).
    */
   known?: string[]
   /** Partial runs only: no sample in this threshold's scope ran, so it was not checked (and does not fail). */
@@ -155,7 +155,7 @@ export function checkThresholds(
       if (!spec) continue
       const value = agg ? (agg.metrics[metric as RunMetric] ?? null) : null
       const result: ThresholdResult = { ...outcome(metric, spec, value, iv?.suites.get(suite)?.[metric]), suite }
-      if (!agg) result.known = [...suites.keys()].slice(0, MAX_KNOWN)
+      if (!agg && suites.size > 0) result.known = [...suites.keys()].slice(0, MAX_KNOWN)
       results.push(result)
     }
   }
@@ -166,7 +166,8 @@ export function checkThresholds(
       if (!spec) continue
       const value = breakdown ? breakdown[metric as ToolMetric] : null
       const result: ThresholdResult = { ...outcome(metric, spec, value, iv?.tools[tool]?.[metric]), tool }
-      if (!breakdown) result.known = Object.keys(overall.tools).slice(0, MAX_KNOWN)
+      const tools = Object.keys(overall.tools)
+      if (!breakdown && tools.length > 0) result.known = tools.slice(0, MAX_KNOWN)
       results.push(result)
     }
   }
@@ -216,8 +217,7 @@ export function describeThreshold(r: ThresholdResult): string {
     const name = r.suite ?? r.tool ?? ''
     const near = closest(name, r.known)
     const hint = near !== undefined ? `; did you mean \`${near}\`?` : ''
-    const list = r.known.length > 0 ? `${kind}s in this run: ${r.known.join(', ')}` : `no ${kind} in this run`
-    return `${r.metric}${scope}: no ${kind} named "${name}" in this run${hint} (${list}) (required ${formatRate(r.min)})`
+    return `${r.metric}${scope}: no ${kind} named "${name}" in this run${hint} (${kind}s in this run: ${r.known.join(', ')}) (required ${formatRate(r.min)})`
   }
   if (r.actual === null) return `${r.metric}${scope}: no samples to measure (required ${formatRate(r.min)})`
   if (r.on === 'lower') {
