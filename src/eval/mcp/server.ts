@@ -84,10 +84,12 @@ export function mcpPlan(server: McpServerSpec, options: McpToolsOptions = {}, en
   const where = 'mcpTools'
   if (typeof server !== 'object' || server === null) throw new Error(`${where}: give { command, args?, env? } or { url }`)
   const stdio = isStdio(server)
-  checkOptionKeys(server, stdio ? STDIO_KEYS : (server as McpHttpServer).url !== undefined ? HTTP_KEYS : [...Object.keys(STDIO_KEYS), ...Object.keys(HTTP_KEYS)], `${where}: the server`)
-  checkOptionKeys(options, OPTION_KEYS, where)
   const url = (server as McpHttpServer).url
+  // Neither `command` nor `url`: a misspelt one is named before the shape is.
+  if (!stdio && url === undefined) checkOptionKeys(server, [...Object.keys(STDIO_KEYS), ...Object.keys(HTTP_KEYS)], `${where}: the server`)
   if (stdio === (url !== undefined)) throw new Error(`${where}: give either \`command\` (stdio) or \`url\` (streamable HTTP)`)
+  checkOptionKeys(server, stdio ? STDIO_KEYS : HTTP_KEYS, `${where}: the server`)
+  checkOptionKeys(options, OPTION_KEYS, where)
   let parsed: URL | undefined
   if (!stdio) {
     try {
