@@ -293,9 +293,11 @@ function planSuite(name: string, options: EvalOptions): SuitePlan {
   return { model, mcp, agent, scorers, trials, snapshot }
 }
 
-const NESTED_OPTION_KEYS: { [K in 'judge' | 'schema' | 'trials' | 'snapshot']: OptionKeys<Extract<EvalOptions[K], object>> } = {
+const NESTED_OPTION_KEYS: { [K in 'judge' | 'schema' | 'trajectory' | 'trials' | 'snapshot' | 'hub']: OptionKeys<Extract<EvalOptions[K], object>> } = {
   judge: { model: true, kinds: true, cache: true },
   schema: { weights: true, semantics: true },
+  trajectory: { mode: true, strictTypes: true },
+  hub: { maxBytes: true, maxRows: true, maxRowGroups: true, maxDecompressedBytes: true, maxPages: true },
   trials: { count: true, reduce: true },
   snapshot: { mode: true, ignore: true },
 }
