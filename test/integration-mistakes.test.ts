@@ -22,12 +22,13 @@ export default defineConfig({
 })
 `
 
-// Three suites in one file: a typo, a good one (paths relative to the root), a missing data file.
+// Four suites in one file: a typo, a good one (paths relative to the root), a missing data file, a typo in a nested option.
 const evalFile = `
 import { describeEval, replay } from 'vitest-tool-evals'
 describeEval('typo', { data: 'data/weather.jsonl', modle: replay('data/weather.outputs.jsonl') })
 describeEval('weather', { data: 'data/weather.jsonl', model: replay('data/weather.outputs.jsonl') })
 describeEval('missing', { data: 'data/nope.jsonl', model: replay('data/weather.outputs.jsonl') })
+describeEval('nested', { data: 'data/weather.jsonl', model: replay('data/weather.outputs.jsonl'), trials: { count: 2, reduc: 'all' } })
 `
 
 let project: EvalProject
@@ -58,6 +59,7 @@ describe('mistakes in a real run', () => {
     expect(out).not.toContain('weak map key')
     expect(out).toMatch(/evals\/mistakes\.eval\.mjs > typo > \[invalid describeEval options\]/)
     expect(out).toContain('describeEval("typo"): unknown option `modle`; did you mean `model`?')
+    expect(out).toContain('describeEval("nested"): option `trials`: unknown option `reduc`; did you mean `reduce`?')
     expect(out).toMatch(/✓ .*weather > w1/)
   })
 
