@@ -1,6 +1,6 @@
 /**
  * Where an eval's relative input paths are resolved from: its data file, replay and record files, the generation
- * cache and MCP recordings. In a Vitest run that is Vitest's root (the folder of the config, or `--root`), the
+ * cache, the Hub cache and MCP recordings. In a Vitest run that is Vitest's root (the folder of the config, or `--root`), the
  * folder the reporter writes its files to as well, whatever directory Vitest was started from: the reporter hands
  * it to the test workers (see eval/input-root.ts). Outside a Vitest run, the current directory.
  */
