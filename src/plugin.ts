@@ -13,6 +13,7 @@ import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Plugin } from 'vitest/config'
 import type { Reporter, TestModule, Vitest } from 'vitest/node'
+import type { OptionKeys } from './calls/options.js'
 import { readInputs } from './eval/inputs.js'
 import ToolEvalsReporter, { checkReporterOptions, type ToolEvalsReporterOptions } from './reporter/index.js'
 
@@ -29,11 +30,12 @@ function setupFile(): string {
   return existsSync(built) ? built : fileURLToPath(new URL('./setup.ts', import.meta.url))
 }
 
-const PLUGIN_OPTION_KEYS = ['setup', 'watchData'] as const satisfies readonly (keyof ToolEvalsPluginOptions)[]
+/** The plugin's own option names; the reporter's are checked with them. */
+const PLUGIN_OPTION_KEYS: OptionKeys<Omit<ToolEvalsPluginOptions, keyof ToolEvalsReporterOptions>> = { setup: true, watchData: true }
 
 export function toolEvals(options: ToolEvalsPluginOptions = {}): Plugin {
   // Vitest does not type-check its config: a misspelt key (`tresholds`) would silently turn the gate off.
-  checkReporterOptions(options, 'toolEvals()', PLUGIN_OPTION_KEYS)
+  checkReporterOptions(options, 'toolEvals()', Object.keys(PLUGIN_OPTION_KEYS))
   const { setup = true, watchData = true, ...reporterOptions } = options
   // Built here so a bad `thresholds` fails at config load, naming the field.
   const reporter = new ToolEvalsReporter(reporterOptions)
