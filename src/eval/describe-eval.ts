@@ -9,10 +9,8 @@
 import { thrownMessage } from '../calls/thrown.js'
 import type { TaskMeta } from '@vitest/runner'
 import { afterAll, describe, expect, test } from 'vitest'
-import { assertKnownFormat } from '../calls/index.js'
-import { checkOptionKeys, type OptionKeys } from '../calls/options.js'
-import { BUILTIN_SCORERS, type BuiltinScorerOptions } from '../score/scorers/index.js'
 import { adoptInputRoot } from './input-root.js'
+import { INVALID_OPTIONS_TEST, planSuite, type SuitePlan } from './suite-plan.js'
 import type { ToolCall } from '../calls/types.js'
 import { formatSampleError, loadDataAsync } from '../data/load.js'
 import type { DataOptions, DataSource, Sample, SampleError } from '../data/types.js'
@@ -27,15 +25,14 @@ import { activeScorers, applyErroredScorers, applyScorers, outputCalls, withPrep
 import { inputFiles, writeInputs } from './inputs.js'
 import { recordUsage } from './usage.js'
 import { expandTrials, generateAndEvaluate, keepSnapshot, snapshotVerdict } from './sample-run.js'
-import { snapshotPlan, SuiteSnapshot, type SnapshotOption } from './snapshot.js'
-import { trialsPlan, type TrialsOption } from './trials.js'
+import { SuiteSnapshot, type SnapshotOption } from './snapshot.js'
+import type { TrialsOption } from './trials.js'
 
 import { callsHash } from './calls-hash.js'
 import { RUN_INFO_KEY, suiteRunInfo } from './run-info.js'
 import * as vitestApi from 'vitest'
 import { lastUserPrompt, META_LIMITS, rightCallsLine, storedCalls, storedExpected, truncate, writeEvalMeta, type EvalMeta } from './meta.js'
-import { agentOptionsOf, agentProvider, type AgentOptions } from './agent.js'
-import { isMcpTools, type McpTools } from './mcp/tools.js'
+import { agentProvider, type AgentOptions } from './agent.js'
 import { checkSchemaSnapshot, requireServerTools, schemaTestName, withServerTools } from './mcp/suite.js'
 import { storedTrajectory } from '../score/trajectory.js'
 import type { ScoredTrajectory } from '../score/scorers/trajectory.js'
@@ -249,67 +246,6 @@ export function describeEval(name: string, options: EvalOptions): void {
  * The task meta of the describe block being collected (Vitest 4.1+: `TestRunner.getCurrentSuite()`); undefined where
  * the runner does not offer it (the run then carries no per-suite metadata, nothing else changes).
  */
-/** The name of the one failing test of a suite whose options are wrong. */
-export const INVALID_OPTIONS_TEST = '[invalid describeEval options]'
-
-/** describeEval's own option names; the built-in scorers' are added from their registry. */
-const OWN_OPTION_KEYS: OptionKeys<Omit<EvalOptions, keyof BuiltinScorerOptions>> = {
-  data: true, model: true, concurrency: true, timeout: true, strict: true, assert: true, match: true, strictTypes: true,
-  format: true, failOnError: true, maxOutputChars: true, trials: true, snapshot: true, scorers: true, limit: true,
-  maxSamples: true, split: true, revision: true, config: true, hub: true, tools: true, environment: true, maxSteps: true,
-}
-const EVAL_OPTION_KEYS: readonly string[] = [...Object.keys(OWN_OPTION_KEYS), ...BUILTIN_SCORERS.map((s) => s.name)]
-
-interface SuitePlan {
-  model: ModelProvider
-  mcp: McpTools | undefined
-  agent: ReturnType<typeof agentOptionsOf>
-  scorers: Scorer[]
-  trials: ReturnType<typeof trialsPlan>
-  snapshot: ReturnType<typeof snapshotPlan>
-}
-
-/** describeEval's options, checked (a misspelt key, a missing model or data, a bad value throw naming it). */
-function planSuite(name: string, options: EvalOptions): SuitePlan {
-  const where = `describeEval("${name}")`
-  checkOptionKeys(options, EVAL_OPTION_KEYS, where)
-  const { model, data } = options
-  if (typeof model !== 'object' || model === null || typeof model.generate !== 'function') {
-    throw new TypeError(`${where}: option \`model\` must be a provider (replay(...), openaiCompatible(...), local(...)), got ${model === null ? 'null' : typeof model}`)
-  }
-  if (typeof data !== 'string' && !(data instanceof URL) && !Array.isArray(data)) {
-    throw new TypeError(`${where}: option \`data\` must be a JSONL path, a URL (hf://datasets/...) or an array of samples, got ${data === null ? 'null' : typeof data}`)
-  }
-  if (options.format !== undefined) assertKnownFormat(options.format, `${where}: option \`format\``)
-  checkNestedOptions(options, where)
-  // `tools` or `environment`: each sample runs through the agent loop, its trajectory scored by default.
-  // MCP tools: the server's list replaces the samples' tools; executed, they are the agent's environment.
-  const mcp = isMcpTools(options.tools) ? options.tools : undefined
-  if (mcp && options.environment !== undefined) throw new Error(`${where}: give \`tools\` or \`environment\`, not both`)
-  const agent = agentOptionsOf(mcp ? { ...options, tools: undefined, environment: mcp.execute ? () => mcp.environment() : undefined } : options, where)
-  const scorers = activeScorers(agent && options.trajectory === undefined ? { ...options, trajectory: true } : options)
-  const trials = trialsPlan(options.trials, where)
-  const snapshot = snapshotPlan(options.snapshot, where)
-  return { model, mcp, agent, scorers, trials, snapshot }
-}
-
-const NESTED_OPTION_KEYS: { [K in 'judge' | 'schema' | 'trajectory' | 'trials' | 'snapshot' | 'hub']: OptionKeys<Extract<EvalOptions[K], object>> } = {
-  judge: { model: true, kinds: true, cache: true },
-  schema: { weights: true, semantics: true },
-  trajectory: { mode: true, strictTypes: true },
-  hub: { maxBytes: true, maxRows: true, maxRowGroups: true, maxDecompressedBytes: true, maxPages: true },
-  trials: { count: true, reduce: true },
-  snapshot: { mode: true, ignore: true },
-}
-
-/** The options given as objects: an unknown key in them is as silent as one at the top. */
-function checkNestedOptions(options: EvalOptions, where: string): void {
-  for (const [name, keys] of Object.entries(NESTED_OPTION_KEYS)) {
-    const value: unknown = (options as unknown as Record<string, unknown>)[name]
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) checkOptionKeys(value, keys, `${where}: option \`${name}\``)
-  }
-}
-
 function currentSuiteMeta(): Record<string, unknown> | undefined {
   const runner = (vitestApi as { TestRunner?: { getCurrentSuite?: () => { suite?: { meta?: object } } } }).TestRunner
   return runner?.getCurrentSuite?.()?.suite?.meta as Record<string, unknown> | undefined
