@@ -20,6 +20,7 @@ import { isPlainObject } from '../calls/call-object.js'
 import type { ToolCall } from '../calls/types.js'
 import { formatBytes } from '../data/hub-limits.js'
 import { templateCalls } from './template-calls.js'
+import { endpointUrl, notFoundHint } from './endpoint-url.js'
 import { clip, scrub, scrubbedError } from '../data/secrets.js'
 import type { ChatMessage, Sample } from '../data/types.js'
 
@@ -89,6 +90,9 @@ const OPENAI_COMPATIBLE_KEYS: OptionKeys<OpenAICompatibleOptions> = {
   retryDelayMs: true, maxRetryDelayMs: true,
 }
 
+/** Where chat completions are, under the base URL. */
+const CHAT_PATH = 'chat/completions'
+
 /** One failed attempt: why, whether another attempt may succeed, and how long the server asked us to wait. */
 interface Failure {
   reason: string
@@ -102,7 +106,7 @@ type Attempt = { ok: true; json: unknown } | { ok: false; failure: Failure }
 export function openaiCompatible(options: OpenAICompatibleOptions): ModelProvider {
   checkOptionKeys(options, OPENAI_COMPATIBLE_KEYS, 'openaiCompatible')
   const publicBase = publicUrl(options.baseURL)
-  const endpoint = endpointUrl(options.baseURL, 'chat/completions')
+  const endpoint = endpointUrl(options.baseURL, CHAT_PATH)
   const concurrency = options.concurrency ?? 8
   const maxRetries = options.maxRetries ?? 4
   const timeoutMs = options.timeoutMs ?? 120_000
@@ -153,7 +157,7 @@ export function openaiCompatible(options: OpenAICompatibleOptions): ModelProvide
         return { ok: true, json: decoded.value }
       }
       const retryable = res.status === 408 || res.status === 409 || res.status === 429 || res.status >= 500
-      const hint = res.status === 404 ? notFoundHint(endpoint) : ''
+      const hint = res.status === 404 ? notFoundHint(endpoint, CHAT_PATH) : ''
       return fail(`HTTP ${res.status}: ${errorMessage(clean(res.text), key)}${hint}`, retryable, retryAfter(res.headers))
     } catch (err) {
       if (signal?.aborted) throw err
@@ -466,31 +470,6 @@ function post(
 
 // ---------------------------------------------------------------------------------------------------------------
 // URLs
-
-/** `path` appended to the base URL's path; its query (`?api-version=...`, as Azure-style gateways need) is kept after it. */
-function endpointUrl(base: string, path: string): URL {
-  const url = new URL(base)
-  let end = url.pathname.length
-  while (end > 0 && url.pathname[end - 1] === '/') end--
-  url.pathname = `${url.pathname.slice(0, end)}/${path}`
-  url.hash = ''
-  return url
-}
-
-/**
- * What a 404 asked for (without credentials or query), and, when the base URL has no version segment, that
- * OpenAI-compatible servers (vLLM, SGLang, llama.cpp, Ollama) serve the API under `/v1`.
- */
-function notFoundHint(endpoint: URL): string {
-  const asked = new URL(endpoint.href)
-  asked.username = ''
-  asked.password = ''
-  asked.search = ''
-  const base = asked.href.slice(0, asked.href.length - '/chat/completions'.length)
-  const versioned = /\/v\d+(\/|$)/.test(new URL(base).pathname)
-  const v1 = versioned ? '' : `; OpenAI-compatible servers serve it under /v1: did you mean baseURL '${base}/v1'?`
-  return ` (POST ${asked.href}${v1})`
-}
 
 /** The base URL without credentials, query or fragment: safe to show in ids and reports. */
 function publicUrl(base: string): string {
