@@ -13,8 +13,9 @@ import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Plugin } from 'vitest/config'
 import type { Reporter, TestModule, Vitest } from 'vitest/node'
+import type { OptionKeys } from './calls/options.js'
 import { readInputs } from './eval/inputs.js'
-import ToolEvalsReporter, { type ToolEvalsReporterOptions } from './reporter/index.js'
+import ToolEvalsReporter, { checkReporterOptions, type ToolEvalsReporterOptions } from './reporter/index.js'
 
 export type ToolEvalsPluginOptions = ToolEvalsReporterOptions & {
   /** Register the setup entry (the tool-call matchers on `expect`); default true. */
@@ -29,7 +30,12 @@ function setupFile(): string {
   return existsSync(built) ? built : fileURLToPath(new URL('./setup.ts', import.meta.url))
 }
 
+/** The plugin's own option names; the reporter's are checked with them. */
+const PLUGIN_OPTION_KEYS: OptionKeys<Omit<ToolEvalsPluginOptions, keyof ToolEvalsReporterOptions>> = { setup: true, watchData: true }
+
 export function toolEvals(options: ToolEvalsPluginOptions = {}): Plugin {
+  // Vitest does not type-check its config: a misspelt key (`tresholds`) would silently turn the gate off.
+  checkReporterOptions(options, 'toolEvals()', Object.keys(PLUGIN_OPTION_KEYS))
   const { setup = true, watchData = true, ...reporterOptions } = options
   // Built here so a bad `thresholds` fails at config load, naming the field.
   const reporter = new ToolEvalsReporter(reporterOptions)

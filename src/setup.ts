@@ -6,8 +6,11 @@ import './matchers/types.js'
 import './bfcl/scorer/matchers.js'
 import './matchers/trajectory.js'
 import { registerMatchers } from './matchers/register.js'
+import { adoptInputRoot } from './eval/input-root.js'
 
 registerMatchers()
+// Before the eval file makes its providers: their relative paths resolve from Vitest's root.
+adoptInputRoot()
 
 export { toolMatchers } from './matchers/matchers.js'
 export { bfclMatchers } from './bfcl/scorer/matchers.js'

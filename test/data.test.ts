@@ -94,7 +94,10 @@ describe('chat JSONL samples', () => {
       expect(samplesOf(loadJsonl(file)).map((s) => s.id)).toEqual(['a'])
       const missing = loadJsonl(join(dir, 'missing.jsonl'))
       expect(errorsOf(missing)).toHaveLength(1)
-      expect(errorsOf(missing)[0]?.message).toMatch(/cannot read the data file/)
+      // Not found is said as such, with the path looked for (absolute here: no root to name).
+      expect(errorsOf(missing)[0]).toMatchObject({ message: `data file not found: looked for ${join(dir, 'missing.jsonl')}`, unreadable: true })
+      // A directory is there but cannot be read as a file: the system's reason.
+      expect(errorsOf(loadJsonl(dir))[0]?.message).toMatch(/^cannot read the data file: EISDIR/)
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }

@@ -68,9 +68,16 @@ describe('optional local runtime', () => {
     expect(offenders).toEqual([])
   })
 
-  it('every entry point loads without them, and local() names exactly what to install', async () => {
-    const script = `
-      for (const entry of ['vitest-tool-evals', 'vitest-tool-evals/reporter', 'vitest-tool-evals/matchers', 'vitest-tool-evals/mcp', 'vitest-tool-evals/bfcl', 'vitest-tool-evals/scorers']) await import(entry)
+  // A CommonJS script, as a user's `require` runs: every entry point by `import()`, then by `require` (Node >= 20.19
+  // loads ES modules through require; the package's exports answer the `require` condition).
+  it('every entry point loads without them, imported or required, and local() names exactly what to install', async () => {
+    const entries = Object.keys(JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).exports as object)
+      .filter((e) => e !== './package.json')
+      .map((e) => `vitest-tool-evals${e.slice(1)}`)
+    expect(entries).toHaveLength(8)
+    const script = `(async () => {
+      for (const entry of ${JSON.stringify(entries)}) await import(entry)
+      for (const entry of ${JSON.stringify(entries)}) console.log('required', entry, Object.keys(require(entry)).length > 0)
       const { loadBfclCategory, scoreCategory } = await import('vitest-tool-evals/bfcl')
       const { schemaMetrics } = await import('vitest-tool-evals/scorers')
       console.log('entries', typeof loadBfclCategory, typeof scoreCategory, typeof schemaMetrics)
@@ -82,9 +89,11 @@ describe('optional local runtime', () => {
       const { mcpTools } = await import('vitest-tool-evals')
       try {
         await mcpTools({ command: 'node', args: ['server.mjs'] }, { mode: 'live' }).list()
-      } catch (e) { console.log('MCP ' + e.message) }`
-    writeFileSync(join(dir, 'check.mjs'), script)
-    const { code, out } = await run(dir, ['check.mjs'])
+      } catch (e) { console.log('MCP ' + e.message) }
+    })()`
+    writeFileSync(join(dir, 'check.cjs'), script)
+    const { code, out } = await run(dir, ['check.cjs'])
+    for (const entry of entries) expect(out).toContain(`required ${entry} true`)
     expect(out).toContain('loaded function')
     expect(out).toContain('entries function function function')
     expect(code).toBe(0)
@@ -104,8 +113,14 @@ describe('installed without its sources', () => {
   })
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-  it('a vitest run loading the setup entry prints no sourcemap warning (the maps carry their sources)', async () => {
-    writeFileSync(join(dir, 'vitest.config.mjs'), `export default { test: { include: ['a.test.mjs'], setupFiles: ['vitest-tool-evals/setup'] } }`)
+  // A CommonJS package (\`"type": "commonjs"\`, what \`npm init -y\` writes) with a \`vitest.config.ts\`: Vite bundles it
+  // as CommonJS and requires the plugin, which works because the package's exports answer \`require\` too.
+  it('a vitest run loading the setup entry through the plugin from a CommonJS package\'s vitest.config.ts prints no sourcemap warning (the maps carry their sources)', async () => {
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'user-project', type: 'commonjs' }))
+    writeFileSync(
+      join(dir, 'vitest.config.ts'),
+      `import { defineConfig } from 'vitest/config'\nimport { toolEvals } from 'vitest-tool-evals/plugin'\nexport default defineConfig({ plugins: [toolEvals({ markdownFile: false })], test: { include: ['a.test.mjs'] } })\n`,
+    )
     writeFileSync(join(dir, 'a.test.mjs'), `import { expect, test } from 'vitest'\ntest('t', () => expect('No call.').toHaveNoToolCall())\n`)
     const { code, stdout, stderr } = await runVitest(dir, ['run'])
     expect(stdout + stderr).toContain('1 passed')

@@ -14,7 +14,8 @@
  *
  * Every problem is an entry error (the run goes on and shows it as a failing test), never a throw.
  */
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
+import { resolveInput } from './input-root.js'
 import type { AsyncBuffer } from 'hyparquet'
 import { capSamples, checkUniqueIds, pushJsonlEntries, pushObjectEntries } from './entries.js'
 import { chooseSplitFiles, dataFormatOf, type RepoFile } from './hf-splits.js'
@@ -38,7 +39,8 @@ export function hubConfigFromEnv(env: NodeJS.ProcessEnv = process.env): HubConfi
   const config: HubConfig = {
     endpoint: (env['HF_ENDPOINT'] || 'https://huggingface.co').replace(/\/+$/, ''),
     offline: /^(1|on|yes|true)$/i.test(env['HF_HUB_OFFLINE'] ?? ''),
-    cacheDir: resolve(env['TOOL_EVALS_HF_CACHE'] || join('.tool-evals-cache', 'hf')),
+    // Relative: from Vitest's root, as the generation cache (data/input-root.ts).
+    cacheDir: resolveInput(env['TOOL_EVALS_HF_CACHE'] || join('.tool-evals-cache', 'hf')),
   }
   const token = env['HF_TOKEN']?.trim()
   if (token) config.token = token

@@ -4,7 +4,9 @@
  * turns each error into its own failing test case).
  */
 import { readFileSync } from 'node:fs'
+import { isAbsolute } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { inputRoot, resolveInput } from './input-root.js'
 import { capSamples, checkUniqueIds, pushJsonlEntries, pushObjectEntries } from './entries.js'
 import { isHfSource, loadHfDataset, type HubConfig } from './hf.js'
 import type { DataEntry, DataOptions, DataSource, Sample, SampleError } from './types.js'
@@ -27,13 +29,22 @@ export function parseJsonlSamples(text: string, file: string, options: DataOptio
 /** Entries of a JSONL file. A file that cannot be read is one error entry (the run goes on). */
 export function loadJsonl(path: string | URL, options: DataOptions = {}): DataEntry[] {
   const file = sourceName(path)
+  const at = typeof path === 'string' ? resolveInput(path) : path
   let text: string
   try {
-    text = readFileSync(path, 'utf8')
+    text = readFileSync(at, 'utf8')
   } catch (err) {
-    return [{ error: { where: file, field: '', message: `cannot read the data file: ${(err as Error).message}` } }]
+    return [{ error: { where: file, field: '', message: unreadableFile(path, at, err), unreadable: true } }]
   }
   return parseJsonlSamples(text, file, options)
+}
+
+/** Why a data file could not be read; a missing one names where it was looked for, and the folder a relative path starts at. */
+function unreadableFile(path: string | URL, at: string | URL, err: unknown): string {
+  if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return `cannot read the data file: ${(err as Error).message}`
+  const looked = typeof at === 'string' ? at : fileURLToPath(at)
+  const relative = typeof path === 'string' && !isAbsolute(path) ? `; a relative path is resolved from ${inputRoot()} (Vitest's root)` : ''
+  return `data file not found: looked for ${looked}${relative}`
 }
 
 /** Entries of an in-memory array of sample objects (the JSONL line shapes, dialogues included). */

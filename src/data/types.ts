@@ -21,6 +21,8 @@ export interface SampleError {
   field: string
   /** What is wrong, without the location (see `where` and `field`). */
   message: string
+  /** Set when the data source itself could not be read (a missing file): no sample is at fault. */
+  unreadable?: true
   /** The expected calls when they could be read: the errored sample then scores as "no prediction" against them. */
   expected?: ExpectedCall[]
 }
@@ -29,7 +31,7 @@ export interface SampleError {
 export type DataEntry = { sample: Sample; error?: undefined } | { error: SampleError; sample?: undefined }
 
 /**
- * Where samples come from: a JSONL file path (relative to the working directory) or URL, a Hub dataset
+ * Where samples come from: a JSONL file path (relative to Vitest's root, see data/input-root.ts) or URL, a Hub dataset
  * (`hf://datasets/<owner>/<name>`, see DataOptions), or an in-memory array of
  * sample objects (the same shapes as the JSONL lines, dialogues included).
  */

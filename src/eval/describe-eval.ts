@@ -9,7 +9,8 @@
 import { thrownMessage } from '../calls/thrown.js'
 import type { TaskMeta } from '@vitest/runner'
 import { afterAll, describe, expect, test } from 'vitest'
-import { assertKnownFormat } from '../calls/index.js'
+import { adoptInputRoot } from './input-root.js'
+import { INVALID_OPTIONS_TEST, planSuite, type SuitePlan } from './suite-plan.js'
 import type { ToolCall } from '../calls/types.js'
 import { formatSampleError, loadDataAsync } from '../data/load.js'
 import type { DataOptions, DataSource, Sample, SampleError } from '../data/types.js'
@@ -24,8 +25,8 @@ import { activeScorers, applyErroredScorers, applyScorers, outputCalls, withPrep
 import { inputFiles, writeInputs } from './inputs.js'
 import { recordUsage } from './usage.js'
 import { expandTrials, generateAndEvaluate, keepSnapshot, snapshotVerdict } from './sample-run.js'
-import { snapshotPlan, SuiteSnapshot, type SnapshotOption } from './snapshot.js'
-import { trialsPlan, type TrialsOption } from './trials.js'
+import { SuiteSnapshot, type SnapshotOption } from './snapshot.js'
+import type { TrialsOption } from './trials.js'
 import { journaled, journalFor } from '../models/journal.js'
 import { configuredTestTimeout, defaultSampleTimeout } from './timeout.js'
 
@@ -33,8 +34,7 @@ import { callsHash } from './calls-hash.js'
 import { RUN_INFO_KEY, suiteRunInfo } from './run-info.js'
 import * as vitestApi from 'vitest'
 import { lastUserPrompt, META_LIMITS, rightCallsLine, storedCalls, storedExpected, truncate, writeEvalMeta, type EvalMeta } from './meta.js'
-import { agentOptionsOf, agentProvider, type AgentOptions } from './agent.js'
-import { isMcpTools } from './mcp/tools.js'
+import { agentProvider, type AgentOptions } from './agent.js'
 import { checkSchemaSnapshot, requireServerTools, schemaTestName, withServerTools } from './mcp/suite.js'
 import { storedTrajectory } from '../score/trajectory.js'
 import type { ScoredTrajectory } from '../score/scorers/trajectory.js'
@@ -57,7 +57,7 @@ export interface EvalResult extends ScorerResults {
  * the data options (`limit`, `maxSamples`, and `split`, `revision`, `config` for Hub datasets) on DataOptions.
  */
 export interface EvalOptions extends ScorerOptions, DataOptions, AgentOptions {
-  /** JSONL path (relative to the working directory) or URL, `hf://datasets/<owner>/<name>`, or an array of sample objects. */
+  /** JSONL path (relative to Vitest's root, see data/input-root.ts) or URL, `hf://datasets/<owner>/<name>`, or an array of sample objects. */
   data: DataSource
   /** The model under test: `replay(...)`, a local model, an endpoint. */
   model: ModelProvider
@@ -122,16 +122,20 @@ const openSuites = new WeakMap<object, number>()
 export function describeEval(name: string, options: EvalOptions): void {
   // `assert` callbacks use the tool-call matchers: make them available even without the setup entry.
   registerMatchers()
-  if (options.format !== undefined) assertKnownFormat(options.format, `describeEval("${name}"): option \`format\``)
-  if (options.resume !== undefined && typeof options.resume !== 'boolean') throw new Error(`describeEval("${name}"): option \`resume\` must be true or false`)
   const stack = definitionStack() // locates the per-sample annotations at this call in the eval file
-  const { model } = options
-  // `tools` or `environment`: each sample runs through the agent loop, its trajectory scored by default.
-  // MCP tools: the server's list replaces the samples' tools; executed, they are the agent's environment.
-  const mcp = isMcpTools(options.tools) ? options.tools : undefined
-  if (mcp && options.environment !== undefined) throw new Error(`describeEval("${name}"): give \`tools\` or \`environment\`, not both`)
-  const agent = agentOptionsOf(mcp ? { ...options, tools: undefined, environment: mcp.execute ? () => mcp.environment() : undefined } : options, `describeEval("${name}")`)
-  const scorers = activeScorers(agent && options.trajectory === undefined ? { ...options, trajectory: true } : options)
+  let plan: SuitePlan
+  try {
+    plan = planSuite(name, options)
+  } catch (err) {
+    // A mistake in the options fails this suite with its message, not the file's collection or the run.
+    describe(name, () => {
+      test(INVALID_OPTIONS_TEST, () => {
+        throw err
+      })
+    })
+    return
+  }
+  const { model, mcp, agent, scorers, trials, snapshot } = plan
   // The scorers' providers (a judge) are closed with the model, when the last suite using them ends.
   const providers = [...new Set([model, ...scorers.flatMap((s) => s.providers ?? [])])]
   for (const p of providers) openSuites.set(p, (openSuites.get(p) ?? 0) + 1)
@@ -145,11 +149,10 @@ export function describeEval(name: string, options: EvalOptions): void {
   const generating = agent ? agentProvider(generatingModel, agent, options.format) : mcp ? requireServerTools(generatingModel, mcp) : generatingModel
   const generator = withPreparation(generating, scorers, options.format)
   const generations = new Generations(generator, concurrency, concurrency * LOOKAHEAD_FACTOR, abort.signal)
-  const trials = trialsPlan(options.trials, `describeEval("${name}")`)
-  const snapshot = snapshotPlan(options.snapshot, `describeEval("${name}")`)
   const scoreOptions: ScoreOptions = {}
   if (options.match !== undefined) scoreOptions.match = options.match
   if (options.strictTypes !== undefined) scoreOptions.strictTypes = options.strictTypes
+  adoptInputRoot()
 
   // Async: a Hub dataset is fetched (or read from its cache) while Vitest collects the suite.
   describe(name, async () => {
@@ -284,11 +287,13 @@ function runnableSamples(tasks: readonly { type: string; mode: string; name: str
 
 /** `w3 [invalid sample at data.jsonl:3]`, or `[invalid sample at data.jsonl:3]` when the id is unreadable. */
 export function invalidSampleTestName(error: SampleError): string {
+  if (error.unreadable) return `[data file ${error.where} could not be read]`
   return `${error.id ? `${error.id} ` : ''}[invalid sample at ${error.where}]`
 }
 
 /** The short reason an errored record is counted under (no sample id or line: those are in `detail`). */
 function invalidReason(error: SampleError): string {
+  if (error.unreadable) return error.message
   return error.field ? `invalid sample: field \`${error.field}\`: ${error.message}` : `invalid sample: ${error.message}`
 }
 
@@ -300,7 +305,7 @@ function failInvalidSample(error: SampleError, suite: string, taskMeta: TaskMeta
   const meta: EvalMeta = { v: 1, record, detail }
   if (error.expected) meta.expected = storedExpected(error.expected)
   writeEvalMeta(taskMeta, meta)
-  throw new Error(`Invalid sample: ${detail}`)
+  throw new Error(error.unreadable ? detail : `Invalid sample: ${detail}`)
 }
 
 /** A provider error's reason, grouped without per-sample detail when the provider supplies one. */

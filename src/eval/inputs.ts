@@ -2,7 +2,7 @@
  * The files an eval reads (its dataset, a replay recording), recorded in each sample's task meta so that the
  * `toolEvals()` plugin can rerun the eval in watch mode when one of them changes.
  */
-import { resolve } from 'node:path'
+import { resolveInput } from '../data/input-root.js'
 import { fileURLToPath } from 'node:url'
 import type { DataSource } from '../data/types.js'
 import type { ModelProvider } from '../models/types.js'
@@ -16,7 +16,7 @@ export function inputFiles(data: DataSource, providers: readonly ModelProvider[]
     if (source instanceof URL) {
       if (source.protocol === 'file:') out.add(fileURLToPath(source))
     } else if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(source)) {
-      out.add(resolve(source))
+      out.add(resolveInput(source))
     }
   }
   if (typeof data === 'string' || data instanceof URL) add(data)

@@ -16,12 +16,14 @@
  */
 import { createHash } from 'node:crypto'
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
-import { dirname, join, resolve } from 'node:path'
+import { dirname, join } from 'node:path'
+import { resolveInput } from '../data/input-root.js'
+import { checkOptionKeys, type OptionKeys } from '../calls/options.js'
 import type { Sample } from '../data/types.js'
 import type { GenerateOptions, ModelOutput, ModelProvider } from './types.js'
 
 export interface CacheOptions {
-  /** Folder of the cache; default `.tool-evals-cache` in the working directory. */
+  /** Folder of the cache; default `.tool-evals-cache` (a relative path is resolved from Vitest's root). */
   dir?: string
 }
 
@@ -48,19 +50,24 @@ export interface CachedProvider extends ModelProvider {
 const FORMAT_VERSION = 2
 
 /** Wrap a provider with the on-disk generation cache. */
+const CACHE_KEYS: OptionKeys<CacheOptions> = { dir: true }
+
 export function cached(provider: ModelProvider, options: CacheOptions = {}): CachedProvider {
-  const dir = resolve(options.dir ?? '.tool-evals-cache')
+  checkOptionKeys(options, CACHE_KEYS, 'cached')
+  // Resolved on first use: by then the test worker has adopted Vitest's root (data/input-root.ts).
+  let dirAt: string | undefined
+  const dir = () => (dirAt ??= resolveInput(options.dir ?? '.tool-evals-cache'))
   const stats: CacheStats = { hits: 0, misses: 0, corrupt: 0, regenerated: 0, unwritable: 0 }
   // Concurrent requests for the same key share one generation.
   const pending = new Map<string, Promise<ModelOutput>>()
 
   const entryPath = (sample: Sample) => {
     const key = generationKey(provider, sample)
-    return join(dir, key.slice(0, 2), `${key}.json`)
+    return join(dir(), key.slice(0, 2), `${key}.json`)
   }
 
   async function lookupOrGenerate(sample: Sample, key: string, opts?: GenerateOptions): Promise<ModelOutput> {
-    const path = join(dir, key.slice(0, 2), `${key}.json`)
+    const path = join(dir(), key.slice(0, 2), `${key}.json`)
     const found = await readEntry(path, key)
     if (found.output) {
       stats.hits++

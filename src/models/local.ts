@@ -9,6 +9,7 @@
  * Loading happens once per process per model (see `local/runtime.ts`); samples in flight together are batched and
  * the KV cache of the prompt prefix they share is reused (see `local/engine.ts`).
  */
+import { checkOptionKeys, type OptionKeys } from '../calls/options.js'
 import type { Sample } from '../data/types.js'
 import { Engine, type DecodeSettings, type EngineStats } from './local/engine.js'
 import { chatTemplateText, renderPrompt, templateFormat, type RenderOptions } from './local/prompt.js'
@@ -69,7 +70,14 @@ export function localGenerationTimeoutMs(maxNewTokens: number): number {
  * A model run locally: a hub model id (downloaded by transformers.js when remote models are allowed) or a local
  * folder in transformers.js layout (`config.json`, tokenizer files, `onnx/model*.onnx`).
  */
+const LOCAL_KEYS: OptionKeys<LocalOptions> = {
+  maxNewTokens: true, doSample: true, temperature: true, topK: true, topP: true, generation: true, maxPromptTokens: true,
+  batchSize: true, prefixCache: true, format: true, dtype: true, revision: true, threads: true, localModelPath: true,
+  allowRemoteModels: true, chatTemplate: true, templateKwargs: true,
+}
+
 export function local(modelIdOrPath: string, options: LocalOptions = {}): LocalProvider {
+  checkOptionKeys(options, LOCAL_KEYS, `local(${JSON.stringify(modelIdOrPath)})`)
   const settings: DecodeSettings = {
     maxNewTokens: options.maxNewTokens ?? 512,
     doSample: options.doSample ?? false,

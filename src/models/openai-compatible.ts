@@ -15,10 +15,12 @@ import { createHash } from 'node:crypto'
 import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } from 'node:http'
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 import { parseJson } from '../calls/json.js'
+import { checkOptionKeys, type OptionKeys } from '../calls/options.js'
 import { isPlainObject } from '../calls/call-object.js'
 import type { ToolCall } from '../calls/types.js'
 import { formatBytes } from '../data/hub-limits.js'
 import { templateCalls } from './template-calls.js'
+import { endpointUrl, notFoundHint } from './endpoint-url.js'
 import { clip, scrub, scrubbedError } from '../data/secrets.js'
 import type { ChatMessage, Sample } from '../data/types.js'
 
@@ -82,6 +84,15 @@ export interface OpenAICompatibleOptions {
   maxRetryDelayMs?: number
 }
 
+const OPENAI_COMPATIBLE_KEYS: OptionKeys<OpenAICompatibleOptions> = {
+  baseURL: true, model: true, apiKeyEnv: true, concurrency: true, maxRetries: true, timeoutMs: true, maxResponseBytes: true,
+  mode: true, temperature: true, maxTokens: true, format: true, chatTemplate: true, wire: true, body: true, headers: true,
+  retryDelayMs: true, maxRetryDelayMs: true,
+}
+
+/** Where chat completions are, under the base URL. */
+const CHAT_PATH = 'chat/completions'
+
 /** One failed attempt: why, whether another attempt may succeed, and how long the server asked us to wait. */
 interface Failure {
   reason: string
@@ -93,8 +104,9 @@ type Attempt = { ok: true; json: unknown } | { ok: false; failure: Failure }
 
 /** A provider for an OpenAI-compatible chat completions endpoint. */
 export function openaiCompatible(options: OpenAICompatibleOptions): ModelProvider {
+  checkOptionKeys(options, OPENAI_COMPATIBLE_KEYS, 'openaiCompatible')
   const publicBase = publicUrl(options.baseURL)
-  const endpoint = new URL(joinUrl(options.baseURL, 'chat/completions'))
+  const endpoint = endpointUrl(options.baseURL, CHAT_PATH)
   const concurrency = options.concurrency ?? 8
   const maxRetries = options.maxRetries ?? 4
   const timeoutMs = options.timeoutMs ?? 120_000
@@ -145,7 +157,8 @@ export function openaiCompatible(options: OpenAICompatibleOptions): ModelProvide
         return { ok: true, json: decoded.value }
       }
       const retryable = res.status === 408 || res.status === 409 || res.status === 429 || res.status >= 500
-      return fail(`HTTP ${res.status}: ${errorMessage(clean(res.text), key)}`, retryable, retryAfter(res.headers))
+      const hint = res.status === 404 ? notFoundHint(endpoint, CHAT_PATH) : ''
+      return fail(`HTTP ${res.status}: ${errorMessage(clean(res.text), key)}${hint}`, retryable, retryAfter(res.headers))
     } catch (err) {
       if (signal?.aborted) throw err
       if (err instanceof TimeoutError) return fail(`request timed out after ${timeoutMs} ms`, true)
@@ -459,12 +472,6 @@ function post(
 
 // ---------------------------------------------------------------------------------------------------------------
 // URLs
-
-function joinUrl(base: string, path: string): string {
-  let end = base.length
-  while (end > 0 && base[end - 1] === '/') end--
-  return `${base.slice(0, end)}/${path}`
-}
 
 /** The base URL without credentials, query or fragment: safe to show in ids and reports. */
 function publicUrl(base: string): string {

@@ -14,6 +14,8 @@ import { appendFile, mkdir, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { ToolCall } from '../calls/types.js'
+import { checkOptionKeys, type OptionKeys } from '../calls/options.js'
+import { resolveInput } from '../data/input-root.js'
 import type { ModelOutput, ModelProvider } from './types.js'
 
 export interface RecordOptions {
@@ -21,10 +23,15 @@ export interface RecordOptions {
   append?: boolean
 }
 
+const RECORD_KEYS: OptionKeys<RecordOptions> = { append: true }
+
 /** Wrap `provider` so each output (or failure) is also written to `path` as a replay line. */
 export function record(provider: ModelProvider, path: string | URL, options: RecordOptions = {}): ModelProvider {
   const file = typeof path === 'string' ? path : fileURLToPath(path)
+  checkOptionKeys(options, RECORD_KEYS, `record(${file})`)
   let started = false
+  // Resolved at the first write: by then the test worker has adopted Vitest's root (data/input-root.ts).
+  let target = file
   // Writes go one after another so lines never interleave.
   let queue: Promise<void> = Promise.resolve()
 
@@ -32,10 +39,11 @@ export function record(provider: ModelProvider, path: string | URL, options: Rec
     queue = queue.then(async () => {
       if (!started) {
         started = true
-        await mkdir(dirname(file), { recursive: true })
-        if (!options.append) await writeFile(file, '')
+        target = resolveInput(file)
+        await mkdir(dirname(target), { recursive: true })
+        if (!options.append) await writeFile(target, '')
       }
-      await appendFile(file, JSON.stringify(line) + '\n')
+      await appendFile(target, JSON.stringify(line) + '\n')
     })
     return queue
   }

@@ -18,8 +18,10 @@ import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { decodeArguments, isPlainObject, makeCall } from '../calls/call-object.js'
 import { assertKnownFormat, unknownFormatError } from '../calls/index.js'
+import { checkOptionKeys, type OptionKeys } from '../calls/options.js'
 import type { ToolCall } from '../calls/types.js'
 import { decodeJsonLine, forEachJsonlLine } from '../calls/jsonl.js'
+import { resolveInput } from '../data/input-root.js'
 import type { Sample } from '../data/types.js'
 import type { ModelOutput, ModelProvider } from './types.js'
 
@@ -41,6 +43,8 @@ export interface ReplayOptions {
   format?: string
 }
 
+const REPLAY_KEYS: OptionKeys<ReplayOptions> = { format: true }
+
 /** The format name given to calls replayed from OpenAI-style `tool_calls`. */
 export const OPENAI_FORMAT = 'openai'
 
@@ -50,13 +54,14 @@ export const OPENAI_FORMAT = 'openai'
  */
 export function replay(path: string | URL, options: ReplayOptions = {}): ModelProvider {
   const file = typeof path === 'string' ? path : path.protocol === 'file:' ? fileURLToPath(path) : path.href
+  checkOptionKeys(options, REPLAY_KEYS, `replay(${file})`)
   if (options.format !== undefined) assertKnownFormat(options.format, `replay(${file}): option \`format\``)
   let recording: Recording | undefined
   return {
     id: `replay:${file}`,
     inputFiles: typeof path === 'string' || path.protocol === 'file:' ? [file] : [],
     async generate(sample: Sample): Promise<ModelOutput> {
-      recording ??= readRecording(path, file)
+      recording ??= readRecording(typeof path === 'string' ? resolveInput(path) : path, file)
       const hit = sample.trial === undefined ? recording.byId.get(sample.id) : trialLine(recording, sample.id, sample.trial)
       if (hit?.output) {
         if (options.format !== undefined && hit.output.format === undefined && hit.output.text !== undefined) {

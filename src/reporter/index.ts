@@ -40,6 +40,9 @@ import {
 import { collectOutcomes, collectRunMeta, compareWithBaseline, samplesFileFor, writeSamplesFile, type GateOptions } from './compare/gate.js'
 import type { SampleOutcome } from './compare/outcomes.js'
 import type { RunMeta } from './compare/run-meta.js'
+import type { RegressionOptions } from './compare/compare.js'
+import { checkOptionKeys, type OptionKeys } from '../calls/options.js'
+import { INPUT_ROOT_KEY } from '../data/input-root.js'
 
 export interface ToolEvalsReporterOptions extends GateOptions {
   /** Minimum rates, overall / per suite / per tool (see `Thresholds`). A run under any of them fails. */
@@ -138,6 +141,7 @@ export default class ToolEvalsReporter implements Reporter {
   }
 
   constructor(options: ToolEvalsReporterOptions = {}) {
+    checkReporterOptions(options, 'ToolEvalsReporter')
     this.options = options
     this.thresholds = validateThresholds(options.thresholds)
     const pricing = validatePricing(options.pricing)
@@ -164,6 +168,9 @@ export default class ToolEvalsReporter implements Reporter {
 
   onInit(vitest: Vitest): void {
     this.vitest = vitest
+    // Relative input paths (data, recordings, caches) resolve in the workers from the root the reports go to.
+    // (Test doubles of Vitest may lack `provide`: inputs then resolve from the current directory.)
+    if (typeof vitest.provide === 'function') vitest.provide(INPUT_ROOT_KEY, vitest.config.root)
     this.textToStderr = undefined
     this.setUpJournal(vitest)
     // A testTimeout the user set wins over describeEval's derived default: the workers learn it from their env.
@@ -370,6 +377,20 @@ export default class ToolEvalsReporter implements Reporter {
   private resolvePath(file: string): string {
     return resolve(this.root(), file)
   }
+}
+
+/** The reporter's option names (the plugin adds its own). */
+const REPORTER_OPTION_KEYS: OptionKeys<ToolEvalsReporterOptions> = {
+  thresholds: true, outputFile: true, markdownFile: true, worst: true, progress: true, summary: true, htmlFile: true,
+  pricing: true, maxThresholds: true, samplesFile: true, baseline: true, regression: true, mustPass: true,
+}
+const REGRESSION_OPTION_KEYS: OptionKeys<RegressionOptions> = { alpha: true, minDrop: true, metrics: true, mustPass: true }
+
+/** Unknown keys in the reporter's options (and its `regression` object) are errors naming the closest known one. @internal */
+export function checkReporterOptions(options: object, where: string, extra: readonly string[] = []): void {
+  checkOptionKeys(options, [...Object.keys(REPORTER_OPTION_KEYS), ...extra], where)
+  const regression = (options as ToolEvalsReporterOptions).regression
+  if (regression !== undefined) checkOptionKeys(regression, REGRESSION_OPTION_KEYS, `${where}: \`regression\``)
 }
 
 function metasOf(tests: readonly TestCase[]): EvalMeta[] {

@@ -21,6 +21,7 @@
  * interval must reach it (see intervals.ts), so a small suite cannot pass a gate on luck. `on: 'value'` is the plain
  * number's meaning.
  */
+import { closest } from '../calls/options.js'
 import { BUILTIN_SCORER_METRICS } from '../score/scorers/index.js'
 import type { Interval } from '../score/intervals.js'
 import { REPORT_METRICS, type Aggregate, type RunMetric } from '../score/types.js'
@@ -64,6 +65,11 @@ export interface ThresholdResult {
   lower?: number | null
   suite?: string
   tool?: string
+  /**
+   * A suite or tool threshold whose suite or tool no sample of a run with some had (most likely a misspelt name):
+   * the names the run had, for the message (at most 20).
+   */
+  known?: string[]
   /** Partial runs only: no sample in this threshold's scope ran, so it was not checked (and does not fail). */
   notRun?: true
 }
@@ -85,16 +91,18 @@ export function validateThresholds(thresholds: unknown): Thresholds {
       }
       continue
     }
-    checkEntry(`thresholds.${key}`, key, value, KNOWN_METRICS)
+    checkEntry(`thresholds.${key}`, key, value, KNOWN_METRICS, ['suites', 'tools'])
   }
   return thresholds as Thresholds
 }
 
-function checkEntry(path: string, metric: string, spec: unknown, allowed: readonly string[]): void {
+function checkEntry(path: string, metric: string, spec: unknown, allowed: readonly string[], scopes: readonly string[] = []): void {
   const userMetric = allowed === KNOWN_METRICS && USER_METRIC.test(metric)
   if (!allowed.includes(metric) && !userMetric) {
+    const near = closest(metric, [...allowed, ...scopes])
     const user = allowed === KNOWN_METRICS ? ', or a user scorer\'s `<scorer>.<metric>`' : ''
-    throw new Error(`tool-evals reporter: unknown metric in \`${path}\`; known: ${allowed.join(', ')}${user}`)
+    const hint = near !== undefined ? `; did you mean \`${near}\`?` : ''
+    throw new Error(`tool-evals reporter: unknown metric in \`${path}\`; known: ${allowed.join(', ')}${user}${hint}`)
   }
   if (isObject(spec)) {
     for (const key of Object.keys(spec)) {
@@ -146,7 +154,9 @@ export function checkThresholds(
       const spec = readSpec(raw)
       if (!spec) continue
       const value = agg ? (agg.metrics[metric as RunMetric] ?? null) : null
-      results.push({ ...outcome(metric, spec, value, iv?.suites.get(suite)?.[metric]), suite })
+      const result: ThresholdResult = { ...outcome(metric, spec, value, iv?.suites.get(suite)?.[metric]), suite }
+      if (!agg && suites.size > 0) result.known = [...suites.keys()].slice(0, MAX_KNOWN)
+      results.push(result)
     }
   }
   for (const [tool, mins] of Object.entries(thresholds.tools ?? {})) {
@@ -155,15 +165,23 @@ export function checkThresholds(
       const spec = readSpec(raw)
       if (!spec) continue
       const value = breakdown ? breakdown[metric as ToolMetric] : null
-      results.push({ ...outcome(metric, spec, value, iv?.tools[tool]?.[metric]), tool })
+      const result: ThresholdResult = { ...outcome(metric, spec, value, iv?.tools[tool]?.[metric]), tool }
+      const tools = Object.keys(overall.tools)
+      if (!breakdown && tools.length > 0) result.known = tools.slice(0, MAX_KNOWN)
+      results.push(result)
     }
   }
   return options.partial ? results.map(markNotRun) : results
 }
 
+/** Names of the suites or tools a run had, listed at most in a threshold's result. */
+const MAX_KNOWN = 20
+
 /** In a partial run an unmeasurable threshold means its scope was not selected, not that it is misspelt. */
 function markNotRun(r: ThresholdResult): ThresholdResult {
-  return r.actual === null ? { ...r, pass: true, notRun: true } : r
+  if (r.actual !== null) return r
+  const { known: _known, ...rest } = r
+  return { ...rest, pass: true, notRun: true }
 }
 
 function outcome(metric: string, spec: { min: number; on: ThresholdOn }, actual: number | null, interval?: Interval | null): ThresholdResult {
@@ -193,6 +211,13 @@ export function describeThreshold(r: ThresholdResult): string {
   if (r.notRun) return `${r.metric}${scope}: not run in this partial run (required ${formatRate(r.min)})`
   if (r.actual === null && !KNOWN_METRICS.includes(r.metric)) {
     return `${r.metric}${scope}: no sample produced this metric: is the scorer on, and are its name and metric spelt right? (required ${formatRate(r.min)})`
+  }
+  if (r.known !== undefined) {
+    const kind = r.suite !== undefined ? 'suite' : 'tool'
+    const name = r.suite ?? r.tool ?? ''
+    const near = closest(name, r.known)
+    const hint = near !== undefined ? `; did you mean \`${near}\`?` : ''
+    return `${r.metric}${scope}: no ${kind} named "${name}" in this run${hint} (${kind}s in this run: ${r.known.join(', ')}) (required ${formatRate(r.min)})`
   }
   if (r.actual === null) return `${r.metric}${scope}: no samples to measure (required ${formatRate(r.min)})`
   if (r.on === 'lower') {

@@ -9,6 +9,7 @@
  * latency of a scope whose every sample was cached is "not run" (a cached re-run measures no model), and in a
  * partial run an unmeasured scope is "not run". A cost over a provider without a price fails: it would undercount.
  */
+import { closest } from '../calls/options.js'
 import { formatUsd } from './usage-render.js'
 import type { UsageReport } from './usage.js'
 
@@ -46,7 +47,9 @@ export function validateMaxThresholds(value: unknown, hasPricing: boolean): MaxT
   const checkScope = (scope: Record<string, unknown>, path: string) => {
     for (const [metric, max] of Object.entries(scope)) {
       if (!(MAX_METRICS as readonly string[]).includes(metric)) {
-        throw new Error(`tool-evals reporter: unknown metric in \`${path}.${metric}\`; known: ${MAX_METRICS.join(', ')}`)
+        const near = closest(metric, path === 'maxThresholds' ? [...MAX_METRICS, 'suites'] : MAX_METRICS)
+        const hint = near !== undefined ? `; did you mean \`${near}\`?` : ''
+        throw new Error(`tool-evals reporter: unknown metric in \`${path}.${metric}\`; known: ${MAX_METRICS.join(', ')}${hint}`)
       }
       if (typeof max !== 'number' || !Number.isFinite(max) || max < 0) {
         throw new Error(`tool-evals reporter: \`${path}.${metric}\` must be a number >= 0`)

@@ -121,7 +121,7 @@ export async function startOpenAIServer(responder: Responder, options: OpenAISer
       res.on('finish', finish)
       res.on('close', finish)
       void (async () => {
-        if (req.method !== 'POST' || !request.path.endsWith('/chat/completions')) {
+        if (req.method !== 'POST' || !request.path.split('?')[0]!.endsWith('/chat/completions')) {
           send(res, 404, {}, JSON.stringify({ error: { message: `no route ${req.method} ${request.path}` } }))
           return
         }

@@ -18,7 +18,8 @@
  */
 import { createHash } from 'node:crypto'
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
-import { dirname, resolve } from 'node:path'
+import { dirname } from 'node:path'
+import { resolveInput } from '../../data/input-root.js'
 import { stableJson } from '../../models/cache.js'
 import { ToolRuntimeError } from '../agent.js'
 import type { McpAnswer, McpMethod, McpWire } from './connection.js'
@@ -114,7 +115,7 @@ export function composeRecording(entries: Iterable<Entry>): string {
 
 /** Answers read from the recording; a request it lacks errors the sample and says how to record it. */
 export function replayWire(plan: McpPlan & { recording: string }): McpWire {
-  const file = resolve(plan.recording)
+  const file = resolveInput(plan.recording)
   let entries: Promise<Map<string, Entry>> | undefined
   const load = () =>
     (entries ??= readFile(file, 'utf8').then(
@@ -161,7 +162,7 @@ function otherServers(all: Map<string, Entry>, name: string): string {
  * process (a recording run replaces the recording) and rewritten whole, sorted, after each new entry.
  */
 export function recordingWire(wire: McpWire, plan: McpPlan & { recording: string }): McpWire {
-  const file = resolve(plan.recording)
+  const file = resolveInput(plan.recording)
   const entries = new Map<string, Entry>()
   let queue: Promise<void> = Promise.resolve()
   const save = () => {

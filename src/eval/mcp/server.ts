@@ -7,6 +7,7 @@
  * another.
  */
 import { basename } from 'node:path'
+import { checkOptionKeys, type OptionKeys } from '../../calls/options.js'
 import { scrub } from '../../models/openai-compatible.js'
 
 /** A server started as a child process, spoken to over its stdin and stdout. */
@@ -56,6 +57,12 @@ export interface McpToolsOptions {
   schemaSnapshot?: boolean | string
 }
 
+const STDIO_KEYS: OptionKeys<McpStdioServer> = { command: true, args: true, env: true, cwd: true }
+const HTTP_KEYS: OptionKeys<McpHttpServer> = { url: true, headers: true }
+const OPTION_KEYS: OptionKeys<McpToolsOptions> = {
+  name: true, recording: true, mode: true, execute: true, timeoutMs: true, startTimeoutMs: true, schemaSnapshot: true,
+}
+
 export const MCP_MODE_ENV = 'TOOL_EVALS_MCP'
 export const DEFAULT_MCP_TIMEOUT_MS = 30_000
 export const DEFAULT_MCP_MAX_RESULT_BYTES = 10 * 1024 * 1024
@@ -86,7 +93,11 @@ export function mcpPlan(server: McpServerSpec, options: McpToolsOptions = {}, en
   if (typeof server !== 'object' || server === null) throw new Error(`${where}: give { command, args?, env? } or { url }`)
   const stdio = isStdio(server)
   const url = (server as McpHttpServer).url
+  // Neither `command` nor `url`: a misspelt one is named before the shape is.
+  if (!stdio && url === undefined) checkOptionKeys(server, [...Object.keys(STDIO_KEYS), ...Object.keys(HTTP_KEYS)], `${where}: the server`)
   if (stdio === (url !== undefined)) throw new Error(`${where}: give either \`command\` (stdio) or \`url\` (streamable HTTP)`)
+  checkOptionKeys(server, stdio ? STDIO_KEYS : HTTP_KEYS, `${where}: the server`)
+  checkOptionKeys(options, OPTION_KEYS, where)
   let parsed: URL | undefined
   if (!stdio) {
     try {
