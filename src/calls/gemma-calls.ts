@@ -2,7 +2,7 @@
 import { makeCall, setOwn } from './call-object.js'
 import { parseJson, toPointer } from './json.js'
 import { ArgumentsBuilder, typeValue, type TypedValue } from './schema-values.js'
-import { unreadAfter, unreadText } from './unread.js'
+import { unreadAfter, unreadRunOn, unreadText } from './unread.js'
 import { ForwardSearch, forEachBlock } from './scan.js'
 import type { ParseOptions, ToolCall } from './types.js'
 
@@ -226,7 +226,7 @@ export function callBlocks(
     if (closed && calls.length > 0) {
       const again = closes.next(to + close.length)
       const next = opens.next(to)
-      if (again >= 0 && (next < 0 || again < next)) unreadText(calls, `${close} written twice: the text between is unread`)
+      if (again >= 0 && (next < 0 || again < next)) unreadRunOn(calls, text, close, to + close.length, again)
     }
     out.push(...calls)
   })

@@ -17,7 +17,7 @@ import { parsePythonCalls } from '../../python/index.js'
 import type { FormatParser, ToolCall } from '../types.js'
 import { renderPythonicList, toolCallFromPython } from '../pythonic-calls.js'
 import { ForwardSearch, forEachBlock } from '../scan.js'
-import { unreadText } from '../unread.js'
+import { unreadRunOn } from '../unread.js'
 import { markedBy } from '../marker-scan.js'
 
 const FORMAT = 'lfm2'
@@ -62,7 +62,7 @@ function parse(text: string): ToolCall[] {
     else if (closed && out.length > before) {
       const again = ends.next(to + END.length)
       const next = starts.next(to)
-      if (again >= 0 && (next < 0 || again < next)) unreadText(out.slice(before), `${END} written twice: the text between is unread`)
+      if (again >= 0 && (next < 0 || again < next)) unreadRunOn(out.slice(before), text, END, to + END.length, again)
     }
   })
   return out

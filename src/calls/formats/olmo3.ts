@@ -8,7 +8,7 @@ import { parsePythonCallAt, parsePythonCallListAt, renderPythonCall } from '../.
 import type { FormatParser, ToolCall } from '../types.js'
 import { toolCallFromPython } from '../pythonic-calls.js'
 import { ForwardSearch, forEachBlock } from '../scan.js'
-import { unreadGlued, unreadText } from '../unread.js'
+import { unreadGlued, unreadRunOn, unreadText } from '../unread.js'
 import { markedBy } from '../marker-scan.js'
 
 const FORMAT = 'olmo3'
@@ -60,7 +60,7 @@ function parse(text: string): ToolCall[] {
     // `</function_calls>` written twice before the next block: the first was inside a value, the rest is unread.
     const again = closes.next(to + CLOSE.length)
     const next = opens.next(to)
-    if (again >= 0 && (next < 0 || again < next)) unreadText(calls, `${CLOSE} written twice: the text between is unread`)
+    if (again >= 0 && (next < 0 || again < next)) unreadRunOn(calls, text, CLOSE, to + CLOSE.length, again)
   })
   return out
 }
