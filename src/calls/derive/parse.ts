@@ -6,7 +6,7 @@
 import { decodeArguments, invalidArguments, isPlainObject, makeCall } from '../call-object.js'
 import { parseJson, parseJsonAt, skipSpace } from '../json.js'
 import { parsePythonCallAt } from '../../python/index.js'
-import { toolCallFromPython } from '../pythonic-calls.js'
+import { TOOL_CALL_SYNTAX, toolCallFromPython } from '../pythonic-calls.js'
 import { ForwardSearch, forEachBlock, forEachMarkerRegion } from '../scan.js'
 import { ArgumentsBuilder, stripOneNewline, typeValue } from '../schema-values.js'
 import type { ParseOptions, ToolCall } from '../types.js'
@@ -116,7 +116,7 @@ export function readCall(
       return { call: makeCall(n.name, decodeArguments(r.value, r.floatPaths, raw.length), format, raw, n.id), end: r.end }
     }
     case 'python': {
-      const r = parsePythonCallAt(text.slice(p, limit), 0, { jsonLiterals: true })
+      const r = parsePythonCallAt(text.slice(p, limit), 0, TOOL_CALL_SYNTAX)
       if (!r.ok || r.calls.length !== 1) return undefined
       return { call: toolCallFromPython(r.calls[0]!, format), end: p + r.end }
     }

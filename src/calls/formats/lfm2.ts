@@ -15,7 +15,7 @@ import { callFromObject, makeCall, subPaths } from '../call-object.js'
 import { parseJson, skipSpace } from '../json.js'
 import { parsePythonCalls } from '../../python/index.js'
 import type { FormatParser, ToolCall } from '../types.js'
-import { renderPythonicList, toolCallFromPython } from '../pythonic-calls.js'
+import { TOOL_CALL_SYNTAX, renderPythonicList, toolCallFromPython } from '../pythonic-calls.js'
 import { ForwardSearch, forEachBlock } from '../scan.js'
 import { unreadRunOn } from '../unread.js'
 import { markedBy } from '../marker-scan.js'
@@ -43,7 +43,7 @@ function callsInBlock(block: string, out: ToolCall[]): boolean {
   const second = block.charCodeAt(skipSpace(block, s + 1))
   // JSON: `{...}` or `[{...}]` (or `[]`); otherwise Python calls.
   if ((c === 123 || (c === 91 && (second === 123 || second === 93))) && jsonCalls(block, out)) return true
-  const r = parsePythonCalls(block, { jsonLiterals: true })
+  const r = parsePythonCalls(block, TOOL_CALL_SYNTAX)
   if (r.ok) for (const call of r.calls) out.push(toolCallFromPython(call, FORMAT))
   return r.ok
 }

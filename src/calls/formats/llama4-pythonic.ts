@@ -6,7 +6,7 @@
 import { parsePythonCalls } from '../../python/index.js'
 import type { FormatParser, ParseOptions, ToolCall } from '../types.js'
 import { callLimit } from '../call-limit.js'
-import { listFinders, pythonicListsIn, readPythonicLists, renderPythonicList, toolCallFromPython } from '../pythonic-calls.js'
+import { TOOL_CALL_SYNTAX, listFinders, pythonicListsIn, readPythonicLists, renderPythonicList, toolCallFromPython } from '../pythonic-calls.js'
 import { markedBy } from '../marker-scan.js'
 import { ForwardSearch } from '../scan.js'
 import { unreadAfter, unreadRunOn } from '../unread.js'
@@ -47,7 +47,7 @@ function parse(text: string, options: ParseOptions): ToolCall[] {
     else if (!opensList(text, from, to)) {
       // Bare calls (`f(a=1), g()`). A block that opens with `[` was just read as a list, with the same grammar,
       // and failed: parsing it again as calls would fail again (and double the cost of cut-off blocks).
-      const r = parsePythonCalls(text.slice(from, to), { jsonLiterals: true })
+      const r = parsePythonCalls(text.slice(from, to), TOOL_CALL_SYNTAX)
       if (r.ok) for (const c of r.calls) out.push(toolCallFromPython(c, FORMAT))
     }
     start = next

@@ -6,7 +6,7 @@
  */
 import { parsePythonCallAt, parsePythonCallListAt, renderPythonCall } from '../../python/index.js'
 import type { FormatParser, ToolCall } from '../types.js'
-import { toolCallFromPython } from '../pythonic-calls.js'
+import { TOOL_CALL_SYNTAX, toolCallFromPython } from '../pythonic-calls.js'
 import { ForwardSearch, forEachBlock } from '../scan.js'
 import { unreadGlued, unreadRunOn, unreadText } from '../unread.js'
 import { markedBy } from '../marker-scan.js'
@@ -31,8 +31,8 @@ function callsInBlock(block: string, out: ToolCall[]): ToolCall[] {
   let i = skipSeparators(block, 0, block.length)
   while (i < block.length) {
     const r = block.charCodeAt(i) === 91 /* [ */
-      ? parsePythonCallListAt(block, i, { jsonLiterals: true })
-      : parsePythonCallAt(block, i, { jsonLiterals: true })
+      ? parsePythonCallListAt(block, i, TOOL_CALL_SYNTAX)
+      : parsePythonCallAt(block, i, TOOL_CALL_SYNTAX)
     if (!r.ok) {
       // Text that does not parse right after a call, with no separator between (`f(a='V')</fa1', b=2)`), is the
       // rest of that call, unread (issue 22); after a separator it is another entry, and the calls before it stand.
