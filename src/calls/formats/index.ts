@@ -3,7 +3,7 @@
  * tried in this order, and the first that yields at least one call wins; calls from different formats are never
  * mixed. Formats with distinctive special tokens come first, formats that share a marker are ordered from the most
  * specific shape to the least (Qwen3-Coder and GLM before Hermes, all three use `<tool_call>`), and the bare shapes
- * (pythonic lists, then any JSON call object) come last. NeMo's own order (Harmony, Hermes, Llama, Mistral, JSON
+ * (pythonic lists, then any JSON call object, then a Python-literal list of call dicts) come last. NeMo's own order (Harmony, Hermes, Llama, Mistral, JSON
  * fallback) is preserved as a subsequence.
  */
 import type { FormatParser } from '../types.js'
@@ -54,6 +54,7 @@ import { functools } from './functools.js'
 import { functionaryV32 } from './functionary-v3-2.js'
 import { pythonic } from './pythonic.js'
 import { genericJson } from './generic-json.js'
+import { sarashina } from './sarashina.js'
 
 export const FORMATS: readonly FormatParser[] = [
   harmony,
@@ -103,4 +104,5 @@ export const FORMATS: readonly FormatParser[] = [
   functionaryV32,
   pythonic,
   genericJson,
+  sarashina,
 ]
