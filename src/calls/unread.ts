@@ -120,6 +120,8 @@ export function gluedAfter(text: string, end: number): boolean {
   const c = text.charCodeAt(at)
   // A closing tag (`][/TOOL_CALLS]`) is content, as is a space after stray closers.
   if (closingTagAt(text, at) > 0 || (at > end && blankBetween(text, at, at + 1))) return false
+  // `{...}{...}`: call objects back to back (Llama 4 writes them so); the next one is read on its own.
+  if (c === 123 /* { */ && at === end && text.charCodeAt(end - 1) === 125 /* } */) return false
   // `{"name": "f"},"arguments": {...}}`: a comma and a quoted member name continue the object the JSON was cut from.
   if (c === 44 /* , */) {
     let i = at + 1

@@ -8,7 +8,7 @@
 import { FORMATS } from '../formats/index.js'
 import type { ChatMessage } from '../types.js'
 import { inferFormat, commonPrefix, commonSuffix, probeId, type Rendered } from './infer.js'
-import { compileTemplate } from './jinja.js'
+import { compileTemplate, explainEngineError } from './jinja.js'
 import { PLAIN_ANSWER, PROBES, PROBE_TOOLS, USER_TEXT, sameCalls, type Probe } from './probes.js'
 import type { DerivedFormat, DeriveError } from './types.js'
 
@@ -33,6 +33,25 @@ const VARIANTS: { stringArguments: boolean; nullContent: boolean; callIds?: bool
   { stringArguments: false, nullContent: false, callIds: true, note: 'call ids were passed as functions.NAME:IDX' },
   { stringArguments: true, nullContent: false, callIds: true, note: 'call ids were passed as functions.NAME:IDX, arguments as JSON strings' },
 ]
+
+/**
+ * The variables Python-side renderers (transformers, vLLM, the model's own serving code) give templates beyond
+ * `messages` and `tools`: the special tokens (''), FireFunction's `functions` (the offered functions as JSON text) and
+ * `datetime`, Llama 3.1's `date_string`, and thinking switches off (`enable_thinking`, `thinking`), so that an assistant
+ * turn renders as the model writes it without reasoning. A fixed date keeps derivation deterministic. `strftime_now`
+ * is the engine's own.
+ */
+const TEMPLATE_VARIABLES: Record<string, unknown> = {
+  bos_token: '',
+  eos_token: '',
+  pad_token: '',
+  unk_token: '',
+  functions: JSON.stringify(PROBE_TOOLS.map((t) => t.function)),
+  datetime: '2026-01-01 00:00:00',
+  date_string: '01 Jan 2026',
+  enable_thinking: false,
+  thinking: false,
+}
 
 const cache = new Map<string, DerivedFormat | DeriveError>()
 const CACHE_SIZE = 32
@@ -63,14 +82,14 @@ function derive(source: string, options: DeriveOptions): DerivedFormat | DeriveE
   if (typeof source !== 'string' || source.trim() === '') return { error: 'the chat template is empty' }
   const template = compileTemplate(source)
   if (template instanceof Error) return { error: template.message }
-  const render = (messages: ChatMessage[]): string =>
-    template.render({ bos_token: '', eos_token: '', pad_token: '', unk_token: '', ...options.context, messages, tools: PROBE_TOOLS, add_generation_prompt: false })
+  const render = (messages: ChatMessage[], generationPrompt = false): string =>
+    template.render({ ...TEMPLATE_VARIABLES, ...options.context, messages, tools: PROBE_TOOLS, add_generation_prompt: generationPrompt })
 
   let plainText: string
   try {
     plainText = render([{ role: 'user', content: USER_TEXT }, { role: 'assistant', content: PLAIN_ANSWER }])
   } catch (err) {
-    return { error: `the template cannot render a plain conversation: ${err instanceof Error ? err.message : String(err)}` }
+    return { error: `the template cannot render a plain conversation: ${explainEngineError(source, err instanceof Error ? err.message : String(err))}` }
   }
   const userEnd = plainText.lastIndexOf(USER_TEXT)
   const answerAt = userEnd < 0 ? -1 : plainText.indexOf(PLAIN_ANSWER, userEnd + USER_TEXT.length)
@@ -95,7 +114,7 @@ function derive(source: string, options: DeriveOptions): DerivedFormat | DeriveE
       try {
         text = render([{ role: 'user', content: USER_TEXT }, assistantMessage(probe, variant)])
       } catch (err) {
-        notes.push(`probe "${probe.id}" is left out: the template raises ${JSON.stringify(err instanceof Error ? err.message : String(err))}`)
+        notes.push(`probe "${probe.id}" is left out: the template raises ${JSON.stringify(explainEngineError(source, err instanceof Error ? err.message : String(err)))}`)
         continue
       }
       const body = turn(text)
@@ -115,6 +134,7 @@ function derive(source: string, options: DeriveOptions): DerivedFormat | DeriveE
       continue
     }
     if (variant.note) notes.push(variant.note)
+    if (generationPromptEndsWith(render, f.callOpen)) f.openedByPrompt = true
     f.notes.unshift(...notes)
     // A hand-written format matches when it is detected in, and reads back, every probe, and finds nothing in a plain answer.
     const matching = FORMATS.find(
@@ -130,6 +150,23 @@ function derive(source: string, options: DeriveOptions): DerivedFormat | DeriveE
   }
   // The variants mostly fail alike: the first one's reason, and how many more were tried.
   return { error: errors[0]! + (errors.length > 1 ? ` (${errors.length - 1} other ways of writing the probes fail too)` : '') }
+}
+
+/**
+ * Whether the generation prompt (what a user turn renders with `add_generation_prompt`, beyond what it renders
+ * without) ends with `callOpen`: then the model's output begins inside its first call.
+ */
+function generationPromptEndsWith(render: (messages: ChatMessage[], generationPrompt?: boolean) => string, callOpen: string): boolean {
+  const open = callOpen.trim()
+  if (open === '') return false
+  try {
+    const user: ChatMessage[] = [{ role: 'user', content: USER_TEXT }]
+    const without = render(user)
+    const withPrompt = render(user, true)
+    return withPrompt.startsWith(without) && withPrompt.slice(without.length).trimEnd().endsWith(open)
+  } catch {
+    return false
+  }
 }
 
 function safeParse(fmt: (typeof FORMATS)[number], text: string) {

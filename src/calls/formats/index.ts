@@ -46,6 +46,7 @@ import { toolCallsTag } from './tool-calls-tag.js'
 import { granite } from './granite.js'
 import { granite20bFc } from './granite-20b-fc.js'
 import { functionaryV31 } from './functionary-v3-1.js'
+import { functionaryV2 } from './functionary-v2.js'
 import { hermes } from './hermes.js'
 import { llama3Builtin } from './llama3-builtin.js'
 import { llama3Json } from './llama3-json.js'
@@ -96,6 +97,7 @@ export const FORMATS: readonly FormatParser[] = [
   granite,
   granite20bFc,
   functionaryV31,
+  functionaryV2,
   hermes,
   llama3Builtin,
   llama3Json,
