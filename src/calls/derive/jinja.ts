@@ -35,7 +35,7 @@ export function compileTemplate(source: string): JinjaTemplate | Error {
   try {
     return new Template(source)
   } catch (err) {
-    return new Error(`the chat template does not compile: ${err instanceof Error ? err.message : String(err)}`)
+    return new Error(`the chat template does not compile: ${explainEngineError(source, err instanceof Error ? err.message : String(err))}`)
   }
 }
 

@@ -23,7 +23,7 @@ import { parseJsonAt } from '../json.js'
 import { markedBy } from '../marker-scan.js'
 import { ForwardSearch } from '../scan.js'
 import type { FormatParser, ToolCall } from '../types.js'
-import { unreadAfter } from '../unread.js'
+import { unreadAfter, unreadRunOn } from '../unread.js'
 
 const FORMAT = 'functionary_v2'
 const CONTENT = '<|content|>'
@@ -52,9 +52,17 @@ function parse(text: string, _options: unknown, at = 0): ToolCall[] {
     const f = froms.next(body)
     const s = stops.next(body)
     const next = contents.next(body)
-    let end = Math.min(...[f, s, next].filter((p) => p >= 0), text.length)
-    if (next >= 0 && next < end) end = next
-    if (recipient !== 'all' && NAME.test(recipient)) out.push(call(text, recipient, body, end, c))
+    const end = Math.min(...[f, s, next].filter((p) => p >= 0), text.length)
+    if (recipient !== 'all' && NAME.test(recipient)) {
+      const made = call(text, recipient, body, end, c)
+      // `<|stop|>` again before the next message: the first was inside a value, and the call ran on past it.
+      if (end === s) {
+        const again = stops.next(s + STOP.length)
+        const following = Math.min(...[froms.next(s), next].filter((p) => p >= 0), text.length)
+        if (again >= 0 && again < following) unreadRunOn([made], text, STOP, s + STOP.length, again)
+      }
+      out.push(made)
+    }
     // The next message's recipient starts after this one's end at the earliest.
     boundary = end
     c = next
