@@ -391,6 +391,9 @@ export function jsonCallsIn(text: string, format: string, options: ParseOptions)
 const noBareCalls = new NoCallMemo()
 
 function readJsonCalls(text: string, format: string, options: ParseOptions): ToolCall[] {
+  // A call object names its function in a JSON string: text without a `"` holds none (a megabyte of `{` would
+  // otherwise open a million levels of the scan below, for nothing).
+  if (text.indexOf('"') < 0) return []
   // An output that is one JSON value (xLAM's list, an OpenAI-shaped object) is its only top-level span: the scan
   // below would decode just that span, so the native parser takes the whole text first.
   const s = skipSpace(text, 0)
