@@ -3,7 +3,9 @@
  * comes back as a valid call missing an argument. Each format renders one call; the rendering is perturbed (junk
  * inside the block, part of a closing tag dropped, a key repeated, closing tokens injected into a value); every call
  * of that name the format (and detection) returns is then either marked invalid or holds every rendered key.
- * Perturbations never touch the name or a key, so a key can only go missing by being skipped.
+ * Perturbations never touch the name or a key, so a key can only go missing by being skipped. The complement: a
+ * complete call followed by text that could not hold an argument (stray closers, a closing tag, prose after a space)
+ * keeps its arguments, valid.
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'

@@ -124,8 +124,8 @@ export function parseHarmony(text: string): ToolCall[] {
       end = bodyEnd(r.ok ? r.end : bodyStart, limit)
       const rawStart = headerStart + Math.max(0, header.lastIndexOf(START))
       const call = [makeCall(name, args, 'harmony', text.slice(rawStart, r.ok ? r.end : end))]
-      // The body is the JSON alone: text after it in the same body, or a second stop token after the first with
-      // text between (the first was inside a value, so the JSON ended early), is unread.
+      // The body is the JSON and content: argument text after it in the same body, or a second stop token after the
+      // first with such text between (the first was inside a value, so the JSON ended early), is unread.
       if (r.ok) unreadAfter(call, text, r.end, end)
       if (isStopToken(text, end)) {
         const again = stopAgain(end, limit)
