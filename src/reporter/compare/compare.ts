@@ -114,7 +114,12 @@ export interface Comparison {
   options: { alpha: number; minDrop: number; metrics: string[] }
   metrics: Record<string, MetricComparison>
   suites: Record<string, { metrics: Record<string, MetricComparison> }>
-  samples: { regressed: string[]; improved: string[]; added: string[]; removed: string[]; changedCalls: number }
+  /**
+   * Paired samples by what happened to them. `headSkipped` and `headErrored`: samples the baseline scored (some trial
+   * evaluated without error) that this run skipped (by policy) or errored on, in any trial; they cannot be compared,
+   * so each list, when not empty, is also a reason in `incomparable` (never counted as regressed, never a pass).
+   */
+  samples: { regressed: string[]; improved: string[]; added: string[]; removed: string[]; changedCalls: number; headSkipped: string[]; headErrored: string[] }
   /** `mustPass` samples that went from right to wrong (they fail the run whatever the statistics). */
   mustPassFailed: string[]
   /** Calls of flipped samples (head's, and expected), for diffs: `<suite> > <id>` → lines. */
@@ -141,6 +146,10 @@ interface Folded {
   evaluated: boolean
   /** Every evaluated trial errored (false until one is evaluated). */
   erroredOnly: boolean
+  /** Trials scored (evaluated without error), skipped by policy, and errored. */
+  scoredTrials: number
+  skippedTrials: number
+  erroredTrials: number
   mustPass: boolean
   failures: string[]
   hash?: string
@@ -161,7 +170,7 @@ const keyOf = (suite: string, id: string) => `${suite} > ${id}`
 const clusterOf = (suite: string, id: string) => `${suite}\u0000${id.replace(/#\d+$/, '')}`
 
 function newFolded(o: SampleOutcome): Folded {
-  return { suite: o.suite, id: o.id, values: o.values, right: true, evaluated: false, erroredOnly: false, mustPass: false, failures: [], trials: 1 }
+  return { suite: o.suite, id: o.id, values: o.values, right: true, evaluated: false, erroredOnly: false, scoredTrials: 0, skippedTrials: 0, erroredTrials: 0, mustPass: false, failures: [], trials: 1 }
 }
 
 /** Add a further trial's values (sums and counts; divided at the end of `fold`). */
@@ -216,7 +225,12 @@ function fold(input: readonly SampleOutcome[], repeated: string[]): Folded[] {
     }
     if (o.trial === undefined) untrialled = true
     else trials.add(o.trial)
-    if (o.skipped) continue
+    if (o.skipped) {
+      f.skippedTrials++
+      continue
+    }
+    if (o.errored) f.erroredTrials++
+    else f.scoredTrials++
     f.erroredOnly = o.errored === true && (f.erroredOnly || !f.evaluated)
     f.evaluated = true
     if (!isRight(o)) {
@@ -334,6 +348,8 @@ export function compareRuns(base: RunForComparison, head: RunForComparison, opti
   const regressedIds: string[] = []
   const improvedIds: string[] = []
   const mustPassFailed: string[] = []
+  const headSkipped: string[] = []
+  const headErrored: string[] = []
   const details: Comparison['details'] = {}
   const usageSums = new Map<string, { base: number; head: number; n: number }>()
   let changedCalls = 0
@@ -351,7 +367,10 @@ export function compareRuns(base: RunForComparison, head: RunForComparison, opti
       push(suiteScope, j, bv, hv, inSuite)
     }
     if (bf.hash !== undefined && hf.hash !== undefined && bf.hash !== hf.hash) changedCalls++
-    if (bf.right && !hf.right) {
+    // Scored in the baseline, not (wholly) in this run: not comparable, so neither a pass nor a regression to test.
+    const unscored = bf.scoredTrials > 0 && (hf.skippedTrials > 0 || hf.erroredTrials > 0)
+    if (unscored) (hf.skippedTrials > 0 ? headSkipped : headErrored).push(keyOf(hf.suite, hf.id))
+    if (bf.right && !hf.right && !(unscored && hf.skippedTrials > 0)) {
       const key = keyOf(hf.suite, hf.id)
       regressedIds.push(key)
       if (hf.mustPass || bf.mustPass || mustPass.has(key) || mustPass.has(hf.id)) mustPassFailed.push(key)
@@ -454,7 +473,7 @@ export function compareRuns(base: RunForComparison, head: RunForComparison, opti
 
   const warnings = metaDifferences(base.meta, head.meta)
   const checked = comparability(
-    { paired: paired.length, baseSamples: b.length, headSamples: h.length, baseEvaluated, baseErrored, baseRepeated, headRepeated },
+    { paired: paired.length, baseSamples: b.length, headSamples: h.length, baseEvaluated, baseErrored, baseRepeated, headRepeated, headSkipped, headErrored },
     baseMeasured,
     known,
     available,
@@ -475,7 +494,7 @@ export function compareRuns(base: RunForComparison, head: RunForComparison, opti
     options: { alpha, minDrop, metrics: gatedMetrics },
     metrics: metricsOut,
     suites: suitesOut,
-    samples: { regressed: regressedIds.sort(), improved: improvedIds.sort(), added: added.sort(), removed: removed.sort(), changedCalls },
+    samples: { regressed: regressedIds.sort(), improved: improvedIds.sort(), added: added.sort(), removed: removed.sort(), changedCalls, headSkipped, headErrored },
     mustPassFailed: mustPassFailed.sort(),
     details,
     usage,
