@@ -128,6 +128,17 @@ describe('planGate: power, MDE and what is needed are one computation, and the g
     expect((one.trialsNeeded! - 1) * 40).toBeLessThan(one.samplesNeeded!)
   })
 
+  it('counts in the family only the units that can reject, as the gate does (Tarone)', () => {
+    const noCall = (n: number, flaky: boolean): SampleOutcome[] =>
+      Array.from({ length: n }, (_, i) => ({ suite: 'weather', id: `n${i}`, values: { no_call_accuracy: flaky && i % 2 ? 1 / 3 : 1 }, failures: [] }))
+    // 20 samples that expect no call and never vary: no_call_accuracy cannot reject with no change, so it is out.
+    const stable = planGate([...baseline(), ...noCall(20, false)], { count: 3 })
+    expect([stable.family, stable.familyMax, stable.level]).toEqual([1, 2, 0.05])
+    // 200 of them, half flaky: dozens of discordant samples expected, so it joins and halves the level.
+    const flaky = planGate([...baseline(), ...noCall(200, true)], { count: 3 })
+    expect([flaky.family, flaky.familyMax, flaky.level]).toEqual([2, 2, 0.025])
+  })
+
   it('the gate simulated at the planned size, trials and drop fails as often as the plan says (within 10 points)', () => {
     const r = rng(2)
     const plan = planGate(noiselessRun(r, 3), { count: 3 }, { trials: 3, mde: 0.1 })
