@@ -103,6 +103,14 @@ describe('the API key in successful replies', () => {
     expect(out.calls?.map((c) => [c.name, c.arguments])).toEqual([['***', { token: '***', '***': 1, nested: [{ b64: expect.stringMatching(/^\*\*\*[A-Za-z0-9+/=]{0,3}$/) }] }]])
   })
 
+  it('a placeholder key under 8 characters (vLLM\'s EMPTY) leaves the reply as it is', async () => {
+    process.env['TE_SAFETY_SHORT'] = 'EMPTY'
+    const server = await serve(() => ({ content: 'EMPTY list', toolCalls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{"a":"EMPTY"}' } }] }))
+    const out = await provider(server, { apiKeyEnv: 'TE_SAFETY_SHORT' }).generate(sample)
+    delete process.env['TE_SAFETY_SHORT']
+    expect([out.text, out.calls?.[0]?.arguments]).toEqual(['EMPTY list', { a: 'EMPTY' }])
+  })
+
   it('scrubDeep: in place, keys renamed in order as own properties, 100,000 levels deep without recursion', () => {
     const v = JSON.parse(`{"a": "x${KEY}", "${KEY}": [1, "${KEY}"], "__proto__": {"k": "${KEY}"}, "z": null}`)
     expect(scrubDeep(v, KEY)).toBe(v)

@@ -75,13 +75,21 @@ export function scrubberFor(secrets: Secrets): (text: string) => string {
 }
 
 /**
+ * Secrets shorter than this are not looked for in a successful reply: they are placeholders (vLLM's `EMPTY`, `x`),
+ * and scrubbing them would change ordinary words of the model's output. Real keys and tokens are far longer.
+ */
+export const MIN_REPLY_SECRET = 8
+
+/**
  * A decoded JSON value (a server's successful reply, a data row) with every string in it scrubbed, object keys
  * included, in place; returns it. Strings that hold JSON (call arguments) are covered by the JSON-escaped spelling.
- * Iterative: a reply nested 100,000 levels deep is walked without recursion.
+ * Secrets under MIN_REPLY_SECRET characters are left alone. Iterative: a reply nested 100,000 levels deep is walked
+ * without recursion.
  */
 export function scrubDeep<T>(value: T, secrets: Secrets): T {
-  const clean = scrubberFor(secrets)
-  if (secretList(secrets).length === 0) return value
+  const long = secretList(secrets).filter((s) => s.length >= MIN_REPLY_SECRET)
+  if (long.length === 0) return value
+  const clean = scrubberFor(long)
   if (typeof value === 'string') return clean(value) as T
   const stack: unknown[] = [value]
   while (stack.length > 0) {
