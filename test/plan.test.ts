@@ -161,6 +161,13 @@ describe('tool-evals plan', () => {
     expect(text.out).toMatch(/to detect 5\.0 pts with 80% power: [\d,]+ samples with 1 trial/)
     const json = await cli(['plan', '--baseline', file, '--format', 'json', '--trials', '2'])
     expect(JSON.parse(json.out)).toMatchObject({ metric: 'args_exact_match', trials: 2, target: 0.03, samples: 200 })
+    // A baseline that never varies, planned with 3 trials: the printed power, MDE and trials agree.
+    const still = await cli(['plan', '--baseline', writeReport('still', noiselessRun(rng(3), 3), { trials: { samples: 40, count: 3 } }), '--trials', '3'])
+    const mde = Number(/MDE \(80% power\) now: ([\d.]+) pts/.exec(still.out)?.[1])
+    const at10 = Number(/10\.0 pts (\d+)%/.exec(still.out)?.[1])
+    expect(mde).toBeLessThan(10)
+    expect(at10).toBeGreaterThanOrEqual(80)
+    expect(still.out).toMatch(/at 40 samples, \d+ trial\(s\) per sample/)
     expect((await cli(['plan'])).code).toBe(2)
     expect((await cli(['plan', '--baseline', file, '--trials', '1.5'])).code).toBe(2)
     expect((await cli(['plan', '--baseline', join(dir, 'nope.json')])).code).toBe(1)
