@@ -63,13 +63,12 @@ export class CategoryProgress {
   constructor(
     private readonly out: NodeJS.WritableStream,
     category: string,
-    reused: number,
     private readonly options: ProgressOptions,
   ) {
     this.now = options.now ?? (() => performance.now())
     this.start = this.now()
     this.last = this.start
-    this.state = { category, total: 0, done: 0, errors: 0, reused, elapsedMs: 0 }
+    this.state = { category, total: 0, done: 0, errors: 0, reused: 0, elapsedMs: 0 }
     // Off a terminal a line comes on a clock, not on answers: a stalled endpoint shows as a line that does not move.
     if (!options.tty && options.intervalMs !== undefined) {
       this.timer = setInterval(() => this.write(), options.intervalMs)
@@ -77,9 +76,10 @@ export class CategoryProgress {
     }
   }
 
-  /** The number of entries this run asks. */
-  begin(total: number): void {
+  /** The number of entries this run asks, and of those kept from an earlier run. */
+  begin(total: number, reused: number): void {
     this.state.total = total
+    this.state.reused = reused
   }
 
   /** One entry answered (`failed`: its generation failed). */

@@ -72,19 +72,16 @@ function generationFields(g: GeneratedCategory, reused: number): Record<string, 
   }
 }
 
-/** Which entries of the file are kept: those the run asks for that hold an answer (a failed one is asked again). */
-function reusable(category: string, journal: ResultJournal, expected: readonly string[]): { keep: Set<string>; failed: number } {
-  const keep = new Set<string>()
-  let failed = 0
-  for (const id of expected) {
-    if (!journal.lines.has(id)) continue
-    if (journal.failed.has(id)) failed++
-    else keep.add(id)
-  }
-  // Memory questions start from the memory their scenario's prerequisite conversations leave, which is not kept
-  // between runs: the category is reused whole or asked again whole.
-  if (category.startsWith('memory_') && keep.size < expected.length) return { keep: new Set(), failed }
-  return { keep, failed }
+/**
+ * The entries of the file a run keeps: every one that holds an answer (one recorded as failed is asked again). Memory
+ * questions start from the memory their scenario's prerequisite conversations leave, which is not kept between runs:
+ * a memory category is kept whole when every question it asks is answered, else asked again whole.
+ */
+function kept(plan: PlannedCategory, journal: ResultJournal, limit: number | undefined): Set<string> {
+  const answered = new Set([...journal.lines.keys()].filter((id) => !journal.failed.has(id)))
+  if (!plan.category.startsWith('memory_')) return answered
+  const expected = expectedIds(plan.category, plan.dataIn, limit) ?? []
+  return expected.length > 0 && expected.every((id) => answered.has(id)) ? answered : new Set()
 }
 
 /** Generate what the category's result file lacks, append each answer at once, sort the file, score it. */
@@ -93,21 +90,26 @@ export async function runCategory(plan: PlannedCategory, ctx: CategoryContext): 
   await mkdir(plan.dir, { recursive: true })
   const journal = new ResultJournal(plan.file, plan.identity)
   for (const d of journal.dropped) ctx.note(d)
-  const expected = expectedIds(category, plan.dataIn, ctx.limit) ?? []
-  const { keep, failed } = reusable(category, journal, expected)
-  if (keep.size > 0 || failed > 0) {
-    const again = failed > 0 ? ` (${failed} that failed before asked again)` : ''
-    ctx.note(`${category}: ${keep.size} of ${expected.length} entries reused from ${plan.file}; asking ${expected.length - keep.size}${again}`)
-  }
+  const keep = kept(plan, journal, ctx.limit)
   const memory = category.startsWith('memory_')
-  const prereq = memory && keep.size < expected.length ? new ResultJournal(join(plan.dir, resultFileName(`${category}_prereq`)), plan.identity) : undefined
-  const progress = new CategoryProgress(ctx.progress.out, category, keep.size, ctx.progress)
+  const prereq = memory && keep.size === 0 ? new ResultJournal(join(plan.dir, resultFileName(`${category}_prereq`)), plan.identity) : undefined
+  const progress = new CategoryProgress(ctx.progress.out, category, ctx.progress)
+  let reused = 0
+  const start = (toAsk: readonly string[], skipped: number) => {
+    reused = skipped
+    progress.begin(toAsk.length, skipped)
+    const failed = toAsk.filter((id) => journal.failed.has(id)).length
+    if (skipped > 0 || failed > 0) {
+      const again = failed > 0 ? ` (${failed} that failed before asked again)` : ''
+      ctx.note(`${category}: ${skipped} of ${skipped + toAsk.length} entries reused from ${plan.file}; asking ${toAsk.length}${again}`)
+    }
+  }
   const settings: GenerateSettings = {
     provider: ctx.provider,
     mode: ctx.mode,
     concurrency: ctx.concurrency,
     skip: keep,
-    onStart: (n) => progress.begin(n),
+    onStart: start,
     onRecord: (record, error) => {
       journal.append(record.id, resultLine(record), error !== undefined)
       ctx.answered = (ctx.answered ?? 0) + 1
@@ -117,8 +119,12 @@ export async function runCategory(plan: PlannedCategory, ctx: CategoryContext): 
   }
   let g: GeneratedCategory
   try {
-    if (memory && prereq === undefined) g = { records: [], errors: [], requests: 0 }
-    else if (isAgenticCategory(category)) {
+    if (memory && prereq === undefined) {
+      // Every question answered: nothing to ask, the prerequisites included.
+      const questions = expectedIds(category, plan.dataIn, ctx.limit) ?? []
+      start([], questions.length)
+      g = { records: [], errors: [], requests: 0 }
+    } else if (isAgenticCategory(category)) {
       g = await generateAgenticCategory(category, ctx.dataDir, ctx.multiDir, {
         ...settings,
         modelName: ctx.model,
@@ -138,7 +144,7 @@ export async function runCategory(plan: PlannedCategory, ctx: CategoryContext): 
     prereq?.finish()
   }
   for (const e of g.errors) ctx.warn(`${category}: ${e}`)
-  return { ...(await scoreLine(plan, ctx)), ...generationFields(g, keep.size) }
+  return { ...(await scoreLine(plan, ctx)), ...generationFields(g, reused) }
 }
 
 /** The category's line of `tool-evals bfcl` over its result file (which also writes its score file). */

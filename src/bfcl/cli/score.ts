@@ -10,7 +10,7 @@ import { BFCL_V4_SIZES, leaderboardCsvFiles, leaderboardRows, percentCell } from
 /** The categories the overall accuracy is made of (every scoring category but live_relevance). */
 const OVERALL_PARTS = Object.keys(BFCL_V4_SIZES).filter((c) => c !== 'live_relevance')
 import { BFCL_CATEGORIES, isBfclCategory, scoreFileName, unsupportedReason } from '../checker/categories.js'
-import { loadCategoryData, loadCategoryResults, resultCategories } from '../checker/files.js'
+import { findResultsFile, loadCategoryData, loadCategoryResults, resultCategories } from '../checker/files.js'
 import { scoreCategory, scoreFileText, type BfclCategoryScore, type BfclScoreOptions } from '../checker/score.js'
 import { ApiSession } from '../multi-turn/api.js'
 import { isMultiTurnCategory, multiTurnScoreFileText, scoreMultiTurnCategory, type MultiTurnCategoryScore } from '../multi-turn/category.js'
@@ -22,7 +22,7 @@ import { scoreAgenticCategory } from '../agentic/category.js'
 import { printable } from '../../calls/printable.js'
 import { EXIT_BAD_INPUT, EXIT_OK, UsageError, writeLine, type Command, type OptionValues } from '../../cli/command.js'
 import { scoreFormatSensitivityCategory } from '../checker/format-sensitivity.js'
-import { expectedIds } from './expected-ids.js'
+import { expectedIds, lineIds } from './expected-ids.js'
 
 const FORMATS = ['auto', 'function-calling', 'prompting'] as const
 const MATCHINGS = ['greedy', 'optimal'] as const
@@ -65,9 +65,9 @@ function positiveInteger(values: OptionValues, name: string): number {
 async function missingEntries(category: string, dataDir: string, resultsDir: string, limit: number | undefined): Promise<{ ids: string[]; expected: number } | undefined> {
   const expected = expectedIds(category, dataDir, limit)
   if (expected === undefined) return undefined
-  const results = await loadCategoryResults(resultsDir, category)
-  if (results.file === undefined) return undefined
-  const present = new Set(results.results.map((r) => r.id))
+  const file = await findResultsFile(resultsDir, category)
+  if (file === undefined) return undefined
+  const present = new Set(lineIds(file))
   return { ids: expected.filter((id) => !present.has(id)), expected: expected.length }
 }
 

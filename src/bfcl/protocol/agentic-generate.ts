@@ -193,7 +193,7 @@ async function memory(category: string, dir: string, funcDocDir: string, setting
   const byFirstPrereq = scenarios.map((s) => ({ s, first: compareKey(lines(join(dir, 'memory_prereq_conversation', `memory_${s}.json`))[0]?.json['id']) })).sort((a, b) => a.first - b.first)
   if (settings.concurrency === 1) for (const { s } of byFirstPrereq) await runScenario(s)
   else await Promise.all(scenarios.map(runScenario))
-  settings.onStart?.(questions.length)
+  settings.onStart?.(questions.map((q) => q.id), 0)
   const out = await pool(questions, settings.concurrency, async (entry) => {
     const backend: MemoryBackend = make(latest.get(entry.scenario!))
     const r = await runEntry(entry, withMemoryPrompt(withAnswerFormat(entry.question[0] ?? []), category, entry.scenario!, backend), backend, settings, funcDocDir)

@@ -42,8 +42,8 @@ export interface GenerateSettings {
   limit?: number
   /** Entries not to ask (answered in an earlier run); they are left out of `records`. */
   skip?: ReadonlySet<string>
-  /** Called once with the number of entries to ask, before the first is sent. */
-  onStart?: (entries: number) => void
+  /** Called once, before the first request, with the ids of the entries to ask and how many `skip` left out. */
+  onStart?: (toAsk: readonly string[], skipped: number) => void
   /** Called with each entry's record as soon as it is answered (`error`: its generation failed). */
   onRecord?: (record: BfclResultRecord, error?: string) => void
 }
@@ -225,7 +225,7 @@ export async function generateCategory(category: string, dataDir: string, multiD
 /** The entries `settings.skip` does not name, announced to `settings.onStart`. */
 export function entriesToAsk<T>(entries: readonly T[], id: (e: T) => string, settings: GenerateSettings): T[] {
   const todo = settings.skip === undefined ? [...entries] : entries.filter((e) => !settings.skip!.has(id(e)))
-  settings.onStart?.(todo.length)
+  settings.onStart?.(todo.map(id), entries.length - todo.length)
   return todo
 }
 
