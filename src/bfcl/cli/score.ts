@@ -61,13 +61,26 @@ function positiveInteger(values: OptionValues, name: string): number {
   return n
 }
 
-/** The ids of the category's data (its first `limit`) that its results file lacks; undefined when either is unreadable. */
-async function missingEntries(category: string, dataDir: string, resultsDir: string, limit: number | undefined): Promise<{ ids: string[]; expected: number } | undefined> {
-  const expected = expectedIds(category, dataDir, limit)
+/**
+ * The ids of the category's data (its first `limit`) that its results file lacks; undefined when either is unreadable.
+ * `known` gives the data's ids (in order) and the results' ids where scoring has read them already.
+ */
+async function missingEntries(
+  category: string,
+  dataDir: string,
+  resultsDir: string,
+  limit: number | undefined,
+  known: { expected?: readonly string[]; present?: Iterable<string | undefined> } = {},
+): Promise<{ ids: string[]; expected: number } | undefined> {
+  const expected = known.expected === undefined ? expectedIds(category, dataDir, limit) : limit === undefined ? known.expected : known.expected.slice(0, limit)
   if (expected === undefined) return undefined
-  const file = await findResultsFile(resultsDir, category)
-  if (file === undefined) return undefined
-  const present = new Set(lineIds(file))
+  let present: Set<string | undefined>
+  if (known.present !== undefined) present = new Set(known.present)
+  else {
+    const file = await findResultsFile(resultsDir, category)
+    if (file === undefined) return undefined
+    present = new Set(lineIds(file))
+  }
   return { ids: expected.filter((id) => !present.has(id)), expected: expected.length }
 }
 
@@ -177,8 +190,8 @@ export const bfclCommand: Command = {
     const partial: string[] = []
     // A category's line, marked partial where its results lack entries of its data (BFCL's evaluate refuses such a
     // file unless --partial-eval, and then scores the entries present: these are those numbers).
-    const emit = async (category: string, line: Record<string, unknown>): Promise<void> => {
-      const missing = await missingEntries(category, dataDir, resultsDir, limit)
+    const emit = async (category: string, line: Record<string, unknown>, known?: Parameters<typeof missingEntries>[4]): Promise<void> => {
+      const missing = await missingEntries(category, dataDir, resultsDir, limit, known)
       if (missing !== undefined && missing.ids.length > 0) {
         const n = missing.ids.length
         const some = missing.ids.slice(0, 5).join(', ') + (n > 5 ? `, and ${n - 5} more` : '')
@@ -212,7 +225,7 @@ export const bfclCommand: Command = {
         for (const e of score.errors) warn(e)
         for (const e of score.entries) if (e.error_type === CHECKER_ERROR) warn(`${category}: ${e.id}: ${e.error_message}`)
         const line = { category, accuracy: score.accuracy, correct_count: score.correct_count, total_count: score.total_count }
-        await emit(category, line)
+        await emit(category, line, { ...(score.dataIds !== undefined ? { expected: score.dataIds } : {}), present: score.entries.map((e) => e.id) })
         scores[category] = line
         if (scoreDir !== undefined) await writeFile(join(scoreDir, scoreFileName(category)), text, 'utf8')
         continue
@@ -271,7 +284,7 @@ export const bfclCommand: Command = {
         line['greedy_correct_count'] = greedy.correct_count
         line['verdicts_changed'] = changedVerdicts(greedy, score).length
       }
-      await emit(category, line)
+      await emit(category, line, { expected: [...data.entries.keys()], present: results.results.map((r) => r.id) })
       scores[category] = { accuracy: score.accuracy, total_count: score.total_count, correct_count: score.correct_count }
       if (scoreDir !== undefined) {
         await writeFile(join(scoreDir, scoreFileName(category)), scoreFileText(score, modelName), 'utf8')
