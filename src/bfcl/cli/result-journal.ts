@@ -10,7 +10,8 @@
  * temperature, the data's digest): a rerun reuses them only when that matches, so an answer of another model, mode
  * or prompt is never reused silently.
  */
-import { closeSync, existsSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs'
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
 import { createHash } from 'node:crypto'
 import { compareIds } from '../checker/categories.js'
 import { isPlainObject } from '../../calls/call-object.js'
@@ -134,6 +135,9 @@ export class ResultJournal {
   /** Open (or start) `file` for `identity`; `reuseRefusal` must have allowed it. */
   constructor(file: string, identity: RunIdentity) {
     this.file = file
+    // A temporary file of a rewrite that a kill cut short: the result file beside it is whole (old or new).
+    const prefix = `${basename(file)}.tmp-`
+    for (const name of readdirSync(dirname(file))) if (name.startsWith(prefix)) rmSync(join(dirname(file), name), { force: true })
     const existing = readExistingResults(file)
     this.lines = existing.lines
     this.failed = existing.failed
