@@ -185,6 +185,11 @@ describe.skipIf(BFCL === undefined)('bfcl run resumes, in process', () => {
       expect(summary.skipped.map((x) => x.category)).toEqual(['memory_vector', 'web_search_base', 'web_search_no_snippet', 'format_sensitivity'])
       expect(r.lines.filter((l) => typeof l['accuracy'] === 'number')).toHaveLength(19)
       expect(r.stderr).toContain('skipping format_sensitivity: BFCL runs it for prompting models only')
+      // A memory category is reused whole: its question and its prerequisite conversations are not asked again.
+      const before = s.hits
+      const memory = await run(['--base-url', s.baseURL, '--categories', 'memory_kv', '--output-dir', join(tmp, 'all'), '--limit', '1'])
+      expect(s.hits - before).toBe(0)
+      expect(memory.lines[0]).toMatchObject({ category: 'memory_kv', reused: 1, requests: 0, total_count: 1 })
       const strict = await run(['--base-url', s.baseURL, '--categories', 'web_search', '--output-dir', join(tmp, 'strict'), '--strict'])
       expect(strict.code).toBe(1)
     } finally {
