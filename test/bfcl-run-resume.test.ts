@@ -21,6 +21,8 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }))
 
 const resultFile = (out: string, category: string, group = 'non_live') => join(out, 'result/m', group, `BFCL_v4_${category}_result.json`)
 const ids = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter((l) => l !== '').map((l) => (JSON.parse(l) as { id: string }).id) : [])
+/** Whole lines so far of a file being appended to (polled while the run writes it). */
+const wholeLines = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').length - 1 : 0)
 const sorted = (category: string, n: number) => Array.from({ length: n }, (_, i) => `${category}_${i}`)
 const jsonLines = (text: string) => text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>)
 
@@ -70,7 +72,7 @@ describe.skipIf(BFCL === undefined || !existsSync(CLI))('bfcl run, the built bin
         child.stderr.on('data', (d) => (stderr += String(d)))
         const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, sig) => resolve({ code, signal: sig })))
         // Each answer is in its file as soon as it is answered: wait for the 25th, then interrupt.
-        await until(() => s.answered() === 25 && ids(resultFile(out, 'multiple')).length === 5, 30_000)
+        await until(() => s.answered() === 25 && wholeLines(resultFile(out, 'multiple')) === 5, 30_000)
         expect(jsonLines(stdout)[0]).toMatchObject({ category: 'simple_python', total_count: 20, requests: 20 })
         child.kill(signal)
         const end = await exited
