@@ -21,7 +21,7 @@ import { validateThresholds, type Thresholds } from './thresholds.js'
 import { validatePricing, type Pricing } from './usage.js'
 import type { UsageOptions } from './usage-apply.js'
 import { validateMaxThresholds, type MaxThresholds } from './usage-thresholds.js'
-import { addGateTestCase, errorLine, failedTests, moduleErrors, stdoutIsMachineReadable, unfinishedFiles, writesBlob } from './vitest-run.js'
+import { errorLine, failedTests, moduleErrors, stdoutIsMachineReadable, unfinishedFiles } from './vitest-run.js'
 import {
   githubWriter,
   htmlWriter,
@@ -111,22 +111,10 @@ export default class ToolEvalsReporter implements Reporter {
   private run: RunState | undefined
   /** Why Vitest cancelled the current run ('test-failure' is `--bail`), if it did. */
   private cancelReason: string | undefined
-  /** The run decided by the front hook, for the views to render at this reporter's own turn. */
-  private decided: { report: ToolEvalsReport; tests: readonly TestCase[]; run: RunState } | undefined
   /** The last run's report (for programmatic use and tests). */
   report: ToolEvalsReport | undefined
   /** Whether another reporter writes a document to stdout (read once from the reporters Vitest was given). */
   private textToStderr: boolean | undefined
-
-  /**
-   * Placed before every other reporter (see `onInit`): it decides the run at the very start of `onTestRunEnd`, so a
-   * failed gate is a failed test case by the time JUnit, JSON or the default summary read the results. @internal
-   */
-  readonly front: Reporter = {
-    onTestRunEnd: (modules, errors, reason) => {
-      this.decide(modules, errors, reason)
-    },
-  }
 
   constructor(options: ToolEvalsReporterOptions = {}) {
     this.options = options
@@ -152,17 +140,11 @@ export default class ToolEvalsReporter implements Reporter {
   onInit(vitest: Vitest): void {
     this.vitest = vitest
     this.textToStderr = undefined
-    // After the reporters' onInit calls have run (inserting during Vitest's own iteration would skip one).
-    queueMicrotask(() => {
-      const list = (vitest as unknown as { reporters?: Reporter[] }).reporters
-      if (Array.isArray(list) && !list.includes(this.front)) list.unshift(this.front)
-    })
   }
 
   async onTestRunStart(specifications: ReadonlyArray<TestSpecification> = []): Promise<void> {
     this.progress.start()
     this.cancelReason = undefined
-    this.decided = undefined
     listenForExit()
     const selection = this.vitest ? await describeSelection(this.vitest, specifications) : []
     this.run = { selection, paths: this.runPaths(selection.length > 0), planned: 0, finished: [] }
@@ -198,9 +180,8 @@ export default class ToolEvalsReporter implements Reporter {
     this.run?.finished.push(test)
   }
 
-  /** The run's report from Vitest's results, decided by the gate; a failed gate becomes a failed test case. */
-  private decide(modules: ReadonlyArray<TestModule>, errors: ReadonlyArray<SerializedError>, reason: TestRunEndReason): ToolEvalsReport {
-    if (this.decided) return this.decided.report
+  /** The run's report from Vitest's results (read, never changed), decided by the gate. */
+  private decide(modules: ReadonlyArray<TestModule>, errors: ReadonlyArray<SerializedError>, reason: TestRunEndReason): { report: ToolEvalsReport; tests: readonly TestCase[]; run: RunState } {
     const run: RunState = this.run ?? { selection: [], paths: this.runPaths(false), planned: 0, finished: [] }
     this.run = undefined
     runsInFlight.delete(this)
@@ -227,21 +208,18 @@ export default class ToolEvalsReporter implements Reporter {
     else if (baseline.kind === 'error') facts.baseline = { error: { file: baseline.file, message: baseline.message } }
     else if (baseline.kind === 'compared') facts.baseline = { comparison: baseline.comparison }
     const report = buildRunReport(metas, facts, { thresholds: this.thresholds, usage: this.usageOptions, worst: this.options.worst ?? 5 })
-    // The gate's verdict where Vitest's reporters read results (a blob run is decided when its blobs are merged).
-    if (!report.pass && !(this.vitest && writesBlob(this.vitest))) addGateTestCase(modules, report)
-    this.decided = { report, tests, run }
-    return report
+    return { report, tests, run }
   }
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>, errors: ReadonlyArray<SerializedError>, reason: TestRunEndReason): void {
-    const report = this.decide(modules, errors, reason)
-    const { tests, run } = this.decided as NonNullable<typeof this.decided>
-    this.decided = undefined
+    const { report, tests, run } = this.decide(modules, errors, reason)
     this.report = report
     let samples: HtmlSample[] | undefined
     const decided: DecidedRun = { report, htmlSamples: () => (samples ??= metasOf(tests).map(htmlSampleFromMeta)) }
     for (const writer of this.writers(run.paths, tests)) writer.write(decided)
-    // Vitest sets the exit code from test results before reporters run; a failed gate must fail the run too.
+    // The gate's verdict in Vitest's results is the exit code, as Vitest's own coverage thresholds do: Vitest set it
+    // from the tests before reporters run, and a gate that fails for more than tests (a threshold, a regression)
+    // fails the process too. Vitest's results are left as Vitest made them (see docs/ARCHITECTURE.md).
     if (!report.pass) process.exitCode ||= 1
   }
 
