@@ -12,7 +12,7 @@ import { resolve } from 'node:path'
 import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason, TestSpecification, Vitest } from 'vitest/node'
 import { readEvalMeta, type EvalMeta } from '../eval/meta.js'
 import { buildRunReport, type RunFacts } from './build.js'
-import { htmlSampleFromMeta, writeHtmlReport, type HtmlSample } from './html.js'
+import { htmlSampleFromMeta, type HtmlSample } from './html.js'
 import { annotationCounts, annotationOverflowNotice } from './github.js'
 import { Progress } from './progress.js'
 import type { ToolEvalsReport } from './report.js'
@@ -22,18 +22,8 @@ import { validatePricing, type Pricing } from './usage.js'
 import type { UsageOptions } from './usage-apply.js'
 import { validateMaxThresholds, type MaxThresholds } from './usage-thresholds.js'
 import { errorLine, failedTests, moduleErrors, stdoutIsMachineReadable, unfinishedFiles } from './vitest-run.js'
-import {
-  githubWriter,
-  htmlWriter,
-  jsonText,
-  jsonWriter,
-  markdownWriter,
-  removeStale,
-  terminalWriter,
-  writeAtomically,
-  type DecidedRun,
-  type ReportWriter,
-} from './writers.js'
+import { beginRunFiles, finishRunFiles, interruptRunFiles, type DecidedRun, type RunFilePaths } from './run-files.js'
+import { githubWriter, terminalWriter } from './writers.js'
 
 import { collectOutcomes, collectRunMeta, compareWithBaseline, samplesFileFor, writeSamplesFile, type GateOptions } from './compare/gate.js'
 import type { SampleOutcome } from './compare/outcomes.js'
@@ -45,8 +35,9 @@ export interface ToolEvalsReporterOptions extends GateOptions {
   /** Write the JSON report here (relative to Vitest's root). */
   outputFile?: string
   /**
-   * Append a Markdown summary to this file. Default: `$GITHUB_STEP_SUMMARY` when set (GitHub Actions); `false`
-   * turns it off.
+   * Write the Markdown summary to this file (relative to Vitest's root), replaced by each run as the JSON report is.
+   * Default: `$GITHUB_STEP_SUMMARY` when set (GitHub Actions), which is appended to (it is the job's, shared by its
+   * steps); `false` turns it off.
    */
   markdownFile?: string | false
   /** How many of the worst samples to show (default 5; 0 hides them). */
@@ -88,17 +79,11 @@ interface RunState {
   /** How the run narrows the suite (empty when whole). */
   selection: string[]
   /** Where this run's files go (absolute): a selection's beside the whole run's, never over them. */
-  paths: RunPaths
+  paths: RunFilePaths
   /** Test cases collected to run, and those finished so far (for a report written mid-run). */
   planned: number
   finished: TestCase[]
   cancelHooked?: boolean
-}
-
-interface RunPaths {
-  json?: string
-  samples?: string
-  html?: string
 }
 
 export default class ToolEvalsReporter implements Reporter {
@@ -150,7 +135,7 @@ export default class ToolEvalsReporter implements Reporter {
     this.run = { selection, paths: this.runPaths(selection.length > 0), planned: 0, finished: [] }
     runsInFlight.add(this)
     // Until the run ends, every file says it did not: a killed run (SIGKILL, a crash) leaves no stale pass behind.
-    this.writeUnfinished(this.run)
+    beginRunFiles(this.run.paths, this.unfinishedRun(this.run))
   }
 
   /** Vitest drops its cancel listeners as each run starts: listen again once the run is under way. */
@@ -216,39 +201,23 @@ export default class ToolEvalsReporter implements Reporter {
     this.report = report
     let samples: HtmlSample[] | undefined
     const decided: DecidedRun = { report, htmlSamples: () => (samples ??= metasOf(tests).map(htmlSampleFromMeta)) }
-    for (const writer of this.writers(run.paths, tests)) writer.write(decided)
+    const log = (line: string) => this.log(line)
+    // A merged run (`--merge-reports`) only reads blobs: its own time says nothing about the tests' run, so none is shown.
+    const elapsedMs = this.vitest?.config.mergeReports ? undefined : this.progress.elapsedMs()
+    terminalWriter(log, { summary: this.options.summary ?? true, elapsedMs }).write(decided)
+    finishRunFiles(run.paths, decided, log)
+    githubWriter(log, () => annotationOverflowNotice(annotationCounts(tests))).write(decided)
     // The gate's verdict in Vitest's results is the exit code, as Vitest's own coverage thresholds do: Vitest set it
     // from the tests before reporters run, and a gate that fails for more than tests (a threshold, a regression)
     // fails the process too. Vitest's results are left as Vitest made them (see docs/ARCHITECTURE.md).
     if (!report.pass) process.exitCode ||= 1
   }
 
-  /** The views, in the order a person reads them. */
-  private writers(paths: RunPaths, tests: readonly TestCase[]): ReportWriter[] {
-    const log = (line: string) => this.log(line)
-    // A merged run (`--merge-reports`) only reads blobs: its own time says nothing about the tests' run, so none is shown.
-    const elapsedMs = this.vitest?.config.mergeReports ? undefined : this.progress.elapsedMs()
-    const out: ReportWriter[] = [terminalWriter(log, { summary: this.options.summary ?? true, elapsedMs })]
-    if (paths.json) out.push(jsonWriter(paths.json, log))
-    if (paths.html) out.push(htmlWriter(paths.html, log))
-    const markdownFile = this.options.markdownFile ?? process.env['GITHUB_STEP_SUMMARY']
-    if (markdownFile) out.push(markdownWriter(this.resolvePath(markdownFile), log))
-    out.push(githubWriter(log, () => annotationOverflowNotice(annotationCounts(tests))))
-    return out
-  }
-
-  /** Every file of a run that has not finished: the JSON and HTML say so, and no stale per-sample file is left. */
-  private writeUnfinished(run: RunState): void {
-    const report = this.unfinishedReport(run)
-    if (run.paths.samples) removeStale(run.paths.samples)
-    if (run.paths.json) writeAtomically(run.paths.json, jsonText(report))
-    if (run.paths.html) writeHtmlReport(run.paths.html, { report, samples: metasOf(run.finished).map(htmlSampleFromMeta) })
-  }
-
   /** What finished of a run cut short (or, at run start, nothing): marked interrupted, never a pass. */
-  private unfinishedReport(run: RunState): ToolEvalsReport {
+  private unfinishedRun(run: RunState): DecidedRun {
     const partial = { ...scopeOf('interrupted', run.finished, run.selection), planned: run.planned, ran: run.finished.length }
-    return buildRunReport(metasOf(run.finished), { testsPass: false, partial }, { thresholds: this.thresholds, usage: this.usageOptions, worst: this.options.worst ?? 5 })
+    const report = buildRunReport(metasOf(run.finished), { testsPass: false, partial }, { thresholds: this.thresholds, usage: this.usageOptions, worst: this.options.worst ?? 5 })
+    return { report, htmlSamples: () => metasOf(run.finished).map(htmlSampleFromMeta) }
   }
 
   /** On process exit with a run still open (SIGINT, SIGTERM, `process.exit` mid-run): write what finished. @internal */
@@ -256,24 +225,36 @@ export default class ToolEvalsReporter implements Reporter {
     const run = this.run
     this.run = undefined
     runsInFlight.delete(this)
-    if (!run || (!run.paths.json && !run.paths.html)) return
+    const where = run && (run.paths.json ?? run.paths.html ?? run.paths.markdown ?? run.paths.stepSummary)
+    if (!run || !where) return
     try {
-      this.writeUnfinished(run)
-      process.stderr.write(`tool-evals: run interrupted; report of the ${run.finished.length} finished test(s) written to ${run.paths.json ?? run.paths.html}\n`)
+      interruptRunFiles(run.paths, this.unfinishedRun(run), (line) => process.stderr.write(`${line}\n`))
+      process.stderr.write(`tool-evals: run interrupted; report of the ${run.finished.length} finished test(s) written to ${where}\n`)
     } catch {
       // Exiting anyway; the files written at run start already say the run did not finish.
     }
   }
 
-  /** The files this run writes: a selection's beside the whole run's, never over them. */
-  private runPaths(partial: boolean): RunPaths {
-    const paths: RunPaths = {}
-    const { outputFile, htmlFile } = this.options
+  /**
+   * The files this run writes: a selection's beside the whole run's, never over them. The Markdown summary is the
+   * run's own file unless it is GitHub's step summary, which is appended to.
+   */
+  private runPaths(partial: boolean): RunFilePaths {
+    const paths: RunFilePaths = {}
+    const own = (file: string) => this.resolvePath(partial ? partialReportPath(file) : file)
+    const { outputFile, htmlFile, markdownFile } = this.options
     if (outputFile) {
-      paths.json = this.resolvePath(partial ? partialReportPath(outputFile) : outputFile)
+      paths.json = own(outputFile)
       if (this.options.samplesFile !== false) paths.samples = samplesFileFor(paths.json)
     }
-    if (htmlFile) paths.html = this.resolvePath(partial ? partialReportPath(htmlFile) : htmlFile)
+    if (htmlFile) paths.html = own(htmlFile)
+    const stepSummary = process.env['GITHUB_STEP_SUMMARY'] ? this.resolvePath(process.env['GITHUB_STEP_SUMMARY']) : undefined
+    if (markdownFile === undefined) {
+      if (stepSummary) paths.stepSummary = stepSummary
+    } else if (markdownFile !== false) {
+      if (this.resolvePath(markdownFile) === stepSummary) paths.stepSummary = stepSummary
+      else paths.markdown = own(markdownFile)
+    }
     return paths
   }
 
