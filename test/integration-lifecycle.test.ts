@@ -24,7 +24,8 @@ export default defineConfig({
         thresholds: { name_correct: 0.9, suites: { weather: { args_exact_match: 0.9 }, slow: { has_call: 1 } } },
         outputFile: 'report.json',
         htmlFile: 'report.html',
-        markdownFile: 'summary.md',
+        // Under GitHub Actions (the SIGTERM run) the summary goes to the step summary instead.
+        markdownFile: process.env.GITHUB_STEP_SUMMARY ? undefined : 'summary.md',
       }),
     ],
   },
@@ -107,10 +108,10 @@ beforeAll(() => {
 afterAll(() => project?.remove())
 
 /** Start a run whose `slow` sample never answers, wait until it is generating, then signal the process. */
-async function interruptedRun(signal: NodeJS.Signals) {
+async function interruptedRun(signal: NodeJS.Signals, env: Record<string, string> = {}) {
   rmSync(join(project.dir, 'generating-slow'), { force: true })
   writePassingRun()
-  const live = project.start(['run', '--no-file-parallelism'], { SLOW: '1' })
+  const live = project.start(['run', '--no-file-parallelism'], { SLOW: '1', ...env })
   const deadline = Date.now() + 30_000
   while (!existsSync(join(project.dir, 'generating-slow'))) {
     if (Date.now() > deadline) throw new Error(`the slow sample never started:\n${live.output()}`)
@@ -150,12 +151,19 @@ describe('interrupted runs', () => {
     expect(leftoverTemporaries()).toEqual([])
   })
 
-  it('SIGTERM mid-run: the same', async () => {
-    const result = await interruptedRun('SIGTERM')
+  it('SIGTERM mid-run under GitHub Actions: the same, and the step summary gets the interrupted run appended', async () => {
+    const stepSummary = join(project.dir, 'step-summary.md')
+    project.write('step-summary.md', '## An earlier step\n')
+    const result = await interruptedRun('SIGTERM', { GITHUB_STEP_SUMMARY: stepSummary })
     expect(result.code).not.toBe(0)
     const report = reportOf()
     expect(report).toMatchObject({ interrupted: true, pass: false, partial: { reason: 'interrupted' } })
     expect(report.suites.weather.samples).toBe(2)
+    // Appended after what the job's earlier steps wrote, one whole section.
+    const md = readFileSync(stepSummary, 'utf8')
+    expect(md.startsWith('## An earlier step\n## Tool evals ❌\n')).toBe(true)
+    expect(md.match(/^## /gm)).toHaveLength(2)
+    expect(md).toMatch(/\*\*Partial run\*\* \(interrupted\): [2-9] of \d+ planned test cases ran/)
   })
 
   it('SIGKILL mid-run: the report written at run start says the run did not finish', async () => {
