@@ -5,8 +5,9 @@
 //   MA. `--merge-reports` of A's blob, plain: default + github-actions + junit (file) + json (file);
 //   MB. `--merge-reports` of A's blob under GitHub Actions: github-actions alone + junit (file) + json (file).
 // Every run must end with no unhandled error of ours, the right exit code, the tool-evals summary, its report saying
-// pass or fail with the right reasons (never "interrupted"), Vitest's documents well formed and counting the failed
-// tests they know of, and under GitHub Actions one `::error` annotation per reason and the step summary.
+// pass or fail with the right reasons (never "interrupted"), Vitest's documents well formed and counting the failure
+// (the errored sample's test, or the gate's own test case `tool-evals gate`, which the plugin runs after every eval
+// file), and under GitHub Actions one `::error` annotation per reason and the step summary.
 import { mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -127,8 +128,12 @@ function junitCounts(xml: string): { tests: number; failures: number } {
   return { tests: Number(m[1]), failures: Number(m[2]) }
 }
 
-/** Failed tests each outcome has in Vitest's own results (the gate's other reasons are not tests). */
-const FAILED_TESTS: Record<Outcome, number> = { pass: 0, threshold: 0, regression: 0, errored: 1, crash: 0 }
+/**
+ * Failed tests each outcome has in Vitest's own results: the errored sample's, or the gate's own test case, which
+ * fails for what tests do not show (a threshold, a regression, a file that did not finish).
+ */
+const FAILED_TESTS: Record<Outcome, number> = { pass: 0, threshold: 1, regression: 1, errored: 1, crash: 1 }
+const GATE_CASE_FAILS: Record<Outcome, boolean> = { pass: false, threshold: true, regression: true, errored: false, crash: true }
 
 describe.each(OUTCOMES)('%s', (outcome) => {
   const plan = PLAN[outcome]
@@ -168,6 +173,17 @@ describe.each(OUTCOMES)('%s', (outcome) => {
         expect(r.stderr).toContain('Tool evals')
       } else {
         expect(junitCounts(read(`out/${name}/junit.xml`)).failures).toBe(FAILED_TESTS[outcome])
+      }
+      // The gate's own test case is in every document, failed exactly when the gate fails for more than tests.
+      const xml = kind === 'B' ? r.stdout : read(`out/${name}/junit.xml`)
+      const gateCase = /<testcase [^>]*name="tool-evals gate"[^>]*>([\s\S]*?)<\/testcase>/.exec(xml)
+      expect(gateCase, xml).not.toBeNull()
+      expect(gateCase?.[1]).toContain(GATE_CASE_FAILS[outcome] ? '<failure message="the run fails its gate: ' : '')
+      if (!GATE_CASE_FAILS[outcome]) expect(gateCase?.[1]).not.toContain('<failure')
+      // It names what fails the run beyond its tests (Vitest's own errors reach the report only at the run's end).
+      const reasons = JSON.parse(read(`out/${name}/report.json`)).gate.reasons as { kind: string; message: string }[]
+      for (const reason of reasons.filter((x) => x.kind !== 'tests_failed' && x.kind !== 'run_error')) {
+        expect(gateCase?.[1]).toContain(reason.message.split(':')[0])
       }
       if (kind === 'B') return
       const json = JSON.parse(read(`out/${name}/vitest.json`))

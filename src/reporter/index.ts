@@ -22,7 +22,10 @@ import { validatePricing, type Pricing } from './usage.js'
 import type { UsageOptions } from './usage-apply.js'
 import { validateMaxThresholds, type MaxThresholds } from './usage-thresholds.js'
 import { errorLine, failedTests, moduleErrors, stdoutIsMachineReadable, unfinishedFiles } from './vitest-run.js'
-import { beginRunFiles, finishRunFiles, interruptRunFiles, type DecidedRun, type RunFilePaths } from './run-files.js'
+import { rmSync } from 'node:fs'
+import { printable } from '../calls/printable.js'
+import type { GateVerdict } from './gate-test.js'
+import { beginRunFiles, finishRunFiles, interruptRunFiles, writeAtomically, type DecidedRun, type RunFilePaths } from './run-files.js'
 import { githubWriter, terminalWriter } from './writers.js'
 
 import { collectOutcomes, collectRunMeta, compareWithBaseline, samplesFileFor, writeSamplesFile, type GateOptions } from './compare/gate.js'
@@ -83,6 +86,8 @@ interface RunState {
   /** Test cases collected to run, and those finished so far (for a report written mid-run). */
   planned: number
   finished: TestCase[]
+  /** The run's test modules, the latest of each (Vitest makes a module anew when its file is collected), by file. */
+  modules: Map<string, TestModule>
   cancelHooked?: boolean
 }
 
@@ -100,6 +105,8 @@ export default class ToolEvalsReporter implements Reporter {
   report: ToolEvalsReport | undefined
   /** Whether another reporter writes a document to stdout (read once from the reporters Vitest was given). */
   private textToStderr: boolean | undefined
+  /** The gate's test case, when the plugin runs one: where its verdict goes, and the project that holds it. */
+  private gate: { file: string; project: string } | undefined
 
   constructor(options: ToolEvalsReporterOptions = {}) {
     this.options = options
@@ -122,6 +129,15 @@ export default class ToolEvalsReporter implements Reporter {
     else process.stdout.write(`${text}\n`)
   }
 
+  /** The plugin runs the gate's test case (reporter/gate-test.ts) in `project`; it reads its verdict from `file`. @internal */
+  useGateTest(file: string, project: string): void {
+    this.gate = { file, project }
+  }
+
+  private isGate(module: TestModule | undefined): boolean {
+    return this.gate !== undefined && module?.project?.name === this.gate.project
+  }
+
   onInit(vitest: Vitest): void {
     this.vitest = vitest
     this.textToStderr = undefined
@@ -131,8 +147,10 @@ export default class ToolEvalsReporter implements Reporter {
     this.progress.start()
     this.cancelReason = undefined
     listenForExit()
-    const selection = this.vitest ? await describeSelection(this.vitest, specifications) : []
-    this.run = { selection, paths: this.runPaths(selection.length > 0), planned: 0, finished: [] }
+    if (this.gate) rmSync(this.gate.file, { force: true })
+    const gateProject = this.gate?.project
+    const selection = this.vitest ? await describeSelection(this.vitest, specifications, (name) => name === gateProject) : []
+    this.run = { selection, paths: this.runPaths(selection.length > 0), planned: 0, finished: [], modules: new Map() }
     runsInFlight.add(this)
     // Until the run ends, every file says it did not: a killed run (SIGKILL, a crash) leaves no stale pass behind.
     beginRunFiles(this.run.paths, this.unfinishedRun(this.run))
@@ -148,12 +166,25 @@ export default class ToolEvalsReporter implements Reporter {
     })
   }
 
-  onTestModuleQueued(): void {
+  onTestModuleQueued(module: TestModule): void {
     this.listenForCancel()
+    // Queued after every other project's files have finished (its group runs last): the gate decides now.
+    if (this.isGate(module)) this.writeGateVerdict()
+    else this.track(module)
+  }
+
+  private track(module: TestModule): void {
+    this.run?.modules.set(`${module.project?.name ?? ''}\0${module.moduleId}`, module)
+  }
+
+  onTestModuleEnd(module: TestModule): void {
+    if (!this.isGate(module)) this.track(module)
   }
 
   onTestModuleCollected(module: TestModule): void {
     this.listenForCancel()
+    if (this.isGate(module)) return
+    this.track(module)
     let n = 0
     for (const test of module.children.allTests()) if (isPlanned(test)) n++
     this.progress.addTotal(n)
@@ -161,21 +192,41 @@ export default class ToolEvalsReporter implements Reporter {
   }
 
   onTestCaseResult(test: TestCase): void {
+    if (this.isGate(test.module)) return
     this.progress.tick()
     this.run?.finished.push(test)
   }
 
-  /** The run's report from Vitest's results (read, never changed), decided by the gate. */
+  /** The run's report at its end. */
   private decide(modules: ReadonlyArray<TestModule>, errors: ReadonlyArray<SerializedError>, reason: TestRunEndReason): { report: ToolEvalsReport; tests: readonly TestCase[]; run: RunState } {
-    const run: RunState = this.run ?? { selection: [], paths: this.runPaths(false), planned: 0, finished: [] }
+    const run: RunState = this.run ?? { selection: [], paths: this.runPaths(false), planned: 0, finished: [], modules: new Map() }
     this.run = undefined
     runsInFlight.delete(this)
+    return { ...this.judge(modules, errors, reason, run, true), run }
+  }
+
+  /** The verdict the gate's test case carries: what fails the run beyond its failed tests, once every file finished. */
+  private writeGateVerdict(): void {
+    if (!this.gate || !this.run) return
+    const { report } = this.judge([...this.run.modules.values()], [], 'passed', this.run, false)
+    const verdict: GateVerdict = { reasons: report.gate.reasons.filter((r) => r.kind !== 'tests_failed').map((r) => printable(r.message)) }
+    writeAtomically(this.gate.file, JSON.stringify(verdict))
+  }
+
+  /**
+   * A report from Vitest's results (read, never changed), decided by the gate; the gate's own test case is not the
+   * run's. `final` (the run's end) writes the per-sample file and says when a baseline is missing.
+   */
+  private judge(all: ReadonlyArray<TestModule>, errors: ReadonlyArray<SerializedError>, reason: TestRunEndReason, run: RunState, final: boolean): { report: ToolEvalsReport; tests: readonly TestCase[] } {
+    const modules = all.filter((m) => !this.isGate(m))
+    // Vitest's reason counts the gate's test case too: with one, the run's tests pass when their modules do.
+    const testsPass = modules.length === all.length ? reason === 'passed' : reason !== 'interrupted' && modules.every((m) => m.ok())
     const root = this.root()
     const tests = modules.flatMap((m) => [...m.children.allTests()])
     const metas = metasOf(tests)
     const stopped: PartialReason | undefined = reason === 'interrupted' ? (this.cancelReason === 'test-failure' ? 'bail' : 'interrupted') : undefined
     const facts: RunFacts = {
-      testsPass: reason === 'passed',
+      testsPass,
       failedTests: failedTests(tests),
       runErrors: [...errors.map(errorLine), ...moduleErrors(root, modules)],
       unfinishedFiles: stopped ? [] : unfinishedFiles(root, modules),
@@ -187,13 +238,13 @@ export default class ToolEvalsReporter implements Reporter {
     let made: SampleOutcome[] | undefined
     const outcomes = (): SampleOutcome[] => (made ??= collectOutcomes(tests))
     // The per-sample file first (the report names it, with its run id and hash); a run cut short is no baseline.
-    if (run.paths.json && run.paths.samples && !stopped) facts.samples = writeSamplesFile(run.paths.json, outcomes())
+    if (final && run.paths.json && run.paths.samples && !stopped) facts.samples = writeSamplesFile(run.paths.json, outcomes())
     const baseline = compareWithBaseline(this.options, root, () => ({ meta: facts.run as RunMeta, outcomes: outcomes() }))
-    if (baseline.kind === 'missing') this.log(`tool-evals: no baseline report at ${baseline.file}: comparison skipped`)
+    if (baseline.kind === 'missing' && final) this.log(`tool-evals: no baseline report at ${baseline.file}: comparison skipped`)
     else if (baseline.kind === 'error') facts.baseline = { error: { file: baseline.file, message: baseline.message } }
     else if (baseline.kind === 'compared') facts.baseline = { comparison: baseline.comparison }
     const report = buildRunReport(metas, facts, { thresholds: this.thresholds, usage: this.usageOptions, worst: this.options.worst ?? 5 })
-    return { report, tests, run }
+    return { report, tests }
   }
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>, errors: ReadonlyArray<SerializedError>, reason: TestRunEndReason): void {
