@@ -6,8 +6,10 @@
  * It reads each sample's record from its test case's task meta only, so a run merged from sharded blob reports
  * (`vitest --merge-reports`) gives exactly the numbers of one unsharded run. This class is the edge with Vitest: it
  * gathers the run's facts, `buildRunReport` makes the one report, the gate (gate.ts) decides it, and the writers
- * render it; a failed gate exits non-zero with every reason named.
+ * render it; a failed gate exits non-zero with every reason named and, with the plugin, fails the `tool-evals gate`
+ * test case (gate-test.ts) that Vitest's own reporters count.
  */
+import { rmSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason, TestSpecification, Vitest } from 'vitest/node'
 import { readEvalMeta, type EvalMeta } from '../eval/meta.js'
@@ -22,7 +24,6 @@ import { validatePricing, type Pricing } from './usage.js'
 import type { UsageOptions } from './usage-apply.js'
 import { validateMaxThresholds, type MaxThresholds } from './usage-thresholds.js'
 import { errorLine, failedTests, moduleErrors, stdoutIsMachineReadable, unfinishedFiles } from './vitest-run.js'
-import { rmSync } from 'node:fs'
 import { printable } from '../calls/printable.js'
 import type { GateVerdict } from './gate-test.js'
 import { beginRunFiles, finishRunFiles, interruptRunFiles, writeAtomically, type DecidedRun, type RunFilePaths } from './run-files.js'

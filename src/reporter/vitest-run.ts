@@ -1,7 +1,7 @@
 /**
  * The reporter's edge with Vitest: the facts of a finished run that are not in task meta (its errors, the files
  * that did not finish, the failed tests) and which other reporters write to stdout. It only reads: Vitest's results
- * are Vitest's, and the gate's verdict leaves the run through the exit code and the reporter's own views.
+ * are Vitest's; the gate's verdict reaches them as a real test case (gate-test.ts) and the exit code.
  */
 import { relative } from 'node:path'
 import type { SerializedError, TestCase, TestModule, Vitest } from 'vitest/node'
