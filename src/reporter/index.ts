@@ -42,9 +42,10 @@ import type { SampleOutcome } from './compare/outcomes.js'
 import type { RunMeta } from './compare/run-meta.js'
 import type { RegressionOptions } from './compare/compare.js'
 import { checkOptionKeys, type OptionKeys } from '../calls/options.js'
+import { appendToHistory, historyLabel, historyTags, type HistoryOptions } from './history.js'
 import { INPUT_ROOT_KEY } from '../data/input-root.js'
 
-export interface ToolEvalsReporterOptions extends GateOptions {
+export interface ToolEvalsReporterOptions extends GateOptions, HistoryOptions {
   /** Minimum rates, overall / per suite / per tool (see `Thresholds`). A run under any of them fails. */
   thresholds?: Thresholds
   /** Write the JSON report here (relative to Vitest's root). */
@@ -151,6 +152,11 @@ export default class ToolEvalsReporter implements Reporter {
       throw new Error(`ToolEvalsReporter: option \`progressIntervalMs\` must be a positive number of milliseconds, got ${String(interval)}`)
     }
     this.progress = this.makeProgress()
+    try {
+      historyTags(options)
+    } catch (err) {
+      throw new Error(`ToolEvalsReporter: ${(err as Error).message}`)
+    }
   }
 
   private makeProgress(): Progress {
@@ -301,8 +307,23 @@ export default class ToolEvalsReporter implements Reporter {
     let samples: HtmlSample[] | undefined
     const decided: DecidedRun = { report, htmlSamples: () => (samples ??= metasOf(tests).map(htmlSampleFromMeta)) }
     for (const writer of this.writers(run.paths, tests)) writer.write(decided)
+    if (this.options.historyDir) this.appendHistory(this.options.historyDir, report, tests)
     // Vitest sets the exit code from test results before reporters run; a failed gate must fail the run too.
     if (!report.pass) process.exitCode ||= 1
+  }
+
+  /** The finished run into the history folder (see history.ts); a blob shard is appended when its blobs are merged. */
+  private appendHistory(dir: string, report: ToolEvalsReport, tests: readonly TestCase[]): void {
+    if (this.vitest && writesBlob(this.vitest)) return
+    try {
+      const shard = this.vitest?.config.shard
+      const label = historyLabel(report, historyTags(this.options))
+      const path = appendToHistory(this.resolvePath(dir), report, collectOutcomes(tests), label, shard ? `${shard.index}of${shard.count}` : undefined)
+      this.log(`tool-evals: run appended to the history: ${path}`)
+    } catch (err) {
+      this.log(`tool-evals: the run could not be appended to the history in ${dir}: ${errorLine(err)}`)
+      process.exitCode ||= 1
+    }
   }
 
   /** A partial run keeps what an unfinished whole run left for the run that runs everything. */
@@ -383,6 +404,7 @@ export default class ToolEvalsReporter implements Reporter {
 const REPORTER_OPTION_KEYS: OptionKeys<ToolEvalsReporterOptions> = {
   thresholds: true, outputFile: true, markdownFile: true, worst: true, progress: true, summary: true, htmlFile: true,
   pricing: true, maxThresholds: true, samplesFile: true, baseline: true, regression: true, mustPass: true,
+  historyDir: true, historyStep: true, historyLabel: true,
 }
 const REGRESSION_OPTION_KEYS: OptionKeys<RegressionOptions> = { alpha: true, minDrop: true, metrics: true, mustPass: true }
 
