@@ -123,6 +123,12 @@ function skippedSection(history: History): string {
   return `<h2>Skipped files</h2><ul id="skipped">${items.join('')}</ul>`
 }
 
+/**
+ * uPlot formats numbers with the browser's language; a language tag Intl rejects (headless Chromium under a POSIX
+ * locale reports `en-US@posix`) would stop it from loading at all: fall back to en-US then.
+ */
+const LOCALE_GUARD = `try { new Intl.NumberFormat(navigator.language) } catch (e) { Object.defineProperty(navigator, 'language', { value: 'en-US' }) }`
+
 /** The page's own script: one uPlot chart per metric over the runs, one per checkpoint curve. */
 const PAGE_SCRIPT = String.raw`
 (function () {
@@ -223,6 +229,7 @@ ${runsTable(history.runs, data.metrics)}
 ${skippedSection(history)}
 </main>
 <script id="history-data" type="application/json">${scriptSafeJson(data)}</script>
+<script>${LOCALE_GUARD}</script>
 <script>${js}</script>
 <script>${PAGE_SCRIPT}</script>
 </body></html>
