@@ -168,7 +168,7 @@ describe('tool-evals history', () => {
     page.on('pageerror', (e) => errors.push(e.message))
     await page.goto(pathToFileURL(out).href)
     const plotted = await page.evaluate(() =>
-      (window as any).historyPlots.map((p: any) => ({ kind: p.kind, metric: p.metric, data: p.plot.data, canvas: p.plot.root.querySelector('canvas')?.width ?? 0 })),
+      (globalThis as any).historyPlots.map((p: any) => ({ kind: p.kind, metric: p.metric, data: p.plot.data, canvas: p.plot.root.querySelector('canvas')?.width ?? 0 })),
     )
     expect(errors).toEqual([])
     const aem = plotted.find((p: any) => p.kind === 'runs' && p.metric === 'args_exact_match')
@@ -188,7 +188,7 @@ describe('tool-evals history', () => {
     expect(curve.data[5]).toEqual(STEPS.map((s, i) => (s === 1000 ? reports[i]!.metrics.args_exact_match : null))) // worse
     // The x axis by checkpoint step redraws the run plots with the steps.
     await page.selectOption('#x-axis', 'step')
-    const bySteps = await page.evaluate(() => (window as any).historyPlots.find((p: any) => p.kind === 'runs' && p.metric === 'args_exact_match').plot.data[0])
+    const bySteps = await page.evaluate(() => (globalThis as any).historyPlots.find((p: any) => p.kind === 'runs' && p.metric === 'args_exact_match').plot.data[0])
     expect(bySteps).toEqual(STEPS)
     // The table (the accessible view) and the skipped list.
     expect(await page.locator('#runs tbody tr').count()).toBe(10)

@@ -2,8 +2,8 @@
  * Checkpoint curves: the history's runs labelled with a training step, one curve per label, each metric against the
  * step, the best checkpoint per metric, and for every later checkpoint whether it is significantly worse than that best.
  *
- * The test is the gate's own paired comparison (`compareRuns`: exact McNemar on 0/1 metrics, sign-flip or clustered
- * t over dialogues, trials folded), on the two runs' per-sample outcomes. The best is picked by looking at the data,
+ * The test is the gate's own paired test (history-pairs.ts: exact McNemar on 0/1 metrics, sign-flip or clustered t
+ * over dialogues, trials folded), on the two runs' per-sample outcomes. The best is picked by looking at the data,
  * so "the best against a later one" is one of the k(k-1)/2 comparisons of an earlier checkpoint with a later one
  * that could have been made: each p-value is multiplied by that count (Bonferroni), which holds the chance of any
  * false "worse" on a metric at α whichever checkpoint turns out best.
@@ -14,11 +14,11 @@
  * never a verdict the data do not support.
  */
 import { join } from 'node:path'
-import { compareRuns, type Comparison } from '../reporter/compare/compare.js'
-import { loadReport, type LoadedReport } from '../reporter/compare/load.js'
+import { loadReport } from '../reporter/compare/load.js'
 import { normalCdf } from '../score/stats.js'
 import { wilson } from '../score/intervals.js'
 import type { HistoryRun } from './history-read.js'
+import { foldOutcomes, pairedMetricTest, pairRuns, type FoldedRun, type Pairing } from './history-pairs.js'
 
 export interface CurveOptions {
   /** Significance level per metric (default 0.05). */
@@ -82,7 +82,7 @@ export function checkpointCurves(dir: string, runs: readonly HistoryRun[], optio
     const key = r.label ?? NO_LABEL
     groups.set(key, [...(groups.get(key) ?? []), r])
   }
-  const pairs = new PairCache(dir, alpha, minDrop)
+  const pairs = new PairCache(dir)
   const out: CheckpointCurve[] = []
   for (const [label, group] of [...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const excluded: CheckpointCurve['excluded'] = []
@@ -124,6 +124,11 @@ function metricCurve(metric: string, checkpoints: readonly HistoryRun[], pairs: 
   for (const p of points) {
     if (p.step <= best.step) continue
     const later: LaterCheckpoint = { step: p.step, file: p.file, delta: p.value - best.value, verdict: 'not shown worse' }
+    // A drop under minDrop is not "worse" whatever its p-value: no test needed.
+    if (best.value - p.value < minDrop) {
+      curve.later.push(later)
+      continue
+    }
     const tested = pairs.test(runOf.get(best.file) as HistoryRun, runOf.get(p.file) as HistoryRun, metric)
     if ('undecided' in tested) {
       later.verdict = later.delta < 0 ? 'undecided' : 'not shown worse'
@@ -145,47 +150,39 @@ function metricCurve(metric: string, checkpoints: readonly HistoryRun[], pairs: 
 
 type Tested = { test: string; delta: number; pValue: number; note?: string } | { undecided: string }
 
-/** Paired comparisons of two checkpoints, made once per pair (every metric reads the same comparison). */
+/** Each checkpoint's samples file, read (and checked against its report) once, whatever the number of metrics. */
 class PairCache {
-  private readonly loaded = new Map<string, LoadedReport | Error>()
-  private readonly compared = new Map<string, Comparison | Error>()
-  constructor(
-    private readonly dir: string,
-    private readonly alpha: number,
-    private readonly minDrop: number,
-  ) {}
+  private readonly folded = new Map<string, FoldedRun | Error>()
+  private readonly pairings = new Map<string, Pairing>()
+  constructor(private readonly dir: string) {}
 
-  private load(run: HistoryRun, role: 'baseline' | 'head'): LoadedReport | Error {
-    const key = `${role}\u0000${run.file}`
-    let r = this.loaded.get(key)
+  private load(run: HistoryRun, role: 'baseline' | 'head'): FoldedRun | Error {
+    let r = this.folded.get(run.file)
     if (!r) {
       try {
-        r = loadReport(join(this.dir, run.file), role)
+        r = foldOutcomes(loadReport(join(this.dir, run.file), role).outcomes)
       } catch (err) {
         r = err as Error
       }
-      this.loaded.set(key, r)
+      this.folded.set(run.file, r)
     }
     return r
   }
 
   test(best: HistoryRun, later: HistoryRun, metric: string): Tested {
     if (!best.hasSamples || !later.hasSamples) return unpairedTest(best, later, metric)
-    const key = `${best.file}\u0000${later.file}`
-    let c = this.compared.get(key)
-    if (!c) {
-      const base = this.load(best, 'baseline')
-      const head = this.load(later, 'head')
-      c = base instanceof Error ? base : head instanceof Error ? head : compareRuns(base, head, { alpha: this.alpha, minDrop: this.minDrop })
-      this.compared.set(key, c)
-    }
+    const base = this.load(best, 'baseline')
+    const head = this.load(later, 'head')
     // A samples file that is named but unusable (missing, changed, another run's) is not silently replaced by a weaker test.
-    if (c instanceof Error) return { undecided: `cannot be decided: ${c.message.replace(`${this.dir}/`, '')}` }
-    if (c.incomparable.length > 0) return { undecided: `cannot be decided: ${c.incomparable.join('; ')}` }
-    const m = c.metrics[metric]
-    if (!m) return { undecided: `cannot be decided: ${metric} is not measured on the samples both runs share` }
-    const out: Tested = { test: `paired (${m.test})`, delta: m.delta, pValue: m.pValue }
-    if (m.note) out.note = m.note
+    const failed = base instanceof Error ? base : head instanceof Error ? head : undefined
+    if (failed) return { undecided: `cannot be decided: ${failed.message.split(`${this.dir}/`).join('')}` }
+    const key = `${best.file}\u0000${later.file}`
+    let pairing = this.pairings.get(key)
+    if (!pairing) this.pairings.set(key, (pairing = pairRuns(base as FoldedRun, head as FoldedRun)))
+    const t = pairedMetricTest(base as FoldedRun, head as FoldedRun, pairing, metric)
+    if (!t) return { undecided: `cannot be decided: no sample has ${metric} in both runs` }
+    const out: Tested = { test: `paired (${t.test})`, delta: t.delta, pValue: t.pDrop }
+    if (t.note) out.note = t.note
     return out
   }
 }
