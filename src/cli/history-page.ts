@@ -89,7 +89,7 @@ function runsTable(runs: readonly HistoryRun[], metrics: readonly string[]): str
     ]
     return `<tr data-file="${esc(r.file)}">${cells.join('')}</tr>`
   })
-  return `<table id="runs"><caption>Runs, oldest first</caption><thead><tr>${head}</tr></thead><tbody>${rows.join('\n')}</tbody></table>`
+  return `<table id="runs" class="data"><caption>Runs, oldest first</caption><thead><tr>${head}</tr></thead><tbody>${rows.join('\n')}</tbody></table>`
 }
 
 function curvesSection(curves: readonly CheckpointCurve[]): string {
@@ -107,7 +107,7 @@ function curvesSection(curves: readonly CheckpointCurve[]): string {
     })
     const excluded = c.excluded.length > 0 ? `<p>Left out: ${c.excluded.map((e) => `${esc(e.file)} (${esc(e.reason)})`).join('; ')}</p>` : ''
     return `<section class="curve" data-label="${esc(c.label)}"><h3>${esc(c.label)}</h3>
-<table><caption>Best checkpoint per metric, and later checkpoints below it</caption><thead><tr><th scope="col">metric</th><th scope="col">best</th><th scope="col">later checkpoints lower than the best</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>${excluded}</section>`
+<table class="data"><caption>Best checkpoint per metric, and later checkpoints below it</caption><thead><tr><th scope="col">metric</th><th scope="col">best</th><th scope="col">later checkpoints lower than the best</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>${excluded}</section>`
   })
   return `<h2>Checkpoints</h2>
 <p>Each metric against the training step. A later checkpoint is <strong>worse</strong> when the gate's paired test on the
@@ -137,7 +137,7 @@ const PAGE_SCRIPT = String.raw`
   window.historyPlots = plots;
   var pick = function (list, i) { return list.map(function (r) { return r[i]; }); };
   var width = function (el) { return Math.max(320, Math.min(960, el.clientWidth || 720)); };
-  var band = { stroke: 'transparent', fill: 'rgba(37,99,235,0.12)', points: { show: false } };
+  var band = { stroke: 'transparent', points: { show: false } };
   function chart(el, title, x, series, opts) {
     var box = document.createElement('figure');
     box.setAttribute('role', 'img');
@@ -212,7 +212,7 @@ export function renderHistoryPage(history: History, curves: readonly CheckpointC
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <style>${css}
 body{font:14px/1.45 system-ui,sans-serif;margin:1.5rem;color:#111}
-table{border-collapse:collapse;margin:1rem 0}th,td{border:1px solid #ccc;padding:.2rem .45rem;text-align:left;vertical-align:top}
+table.data{border-collapse:collapse;margin:1rem 0}.data th,.data td{border:1px solid #ccc;padding:.2rem .45rem;text-align:left;vertical-align:top}
 .pass{color:#166534}.fail,.worse,.regressed{color:#b91c1c}figure{margin:1rem 0}figcaption{font-weight:600}
 #run-plots,#curve-plots{display:flex;flex-wrap:wrap;gap:1rem}</style></head>
 <body><main>
