@@ -11,6 +11,9 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { appendToHistory, historyLabel } from '../dist/reporter/history.js'
 import { wilson } from '../dist/score/intervals.js'
+import { runCli } from '../dist/cli/command.js'
+import { historyCommand } from '../dist/cli/history.js'
+import { PassThrough } from 'node:stream'
 
 const RUNS = Number(process.env.HISTORY_BENCH_RUNS ?? 1000)
 const SAMPLES = 200
@@ -66,12 +69,27 @@ function timeCli(dir) {
   return { ms, kb: statSync(out).size / 1024 }
 }
 
+/** The command in this process: its wall and CPU time (user + system), steadier than wall time on a shared machine. */
+async function timeInProcess(dir) {
+  const io = { stdin: new PassThrough(), stdout: new PassThrough(), stderr: new PassThrough() }
+  io.stdout.resume()
+  io.stderr.resume()
+  const t0 = process.hrtime.bigint()
+  const c0 = process.cpuUsage()
+  const code = await runCli([historyCommand], ['history', dir, '--out', join(dir, 'history.html')], io)
+  const cpu = process.cpuUsage(c0)
+  if (code !== 0) throw new Error(`tool-evals history exited ${code}`)
+  return { ms: Number(process.hrtime.bigint() - t0) / 1e6, cpuMs: (cpu.user + cpu.system) / 1000 }
+}
+
 for (const [name, withSteps] of [['1,000 CI runs (no steps)', false], ['1,000 checkpoints of one training run', true]]) {
   const dir = makeHistory(withSteps)
   try {
     const files = readdirSync(dir).length
     const times = [timeCli(dir), timeCli(dir), timeCli(dir)]
-    console.log(`history: ${name}: ${files} files; tool-evals history ${times.map((t) => `${(t.ms / 1000).toFixed(2)} s`).join(', ')}; page ${times[0].kb.toFixed(0)} KB`)
+    const inProcess = [await timeInProcess(dir), await timeInProcess(dir), await timeInProcess(dir)]
+    console.log(`history: ${name}: ${files} files; tool-evals history (subprocess, wall) ${times.map((t) => `${(t.ms / 1000).toFixed(2)} s`).join(', ')}; page ${times[0].kb.toFixed(0)} KB`)
+    console.log(`history: ${name}: in process: wall ${inProcess.map((t) => `${(t.ms / 1000).toFixed(2)} s`).join(', ')}; CPU ${inProcess.map((t) => `${(t.cpuMs / 1000).toFixed(2)} s`).join(', ')}`)
   } finally {
     if (process.env.KEEP) console.log(dir); else rmSync(dir, { recursive: true, force: true })
   }
