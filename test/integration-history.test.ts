@@ -12,7 +12,8 @@ import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { checkpointCurves } from '../src/cli/history-curves.js'
 import { historyCommand } from '../src/cli/history.js'
-import { readHistory } from '../src/cli/history-read.js'
+import { parseHistoryRun, readHistory } from '../src/cli/history-read.js'
+import { renderHistoryPage } from '../src/cli/history-page.js'
 import { historyTags } from '../src/reporter/history.js'
 import { launchChromium } from './helpers/browser.js'
 import { runCommand } from './helpers/cli-run.js'
@@ -147,6 +148,18 @@ describe('checkpoint curves', () => {
     } finally {
       rmSync(copy, { recursive: true, force: true })
     }
+  })
+})
+
+describe('the page', () => {
+  it('keeps text from reports inert: a label, a commit, a file name or a metric name cannot add markup', () => {
+    const evil = '<img src=x onerror=alert(1)></script><script>alert(2)</script>'
+    const report = { ...reports[0]!, history: { ...reports[0]!.history, label: evil, commit: evil }, metrics: { ...reports[0]!.metrics, [evil]: 0.5 } }
+    const run = parseHistoryRun(`${evil}.json`, JSON.stringify(report))
+    if ('skipped' in run) throw new Error(run.skipped)
+    const html = renderHistoryPage({ dir: evil, runs: [run], skipped: [{ file: evil, reason: evil }] }, checkpointCurves(historyDir, [run]))
+    expect(html).not.toContain('<img')
+    expect(html.match(/<script/g)).toHaveLength(4) // the data, the locale guard, uPlot, the page's script
   })
 })
 
