@@ -14,7 +14,7 @@ import { checkpointCurves } from '../src/cli/history-curves.js'
 import { historyCommand } from '../src/cli/history.js'
 import { parseHistoryRun, readHistory } from '../src/cli/history-read.js'
 import { renderHistoryPage } from '../src/cli/history-page.js'
-import { historyTags } from '../src/reporter/history.js'
+import { checkHistoryOptions, historyTags } from '../src/reporter/history.js'
 import { launchChromium } from './helpers/browser.js'
 import { runCommand } from './helpers/cli-run.js'
 import { createEvalProject, ensureBuilt, type EvalProject } from './helpers/eval-project.js'
@@ -107,9 +107,11 @@ describe('the history folder', () => {
     expect(reports.at(-1)!.comparison.metrics.args_exact_match.verdict).toBe('regressed')
   })
 
-  it('a bad TOOL_EVALS_STEP is an error naming the variable', () => {
+  it('a bad TOOL_EVALS_STEP, historyStep or historyDir is an error naming it', () => {
     expect(() => historyTags({}, { TOOL_EVALS_STEP: 'latest' })).toThrow(/TOOL_EVALS_STEP must be a number/)
     expect(historyTags({ historyStep: 5, historyLabel: 'a' }, { TOOL_EVALS_STEP: '7' })).toEqual({ step: 7, label: 'a' })
+    expect(() => checkHistoryOptions({ historyDir: true as never }, {})).toThrow(/historyDir. must be a folder path/)
+    expect(() => checkHistoryOptions({ historyStep: -1 }, {})).toThrow(/historyStep. must be a number ≥ 0/)
   })
 })
 

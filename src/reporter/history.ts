@@ -62,6 +62,13 @@ function checkLabel(value: unknown, where: string): string {
   return value
 }
 
+/** The history options' values, checked when the reporter is made (the environment's are checked again at each run's end). */
+export function checkHistoryOptions(options: HistoryOptions, env: NodeJS.ProcessEnv = process.env): void {
+  const dir = options.historyDir
+  if (dir !== undefined && (typeof dir !== 'string' || dir.trim() === '')) throw new Error(`option \`historyDir\` must be a folder path (a non-empty string), got ${JSON.stringify(dir)}`)
+  historyTags(options, env)
+}
+
 /** The step and label of this run: the environment's, else the options'. Throws on a bad value, naming where it came from. */
 export function historyTags(options: HistoryOptions, env: NodeJS.ProcessEnv = process.env): { step?: number; label?: string } {
   const out: { step?: number; label?: string } = {}

@@ -42,7 +42,7 @@ import type { SampleOutcome } from './compare/outcomes.js'
 import type { RunMeta } from './compare/run-meta.js'
 import type { RegressionOptions } from './compare/compare.js'
 import { checkOptionKeys, type OptionKeys } from '../calls/options.js'
-import { appendToHistory, historyLabel, historyTags, type HistoryOptions } from './history.js'
+import { appendToHistory, checkHistoryOptions, historyLabel, historyTags, type HistoryOptions } from './history.js'
 import { INPUT_ROOT_KEY } from '../data/input-root.js'
 
 export interface ToolEvalsReporterOptions extends GateOptions, HistoryOptions {
@@ -153,7 +153,7 @@ export default class ToolEvalsReporter implements Reporter {
     }
     this.progress = this.makeProgress()
     try {
-      historyTags(options)
+      checkHistoryOptions(options)
     } catch (err) {
       throw new Error(`ToolEvalsReporter: ${(err as Error).message}`)
     }
