@@ -25,7 +25,7 @@ import { validateThresholds, type Thresholds } from './thresholds.js'
 import { validatePricing, type Pricing } from './usage.js'
 import type { UsageOptions } from './usage-apply.js'
 import { validateMaxThresholds, type MaxThresholds } from './usage-thresholds.js'
-import { errorLine, failedTests, moduleErrors, stdoutIsMachineReadable, unfinishedFiles } from './vitest-run.js'
+import { errorLine, failedTests, moduleErrors, stdoutIsMachineReadable, unfinishedFiles, writesBlob } from './vitest-run.js'
 import { printable } from '../calls/printable.js'
 import type { GateVerdict } from './gate-test.js'
 import { beginRunFiles, finishRunFiles, interruptRunFiles, writeAtomically, type DecidedRun, type RunFilePaths } from './run-files.js'
@@ -36,9 +36,10 @@ import type { SampleOutcome } from './compare/outcomes.js'
 import type { RunMeta } from './compare/run-meta.js'
 import type { RegressionOptions } from './compare/compare.js'
 import { checkOptionKeys, type OptionKeys } from '../calls/options.js'
+import { appendToHistory, checkHistoryOptions, historyLabel, historyTags, type HistoryOptions } from './history.js'
 import { INPUT_ROOT_KEY } from '../data/input-root.js'
 
-export interface ToolEvalsReporterOptions extends GateOptions {
+export interface ToolEvalsReporterOptions extends GateOptions, HistoryOptions {
   /** Minimum rates, overall / per suite / per tool (see `Thresholds`). A run under any of them fails. */
   thresholds?: Thresholds
   /** Write the JSON report here (relative to Vitest's root). */
@@ -133,6 +134,11 @@ export default class ToolEvalsReporter implements Reporter {
       throw new Error(`ToolEvalsReporter: option \`progressIntervalMs\` must be a positive number of milliseconds, got ${String(interval)}`)
     }
     this.progress = this.makeProgress()
+    try {
+      checkHistoryOptions(options)
+    } catch (err) {
+      throw new Error(`ToolEvalsReporter: ${(err as Error).message}`)
+    }
   }
 
   private makeProgress(): Progress {
@@ -320,10 +326,25 @@ export default class ToolEvalsReporter implements Reporter {
     terminalWriter(log, { summary: this.options.summary ?? true, elapsedMs }).write(decided)
     finishRunFiles(run.paths, decided, log)
     githubWriter(log, () => annotationOverflowNotice(annotationCounts(tests))).write(decided)
+    if (this.options.historyDir) this.appendHistory(this.options.historyDir, report, tests)
     // The gate's verdict in Vitest's results is the exit code, as Vitest's own coverage thresholds do: Vitest set it
     // from the tests before reporters run, and a gate that fails for more than tests (a threshold, a regression)
     // fails the process too. Vitest's results are left as Vitest made them (see docs/ARCHITECTURE.md).
     if (!report.pass) process.exitCode ||= 1
+  }
+
+  /** The finished run into the history folder (see history.ts); a blob shard is appended when its blobs are merged. */
+  private appendHistory(dir: string, report: ToolEvalsReport, tests: readonly TestCase[]): void {
+    if (this.vitest && writesBlob(this.vitest)) return
+    try {
+      const shard = this.vitest?.config.shard
+      const label = historyLabel(report, historyTags(this.options))
+      const path = appendToHistory(this.resolvePath(dir), report, collectOutcomes(tests), label, shard ? `${shard.index}of${shard.count}` : undefined)
+      this.log(`tool-evals: run appended to the history: ${path}`)
+    } catch (err) {
+      this.log(`tool-evals: the run could not be appended to the history in ${dir}: ${errorLine(err)}`)
+      process.exitCode ||= 1
+    }
   }
 
   /** A partial run keeps what an unfinished whole run left for the run that runs everything. */
@@ -395,6 +416,7 @@ export default class ToolEvalsReporter implements Reporter {
 const REPORTER_OPTION_KEYS: OptionKeys<ToolEvalsReporterOptions> = {
   thresholds: true, outputFile: true, markdownFile: true, worst: true, progress: true, summary: true, htmlFile: true,
   pricing: true, maxThresholds: true, samplesFile: true, baseline: true, regression: true, mustPass: true, progressIntervalMs: true,
+  historyDir: true, historyStep: true, historyLabel: true,
 }
 const REGRESSION_OPTION_KEYS: OptionKeys<RegressionOptions> = { alpha: true, minDrop: true, metrics: true, mustPass: true }
 

@@ -65,6 +65,11 @@ function configuredReporters(vitest: Vitest): { name: string; options: Record<st
   return list.map(reporterName).filter((r): r is { name: string; options: Record<string, unknown> } => r !== undefined)
 }
 
+/** Whether this Vitest writes a blob report (a shard of a run whose whole is decided when the blobs are merged). */
+export function writesBlob(vitest: Vitest): boolean {
+  return configuredReporters(vitest).some((r) => r.name === 'blob')
+}
+
 /**
  * Whether a reporter writes a machine-readable document to stdout (JUnit, JSON or TAP without an output file):
  * human text printed there would corrupt it, so the tool-evals summary goes to stderr instead.
