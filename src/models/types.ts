@@ -16,8 +16,18 @@ export interface ModelOutput {
    * What the generation used, as the transport reports it: tokens, and wall time in ms (`latencyMs`: the request or
    * generation as a whole; `firstTokenMs`: until the first token, where the transport streams). Recorded per sample.
    * `retries`: failed attempts retried before the answer (a provider that retries: `openaiCompatible`).
+   * `requests`: the generations behind this output (an agent loop's steps; absent: 1), tokens and `latencyMs` summed
+   * over them, `latenciesMs` each one's (percentiles are over requests: without it, a sum over several is no latency).
    */
-  usage?: { promptTokens?: number; completionTokens?: number; latencyMs?: number; firstTokenMs?: number; retries?: number }
+  usage?: {
+    promptTokens?: number
+    completionTokens?: number
+    latencyMs?: number
+    firstTokenMs?: number
+    retries?: number
+    requests?: number
+    latenciesMs?: number[]
+  }
   /** Set by `cached()` when the output came from the cache (no model ran: left out of latency and cost). */
   cached?: true
   /**
