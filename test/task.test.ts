@@ -8,6 +8,8 @@ import { planSuite } from '../src/eval/suite-plan.js'
 import { taskOutput, taskProvider, type EvalTask } from '../src/eval/task.js'
 import type { ModelOutput, ModelProvider } from '../src/models/types.js'
 import { usageRecord } from '../src/score/usage.js'
+import { outputCalls } from '../src/eval/scorers.js'
+import { scoreSample } from '../src/score/nemo.js'
 
 const sample: Sample = { id: 's1', messages: [{ role: 'user', content: 'weather in Paris?' }], expected: [{ name: 'get_weather', arguments: { city: 'Paris' } }] }
 
@@ -115,5 +117,16 @@ describe('usage counted per generation', () => {
   it('a summed latency of several requests without each one is no latency', () => {
     expect(usageRecord('t', { usage: { promptTokens: 3, latencyMs: 900, requests: 3 } })).toEqual({ provider: 't', promptTokens: 3, requests: 3 })
     expect(usageRecord('t', { usage: { requests: 3 } })).toBeUndefined()
+  })
+})
+
+describe('a provider of your own', () => {
+  it('may leave out `format` and `argumentsValid` of its structured calls; arguments that are no object stay invalid', () => {
+    const output: ModelOutput = { calls: [{ name: 'get_weather', arguments: { city: 'Paris' } }, { name: 'x', arguments: 'oops' as never }] }
+    const calls = outputCalls(output, sample, undefined)
+    expect(calls.map((c) => [c.format, c.argumentsValid, c.arguments])).toEqual([['structured', true, { city: 'Paris' }], ['structured', false, {}]])
+    expect(scoreSample(calls.slice(0, 1), sample.expected).failures).toEqual([])
+    const named: ModelOutput = { format: 'openai', calls: [{ name: 'a', arguments: {}, argumentsValid: true, format: 'hermes' }, { name: 'b', arguments: {} }] }
+    expect(outputCalls(named, sample, undefined).map((c) => c.format)).toEqual(['hermes', 'openai'])
   })
 })
