@@ -10,7 +10,7 @@
  * that hold the tools' results and errors, `usage` (`inputTokens`, `outputTokens`) and `performance.responseTimeMs`,
  * so every generation of a loop is counted (requests, tokens, latency).
  */
-import type { LanguageModel, StopCondition, ToolSet } from 'ai'
+import type { LanguageModel, ModelMessage, StopCondition, ToolSet } from 'ai'
 import { checkOptionKeys, type OptionKeys } from '../calls/options.js'
 import { isPlainObject } from '../calls/call-object.js'
 import type { ChatMessage } from '../calls/types.js'
@@ -96,9 +96,9 @@ function sampleTools(ai: AiModule, sample: Sample): ToolSet | undefined {
  * A sample's OpenAI-style messages as the AI SDK's: assistant `tool_calls` as `tool-call` parts, `tool` messages as
  * `tool-result` parts (named after the call they answer).
  */
-export function modelMessages(messages: readonly ChatMessage[]): unknown[] {
+export function modelMessages(messages: readonly ChatMessage[]): ModelMessage[] {
   const names = new Map<string, string>()
-  return messages.map((m) => {
+  return messages.map((m): unknown => {
     const text = typeof m.content === 'string' ? m.content : ''
     if (m.role === 'assistant' && m.tool_calls && m.tool_calls.length > 0) {
       const parts: unknown[] = text === '' ? [] : [{ type: 'text', text }]
@@ -115,7 +115,7 @@ export function modelMessages(messages: readonly ChatMessage[]): unknown[] {
       return { role: 'tool', content: [{ type: 'tool-result', toolCallId: id, toolName, output: { type: 'text', value: text } }] }
     }
     return { role: m.role, content: text }
-  })
+  }) as ModelMessage[]
 }
 
 function argumentsValue(args: string | Record<string, unknown>): unknown {
