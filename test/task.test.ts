@@ -22,6 +22,8 @@ describe('what a task returns', () => {
     // Broken JSON arguments stay a malformed call (scored as such), never a valid one with fewer arguments.
     expect(message.calls?.[0]).toMatchObject({ name: 'get_weather', argumentsValid: false, id: 'c1' })
     expect(taskOutput({ role: 'assistant', content: 'It is sunny.', tool_calls: [] })).toEqual({ text: 'It is sunny.' })
+    expect(taskOutput({ role: 'assistant', content: [{ type: 'text', text: 'It is ' }, { type: 'text', text: 'sunny.' }] })).toEqual({ text: 'It is sunny.' })
+    expect(() => taskOutput({ role: 'assistant', content: 42 })).toThrow(/`content` is neither text nor a list of text parts/)
     const run = taskOutput({
       steps: [
         { calls: [{ name: 'get_weather', arguments: { city: 'Paris' } }], results: [{ value: { temp: 21 } }] },
@@ -54,7 +56,7 @@ describe('taskProvider', () => {
     let seen: Sample | undefined
     const task: EvalTask = async (s, ctx) => {
       seen = s
-      s.messages.length = 0 // editing its copy changes nothing scored
+      s.messages.push({ role: 'assistant', content: 'extended in place' }) // changes nothing scored
       expect(ctx.signal.aborted).toBe(false)
       return 'ok'
     }

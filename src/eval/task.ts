@@ -47,7 +47,7 @@ export interface TaskCall {
 /** An OpenAI-style assistant message (`choices[0].message`). */
 export interface TaskAssistantMessage {
   role?: 'assistant'
-  content?: string | null
+  content?: string | null | { type: string; text?: string }[]
   tool_calls?: { id?: string; type?: string; function: { name: string; arguments?: string | Record<string, unknown> } }[]
   usage?: TaskUsage
 }
@@ -120,7 +120,7 @@ async function runWithinDeadline(task: EvalTask, sample: Sample, options: Genera
   if (options.deadline !== undefined) context.deadline = options.deadline
   let timer: NodeJS.Timeout | undefined
   try {
-    const running = Promise.resolve().then(() => task(structuredCloneSafe(sample), context))
+    const running = Promise.resolve().then(() => task(taskSample(sample), context))
     if (options.deadline === undefined) return await running
     const left = Math.max(0, options.deadline - Date.now())
     const late = new Promise<never>((_, reject) => {
@@ -141,13 +141,15 @@ async function runWithinDeadline(task: EvalTask, sample: Sample, options: Genera
   }
 }
 
-/** The sample as the task gets it: a copy, so a task that edits it cannot change what is scored. */
-function structuredCloneSafe(sample: Sample): Sample {
-  try {
-    return structuredClone(sample)
-  } catch {
-    return { ...sample }
-  }
+/**
+ * The sample as the task gets it: its own object and lists, so a task that extends the conversation in place
+ * (`sample.messages.push(...)`, as an agent loop does) cannot change what is scored and stored. A shallow copy: a
+ * deep one would cost more than the rest of a replayed sample's run (BENCHMARKS.md, "describeEval's task").
+ */
+function taskSample(sample: Sample): Sample {
+  const copy: Sample = { ...sample, messages: [...sample.messages], expected: [...sample.expected] }
+  if (sample.tools !== undefined) copy.tools = [...sample.tools]
+  return copy
 }
 
 /** A task's throw as the sample's error: an Error as it is (its message is the reason), anything else as text. */
@@ -205,10 +207,9 @@ function taskCalls(value: unknown, where: string): ToolCall[] {
 }
 
 function messageOutput(message: Record<string, unknown>): ModelOutput {
-  const content = message['content']
-  if (content !== undefined && content !== null && typeof content !== 'string') throw new TaskShapeError('an assistant message whose `content` is not text')
+  const content = messageText(message['content'])
   const output: ModelOutput = {}
-  if (typeof content === 'string') output.text = content
+  if (content !== undefined) output.text = content
   const toolCalls = message['tool_calls']
   if (toolCalls !== undefined && toolCalls !== null) {
     const calls = taskCalls(toolCalls, 'an assistant message with `tool_calls`')
@@ -217,6 +218,16 @@ function messageOutput(message: Record<string, unknown>): ModelOutput {
   }
   if (output.text === undefined && output.calls === undefined) output.text = ''
   return output
+}
+
+/** A message's content: text, or the text of its parts (`[{ type: 'text', text }]`, as some servers send it). */
+function messageText(content: unknown): string | undefined {
+  if (content === undefined || content === null) return undefined
+  if (typeof content === 'string') return content
+  if (Array.isArray(content) && content.every((p) => isPlainObject(p) && (p['type'] !== 'text' || typeof p['text'] === 'string'))) {
+    return content.map((p) => ((p as Record<string, unknown>)['type'] === 'text' ? ((p as Record<string, unknown>)['text'] as string) : '')).join('')
+  }
+  throw new TaskShapeError('an assistant message whose `content` is neither text nor a list of text parts')
 }
 
 function textOutput(value: Record<string, unknown>): ModelOutput {
