@@ -6,6 +6,7 @@ import type { Sample } from '../src/data/types.js'
 import { functionsEnvironment, runAgent, StepUsage } from '../src/eval/agent.js'
 import { planSuite } from '../src/eval/suite-plan.js'
 import { taskOutput, taskProvider, type EvalTask } from '../src/eval/task.js'
+import { fromGenerateText } from '../src/eval/ai-sdk.js'
 import type { ModelOutput, ModelProvider } from '../src/models/types.js'
 import { usageRecord } from '../src/score/usage.js'
 import { outputCalls } from '../src/eval/scorers.js'
@@ -130,5 +131,45 @@ describe('a provider of your own', () => {
     expect(scoreSample(calls.slice(0, 1), sample.expected).failures).toEqual([])
     const named: ModelOutput = { format: 'openai', calls: [{ name: 'a', arguments: {}, argumentsValid: true, format: 'hermes' }, { name: 'b', arguments: {} }] }
     expect(outputCalls(named, sample, undefined).map((c) => c.format)).toEqual(['hermes', 'openai'])
+  })
+})
+
+describe('fromGenerateText (an AI SDK result)', () => {
+  const usage = (i: number, o: number) => ({ inputTokens: i, outputTokens: o })
+  const perf = (ms: number) => ({ responseTimeMs: ms })
+
+  it('one step without executed tools: its calls (an input the SDK could not parse stays malformed) and usage', () => {
+    const out = fromGenerateText({
+      steps: [{ text: '', toolCalls: [{ toolCallId: 'a', toolName: 'get_weather', input: { city: 'Paris' } }, { toolCallId: 'b', toolName: 'get_time', input: '{"city": "Par' }], usage: usage(12, 4), performance: perf(80) }],
+    })
+    const output = taskOutput(out)
+    expect(output.calls?.map((c) => [c.name, c.argumentsValid])).toEqual([['get_weather', true], ['get_time', false]])
+    expect(output.usage).toEqual({ requests: 1, promptTokens: 12, completionTokens: 4, latenciesMs: [80], latencyMs: 80 })
+    expect(taskOutput(fromGenerateText({ steps: [{ text: 'Hi!', toolCalls: [], usage: usage(5, 1), performance: perf(9) }] })).text).toBe('Hi!')
+  })
+
+  it('a loop: each step a generation, tool results and errors from the content parts, the last text the answer', () => {
+    const out = fromGenerateText({
+      steps: [
+        {
+          toolCalls: [{ toolCallId: 'a', toolName: 'get_weather', input: { city: 'Paris' } }, { toolCallId: 'b', toolName: 'get_time', input: { city: 'Paris' } }],
+          content: [
+            { type: 'tool-result', toolCallId: 'a', toolName: 'get_weather', output: { temp: 21 } },
+            { type: 'tool-error', toolCallId: 'b', toolName: 'get_time', error: new Error('clock down') },
+          ],
+          usage: usage(10, 3),
+          performance: perf(50),
+        },
+        { text: 'It is 21.', toolCalls: [], content: [], usage: { inputTokens: undefined, outputTokens: 2 }, performance: perf(40) },
+      ],
+    })
+    const output = taskOutput(out)
+    expect(output.trajectory?.steps.map((s) => s.calls.length)).toEqual([2, 0])
+    expect(output.trajectory?.steps[0]?.results.map((r) => [r.content, r.error])).toEqual([['{"temp":21}', undefined], ['Error during execution: clock down', 'clock down']])
+    expect(output.trajectory).toMatchObject({ toolErrors: 1, answer: 'It is 21.' })
+    // A step without its input tokens: the prompt total is left out, not summed short.
+    expect(output.usage).toEqual({ requests: 2, completionTokens: 5, latenciesMs: [50, 40], latencyMs: 90 })
+    expect(taskOutput(fromGenerateText({ steps: [{ text: 'Hi', toolCalls: [] }] }, { trajectory: true })).trajectory?.steps.length).toBe(1)
+    expect(() => fromGenerateText({} as never)).toThrow(/has no `steps`/)
   })
 })
