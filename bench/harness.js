@@ -16,7 +16,7 @@
 //   BENCH_HARNESS_SIZES=1000,10000,100000   sample counts (the first two give the 10k figure, the last two the 100k one)
 //   BENCH_SKIP_100K=1                        leave out 100,000 (about 20 s a run per variant)
 //   BENCH_HARNESS_REPEATS=3                  runs per (variant, N); times: the fastest run, memory: the highest
-//   BENCH_HARNESS_VARIANTS=plain,tool-evals
+//   BENCH_HARNESS_VARIANTS=plain,tool-evals      (also: task, the same outputs through describeEval's `task`)
 //   BENCH_KEEP=1                             keep the temporary projects (their paths are printed)
 //   BENCH_HARNESS_PACKAGE=DIR                link this package root (package.json + dist/) as vitest-tool-evals
 //                                            instead of the repository (A/B comparisons against an older build)
@@ -140,6 +140,15 @@ const EVAL_FILE = `import { describeEval, replay } from 'vitest-tool-evals'
 describeEval('bench', { data: 'data.jsonl', model: replay('outputs.jsonl') })
 `
 
+// The same recorded outputs through describeEval's `task` (your application under test) instead of `model`: what
+// the task path adds per sample over the model path (the task adapter, the shape check) on replayed outputs.
+const TASK_CONFIG = EVAL_CONFIG.replace("include: ['evals/**/*.eval.ts']", "include: ['tasks/**/*.eval.ts']")
+const TASK_FILE = `import { readFileSync } from 'node:fs'
+import { describeEval } from 'vitest-tool-evals'
+const outputs = new Map(readFileSync('outputs.jsonl', 'utf8').split('\\n').filter((l) => l.trim()).map((l) => JSON.parse(l)).map((o) => [o.id, o.output]))
+describeEval('bench', { data: 'data.jsonl', task: (sample) => outputs.get(sample.id) })
+`
+
 // The plain variant's reporter does the least a reporter can: count the tests at the end of the run.
 const PLAIN_CONFIG = `import { defineConfig } from 'vitest/config'
 const minimal = {
@@ -188,6 +197,9 @@ function createProject(n) {
   writeFileSync(join(dir, 'outputs.jsonl'), `${outputs.join('\n')}\n`)
   writeFileSync(join(dir, 'vitest.eval.config.mjs'), EVAL_CONFIG)
   writeFileSync(join(dir, 'evals/bench.eval.ts'), EVAL_FILE)
+  mkdirSync(join(dir, 'tasks'))
+  writeFileSync(join(dir, 'vitest.task.config.mjs'), TASK_CONFIG)
+  writeFileSync(join(dir, 'tasks/bench.eval.ts'), TASK_FILE)
   writeFileSync(join(dir, 'vitest.plain.config.mjs'), PLAIN_CONFIG)
   writeFileSync(join(dir, 'plain/bench.test.ts'), PLAIN_FILE)
   return dir
@@ -302,7 +314,7 @@ function tail(run) {
   return `${run.stdout}\n${run.stderr}`.trim().slice(-1500)
 }
 
-const CONFIGS = { plain: 'vitest.plain.config.mjs', 'tool-evals': 'vitest.eval.config.mjs' }
+const CONFIGS = { plain: 'vitest.plain.config.mjs', 'tool-evals': 'vitest.eval.config.mjs', task: 'vitest.task.config.mjs' }
 
 // ---------------------------------------------------------------------------------------------------------------
 
@@ -391,5 +403,10 @@ for (const variant of VARIANTS) {
   if (variant === 'plain') continue
   summary.ratioToPlain[variant] = ratios(summary.msPerSample[variant], summary.msPerSample.plain)
   summary.cpuRatioToPlain[variant] = ratios(summary.cpuMsPerSample[variant], summary.cpuMsPerSample.plain)
+}
+// The task path against the model path (describeEval with replay), when both ran.
+if (summary.msPerSample.task && summary.msPerSample['tool-evals']) {
+  summary.taskRatioToModel = ratios(summary.msPerSample.task, summary.msPerSample['tool-evals'])
+  summary.taskCpuRatioToModel = ratios(summary.cpuMsPerSample.task, summary.cpuMsPerSample['tool-evals'])
 }
 console.log(JSON.stringify(summary))

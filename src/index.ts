@@ -8,6 +8,7 @@
 
 // Evals: samples as Vitest test cases.
 export { describeEval, type EvalOptions, type EvalResult } from './eval/describe-eval.js'
+export type { EvalTask, TaskAssistantMessage, TaskCall, TaskContext, TaskOutput, TaskStep, TaskText, TaskTrajectory, TaskUsage } from './eval/task.js'
 export type { JudgeScorerOptions, SchemaScorerOptions, ScorerOptions, ScorerResults } from './eval/scorers.js'
 export { readEvalMeta, type EvalMeta, type StoredCall } from './eval/meta.js'
 
@@ -31,7 +32,7 @@ export { formatSampleError, loadData, loadDataAsync, loadSamples } from './data/
 export { loadHfDataset } from './data/hf.js'
 
 // Models: the provider interface, recorded outputs, the local runtime, endpoints, the cache and recording.
-export type { GenerateOptions, ModelOutput, ModelProvider } from './models/types.js'
+export type { GenerateOptions, ModelOutput, ModelProvider, ProviderCall } from './models/types.js'
 export type { UsageRecord } from './score/usage.js'
 export { callsFromOpenAI, replay, type ReplayOptions } from './models/replay.js'
 export { local, localModelStats, unloadLocalModels, type LocalOptions, type LocalProvider } from './models/local.js'

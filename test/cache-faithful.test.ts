@@ -11,7 +11,7 @@ import { samplesFromObject } from '../src/data/sample.js'
 import type { Sample } from '../src/data/types.js'
 import { cached, generationKey, stableJson } from '../src/models/cache.js'
 import { openaiCompatible } from '../src/models/openai-compatible.js'
-import type { ModelOutput } from '../src/models/types.js'
+import { completeCalls, type ModelOutput } from '../src/models/types.js'
 import { scoreSample } from '../src/score/nemo.js'
 import { startOpenAIServer, type OpenAIServer } from './helpers/openai-server.js'
 
@@ -52,7 +52,7 @@ describe('non-finite numbers', () => {
       [{ name: 'f' }],
     ]
     for (const expected of expectations) {
-      expect(scoreSample(warm.calls ?? [], expected)).toEqual(scoreSample(cold.calls ?? [], expected))
+      expect(scoreSample(completeCalls(warm.calls ?? [], undefined), expected)).toEqual(scoreSample(completeCalls(cold.calls ?? [], undefined), expected))
     }
     // The same rule as replay's native calls: an overflowing literal is Infinity, not null.
     const replayed = callsFromOpenAI([{ type: 'function', function: { name: 'f', arguments: args } }])

@@ -78,5 +78,6 @@ describe('package entries', () => {
     const pkg = JSON.parse(source('../package.json')) as { exports: Record<string, { types: string; import: string }> }
     expect(pkg.exports['./bfcl']).toEqual({ types: './dist/bfcl/index.d.ts', import: './dist/bfcl/index.js', default: './dist/bfcl/index.js' })
     expect(pkg.exports['./scorers']).toEqual({ types: './dist/scorers.d.ts', import: './dist/scorers.js', default: './dist/scorers.js' })
+    expect(pkg.exports['./ai-sdk']).toEqual({ types: './dist/ai-sdk.d.ts', import: './dist/ai-sdk.js', default: './dist/ai-sdk.js' })
   })
 })

@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ensureBuilt, REPO, runVitest } from './helpers/eval-project.js'
 
-const OPTIONAL = ['@huggingface/transformers', 'onnxruntime-node', '@modelcontextprotocol/sdk']
+const OPTIONAL = ['@huggingface/transformers', 'onnxruntime-node', '@modelcontextprotocol/sdk', 'ai']
 
 /**
  * A temp project whose node_modules holds a *copy* of the package (dist/ and package.json), so bare imports from
@@ -74,7 +74,7 @@ describe('optional local runtime', () => {
     const entries = Object.keys(JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).exports as object)
       .filter((e) => e !== './package.json')
       .map((e) => `vitest-tool-evals${e.slice(1)}`)
-    expect(entries).toHaveLength(8)
+    expect(entries).toHaveLength(9)
     const script = `(async () => {
       for (const entry of ${JSON.stringify(entries)}) await import(entry)
       for (const entry of ${JSON.stringify(entries)}) console.log('required', entry, Object.keys(require(entry)).length > 0)
@@ -90,6 +90,10 @@ describe('optional local runtime', () => {
       try {
         await mcpTools({ command: 'node', args: ['server.mjs'] }, { mode: 'live' }).list()
       } catch (e) { console.log('MCP ' + e.message) }
+      const { aiSdkTask } = await import('vitest-tool-evals/ai-sdk')
+      try {
+        await aiSdkTask({ model: 'some-model' })({ id: 'a', messages: [] }, { signal: new AbortController().signal })
+      } catch (e) { console.log('AI ' + e.message) }
     })()`
     writeFileSync(join(dir, 'check.cjs'), script)
     const { code, out } = await run(dir, ['check.cjs'])
@@ -101,6 +105,7 @@ describe('optional local runtime', () => {
     expect(out).toContain('missing: @huggingface/transformers')
     expect(out).toContain('`npm i -D @huggingface/transformers onnxruntime-node`')
     expect(out).toContain('ONNXRUNTIME_NODE_INSTALL=skip')
+    expect(out).toContain('AI vitest-tool-evals/ai-sdk needs the `ai` package (v7): npm install ai')
     expect(out).toMatch(/MCP mcpTools needs @modelcontextprotocol\/sdk to talk to a server \(replaying a recording does not\): npm i -D @modelcontextprotocol\/sdk/)
   })
 })

@@ -33,6 +33,9 @@ export interface ToolCall {
   bigInts?: Record<string, string>
 }
 
+/** A call as a provider may give it (ModelOutput.calls): a ToolCall whose `format` and `argumentsValid` may be left out. */
+export type ProviderCall = Omit<ToolCall, 'format' | 'argumentsValid'> & { format?: string; argumentsValid?: boolean }
+
 /** A ground-truth call; arguments may be an object or a JSON string (as in NeMo's data). */
 export interface ExpectedCall {
   name: string

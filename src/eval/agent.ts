@@ -171,7 +171,7 @@ function turnsOf(sample: Sample): ChatMessage[][] {
 
 export interface AgentRun {
   trajectory: Trajectory
-  usage?: { promptTokens?: number; completionTokens?: number; retries?: number }
+  usage?: ModelOutput['usage']
   /** Steps answered from the run journal of an interrupted run. */
   resumed?: number
 }
@@ -187,8 +187,7 @@ export async function runAgent(
   const messages: ChatMessage[] = []
   const steps: TrajectoryStep[] = []
   const trajectory: Trajectory = { steps, turns: 0, stepLimitHit: false, toolErrors: 0, messages }
-  const usage: { promptTokens: number; completionTokens: number; retries?: number } = { promptTokens: 0, completionTokens: 0 }
-  let counted = false
+  const usage = new StepUsage()
   let resumed = 0
   turns: for (const [turn, turnMessages] of turnsOf(sample).entries()) {
     messages.push(...turnMessages)
@@ -207,12 +206,7 @@ export async function runAgent(
       }
       if (output.resumed) resumed += output.resumed
       if (output.skipped !== undefined) throw stepError(new Error(`the provider skipped the step: ${output.skipped}`), n, turn)
-      if (output.usage) {
-        counted = true
-        usage.promptTokens += output.usage.promptTokens ?? 0
-        usage.completionTokens += output.usage.completionTokens ?? 0
-        if (output.usage.retries) usage.retries = (usage.retries ?? 0) + output.usage.retries
-      }
+      usage.add(output)
       const calls = outputCalls(output, request, options.format)
       const step: TrajectoryStep = { turn, calls, results: [] }
       if (output.text !== undefined) step.text = output.text
@@ -249,8 +243,53 @@ export async function runAgent(
   if (env.state) trajectory.state = env.state()
   const run: AgentRun = { trajectory }
   if (resumed > 0) run.resumed = resumed
-  if (counted) run.usage = usage
+  const total = usage.total()
+  if (total) run.usage = total
   return run
+}
+
+/**
+ * The usage of an agent run: every generation counted (`requests`), its tokens and latency summed, each latency kept
+ * (percentiles are over requests). A count some step did not report is left out rather than summed short; a step
+ * answered by `cached()` ran no model and is in none of them.
+ */
+export class StepUsage {
+  private requests = 0
+  private promptTokens: number | undefined = 0
+  private completionTokens: number | undefined = 0
+  private latencies: number[] | undefined = []
+  private retries = 0
+  private reported = false
+
+  add(output: ModelOutput): void {
+    if (output.usage?.retries) this.retries += output.usage.retries
+    if (output.cached) return
+    const u = output.usage
+    const n = u?.requests ?? 1
+    this.requests += n
+    if (u && (u.promptTokens !== undefined || u.completionTokens !== undefined || u.latencyMs !== undefined)) this.reported = true
+    this.promptTokens = u?.promptTokens === undefined || this.promptTokens === undefined ? undefined : this.promptTokens + u.promptTokens
+    this.completionTokens = u?.completionTokens === undefined || this.completionTokens === undefined ? undefined : this.completionTokens + u.completionTokens
+    const each = u?.latenciesMs ?? (u?.latencyMs !== undefined && n === 1 ? [u.latencyMs] : undefined)
+    this.latencies = each === undefined || this.latencies === undefined ? undefined : [...this.latencies, ...each]
+  }
+
+  /** The run's usage; undefined when no step reported any (unknown, never zero). */
+  total(): AgentRun['usage'] {
+    if (!this.reported && this.retries === 0) return undefined
+    const out: NonNullable<AgentRun['usage']> = {}
+    if (this.reported) {
+      out.requests = this.requests
+      if (this.promptTokens !== undefined) out.promptTokens = this.promptTokens
+      if (this.completionTokens !== undefined) out.completionTokens = this.completionTokens
+      if (this.latencies !== undefined && this.latencies.length === this.requests && this.requests > 0) {
+        out.latenciesMs = this.latencies
+        out.latencyMs = this.latencies.reduce((a, b) => a + b, 0)
+      }
+    }
+    if (this.retries > 0) out.retries = this.retries
+    return out
+  }
 }
 
 function stepOptions(options: { signal?: AbortSignal | undefined; deadline?: number | undefined }): GenerateOptions {

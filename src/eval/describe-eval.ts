@@ -35,6 +35,7 @@ import { RUN_INFO_KEY, suiteRunInfo } from './run-info.js'
 import * as vitestApi from 'vitest'
 import { lastUserPrompt, META_LIMITS, rightCallsLine, storedCalls, storedExpected, truncate, writeEvalMeta, type EvalMeta } from './meta.js'
 import { agentProvider, type AgentOptions } from './agent.js'
+import type { EvalTask } from './task.js'
 import { checkSchemaSnapshot, requireServerTools, schemaTestName, withServerTools } from './mcp/suite.js'
 import { storedTrajectory } from '../score/trajectory.js'
 import type { ScoredTrajectory } from '../score/scorers/trajectory.js'
@@ -59,15 +60,21 @@ export interface EvalResult extends ScorerResults {
 export interface EvalOptions extends ScorerOptions, DataOptions, AgentOptions {
   /** JSONL path (relative to Vitest's root, see data/input-root.ts) or URL, `hf://datasets/<owner>/<name>`, or an array of sample objects. */
   data: DataSource
-  /** The model under test: `replay(...)`, a local model, an endpoint. */
-  model: ModelProvider
+  /** The model under test: `replay(...)`, a local model, an endpoint, your own provider. Give this or `task`. */
+  model?: ModelProvider
+  /**
+   * Your application under test instead of a model: `async (sample, { signal, deadline }) => output`, returning text,
+   * an assistant message with `tool_calls`, `{ name, arguments }` calls, or a trajectory (see docs/writing-evals.md,
+   * "Testing your app"). A throw, a late answer or an unknown shape is that sample's error. Give this or `model`.
+   */
+  task?: EvalTask
   /** Generations in flight at once for this suite (default: the provider's `concurrency` hint, else 4). */
   concurrency?: number
   /**
    * Per-sample test timeout in ms; covers waiting for the sample's generation. Default: derived from the provider
    * (`generationTimeoutMs`: an endpoint's attempts and back-off, a local model's loading), times the trial rounds and
    * agent steps, plus 5 s; Vitest's `testTimeout` when your config or command line sets it (seen by the reporter),
-   * or for a provider that does not say (replay, your own).
+   * or for a provider that does not say (replay, your own, a `task`).
    */
   timeout?: number
   /**

@@ -18,7 +18,7 @@ import { parseToolCalls } from '../calls/index.js'
 import type { ToolCall } from '../calls/types.js'
 import type { Sample } from '../data/types.js'
 import { cached } from '../models/cache.js'
-import type { ModelOutput, ModelProvider } from '../models/types.js'
+import { completeCalls, type ModelOutput, type ModelProvider } from '../models/types.js'
 import type { Scorer, ScorerContext, ScorerInput, StrictVerdict } from '../score/scorer.js'
 import { BUILTIN_SCORERS, type BuiltinScorerOptions, type BuiltinScorerResults } from '../score/scorers/index.js'
 import type { SampleRecord } from '../score/types.js'
@@ -72,7 +72,7 @@ export interface PreparedOutput extends ModelOutput {
 
 /** The calls in a model output, as describeEval scores them (parsed once: see `withPreparation`). */
 export function outputCalls(output: ModelOutput, sample: Sample, format: string | undefined): ToolCall[] {
-  if (output.calls) return output.calls
+  if (output.calls) return completeCalls(output.calls, output.format)
   const parsed = (output as PreparedOutput).parsedCalls
   if (parsed) return parsed
   const hint = output.format ?? format

@@ -15,6 +15,7 @@ import { isMcpTools, type McpTools } from './mcp/tools.js'
 import { activeScorers } from './scorers.js'
 import { snapshotPlan } from './snapshot.js'
 import { trialsPlan } from './trials.js'
+import { taskProvider } from './task.js'
 
 /** The name of the one failing test of a suite whose options are wrong. */
 export const INVALID_OPTIONS_TEST = '[invalid describeEval options]'
@@ -24,7 +25,7 @@ const OWN_OPTION_KEYS: OptionKeys<Omit<EvalOptions, keyof BuiltinScorerOptions>>
   data: true, model: true, concurrency: true, timeout: true, strict: true, assert: true, match: true, strictTypes: true,
   format: true, failOnError: true, maxOutputChars: true, trials: true, snapshot: true, scorers: true, limit: true,
   maxSamples: true, split: true, revision: true, config: true, hub: true, tools: true, environment: true, maxSteps: true,
-  resume: true,
+  resume: true, task: true,
 }
 const EVAL_OPTION_KEYS: readonly string[] = [...Object.keys(OWN_OPTION_KEYS), ...BUILTIN_SCORERS.map((s) => s.name)]
 
@@ -41,10 +42,8 @@ export interface SuitePlan {
 export function planSuite(name: string, options: EvalOptions): SuitePlan {
   const where = `describeEval("${name}")`
   checkOptionKeys(options, EVAL_OPTION_KEYS, where)
-  const { model, data } = options
-  if (typeof model !== 'object' || model === null || typeof model.generate !== 'function') {
-    throw new TypeError(`${where}: option \`model\` must be a provider (replay(...), openaiCompatible(...), local(...)), got ${model === null ? 'null' : typeof model}`)
-  }
+  const { data } = options
+  const model = modelOf(options, name, where)
   if (typeof data !== 'string' && !(data instanceof URL) && !Array.isArray(data)) {
     throw new TypeError(`${where}: option \`data\` must be a JSONL path, a URL (hf://datasets/...) or an array of samples, got ${data === null ? 'null' : typeof data}`)
   }
@@ -60,6 +59,22 @@ export function planSuite(name: string, options: EvalOptions): SuitePlan {
   const trials = trialsPlan(options.trials, where)
   const snapshot = snapshotPlan(options.snapshot, where)
   return { model, mcp, agent, scorers, trials, snapshot }
+}
+
+/** The model under test: `model`, or the user's `task` as a provider (exactly one of them). */
+function modelOf(options: EvalOptions, name: string, where: string): ModelProvider {
+  const { model, task } = options
+  if (task !== undefined && model !== undefined) {
+    throw new TypeError(`${where}: give \`model\` (a provider) or \`task\` (your own function), not both`)
+  }
+  if (task !== undefined) {
+    if (typeof task !== 'function') throw new TypeError(`${where}: option \`task\` must be a function (sample, { signal, deadline }) => output, got ${task === null ? 'null' : typeof task}`)
+    return taskProvider(task, name)
+  }
+  if (typeof model !== 'object' || model === null || typeof model.generate !== 'function') {
+    throw new TypeError(`${where}: option \`model\` must be a provider (replay(...), openaiCompatible(...), local(...)), or give \`task\`, your own function; got ${model === null ? 'null' : typeof model}`)
+  }
+  return model
 }
 
 const NESTED_OPTION_KEYS: { [K in 'judge' | 'schema' | 'trajectory' | 'trials' | 'snapshot' | 'hub']: OptionKeys<Extract<EvalOptions[K], object>> } = {

@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url'
 import type { ToolCall } from '../calls/types.js'
 import { checkOptionKeys, type OptionKeys } from '../calls/options.js'
 import { resolveInput } from '../data/input-root.js'
-import type { ModelOutput, ModelProvider } from './types.js'
+import type { ModelOutput, ModelProvider, ProviderCall } from './types.js'
 
 export interface RecordOptions {
   /** Keep the file's existing lines instead of starting it afresh. Default false. */
@@ -96,7 +96,7 @@ export function replayLine(id: string, output: ModelOutput): Record<string, unkn
  * A call in OpenAI's wire shape. Calls that came from native `tool_calls` carry their wire object in `raw` and are
  * written back exactly (broken argument strings included, so replay scores them the same); others are rebuilt.
  */
-function wireToolCall(call: ToolCall): Record<string, unknown> {
+function wireToolCall(call: ProviderCall): Record<string, unknown> {
   if (call.format === 'openai' && call.raw !== undefined) {
     try {
       const wire: unknown = JSON.parse(call.raw)

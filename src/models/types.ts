@@ -1,4 +1,6 @@
-import type { ToolCall } from '../calls/types.js'
+import type { ProviderCall, ToolCall } from '../calls/types.js'
+
+export type { ProviderCall }
 import type { Sample } from '../data/types.js'
 import type { Trajectory } from '../score/trajectory.js'
 
@@ -6,8 +8,12 @@ import type { Trajectory } from '../score/trajectory.js'
 export interface ModelOutput {
   /** Raw generated text; parsed with `parseToolCalls` unless `calls` is given. */
   text?: string
-  /** Calls the provider already has in structured form (OpenAI `tool_calls`, replayed `tool_calls`). */
-  calls?: ToolCall[]
+  /**
+   * Calls the provider already has in structured form (OpenAI `tool_calls`, replayed `tool_calls`): scored as they
+   * are, never parsed. Each needs `name` and `arguments`; `format` defaults to the output's `format`, else
+   * `'structured'`, and `argumentsValid` to whether `arguments` is an object.
+   */
+  calls?: ProviderCall[]
   /** Wire-format hint for the parser (the chat template's format), when the provider knows it. */
   format?: string
   /** Set when the provider skipped the sample by policy (e.g. its prompt is over `maxPromptTokens`): the reason. */
@@ -16,8 +22,18 @@ export interface ModelOutput {
    * What the generation used, as the transport reports it: tokens, and wall time in ms (`latencyMs`: the request or
    * generation as a whole; `firstTokenMs`: until the first token, where the transport streams). Recorded per sample.
    * `retries`: failed attempts retried before the answer (a provider that retries: `openaiCompatible`).
+   * `requests`: the generations behind this output (an agent loop's steps; absent: 1), tokens and `latencyMs` summed
+   * over them, `latenciesMs` each one's (percentiles are over requests: without it, a sum over several is no latency).
    */
-  usage?: { promptTokens?: number; completionTokens?: number; latencyMs?: number; firstTokenMs?: number; retries?: number }
+  usage?: {
+    promptTokens?: number
+    completionTokens?: number
+    latencyMs?: number
+    firstTokenMs?: number
+    retries?: number
+    requests?: number
+    latenciesMs?: number[]
+  }
   /** Set by `cached()` when the output came from the cache (no model ran: left out of latency and cost). */
   cached?: true
   /**
@@ -34,6 +50,26 @@ export interface ModelOutput {
   message?: Record<string, unknown>
   /** The agent loop's run of the sample (describeEval with `tools` or `environment`): every step, call and result. */
   trajectory?: Trajectory
+}
+
+/** The format name of structured calls whose provider named none. */
+export const STRUCTURED_FORMAT = 'structured'
+
+/**
+ * A provider's calls as ToolCalls: `format` from the output (else `structured`), `argumentsValid` from the arguments'
+ * shape where the provider left them out (arguments that are no object are `{}` and invalid, never a valid call).
+ * The same list when nothing was left out.
+ */
+export function completeCalls(calls: readonly ProviderCall[], format: string | undefined): ToolCall[] {
+  if (calls.every((c) => c.format !== undefined && c.argumentsValid !== undefined)) return calls as ToolCall[]
+  return calls.map((c) => {
+    if (c.format !== undefined && c.argumentsValid !== undefined) return c as ToolCall
+    const args: unknown = c.arguments
+    const isObject = typeof args === 'object' && args !== null && !Array.isArray(args)
+    const call: ToolCall = { ...c, arguments: isObject ? (args as Record<string, unknown>) : {}, format: c.format ?? format ?? STRUCTURED_FORMAT, argumentsValid: c.argumentsValid ?? isObject }
+    if (!isObject && c.argumentsValid === undefined) call.argumentsError = 'the provider gave arguments that are not an object'
+    return call
+  })
 }
 
 /** What a caller tells `generate`: when to stop (`signal`), and by when a retrying provider must have given up. */

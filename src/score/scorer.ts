@@ -11,7 +11,7 @@
  * NeMo's metrics are the base every record carries (`record.score`, summed by aggregate.ts); the scorers are what an
  * eval adds beside them. The built-in ones are listed in `scorers/index.ts`; users make theirs with `defineScorer`.
  */
-import type { ToolCall } from '../calls/types.js'
+import type { ProviderCall, ToolCall } from '../calls/types.js'
 import type { Trajectory } from './trajectory.js'
 import type { Sample } from './types.js'
 import type { UsageSource } from './usage.js'
@@ -66,7 +66,7 @@ export interface ScorerAccumulator<V, A, D = unknown> {
  */
 export interface ScorerModel {
   readonly id: string
-  generate(sample: Sample, options?: { signal?: AbortSignal }): Promise<{ text?: string; calls?: ToolCall[]; skipped?: string } & UsageSource>
+  generate(sample: Sample, options?: { signal?: AbortSignal }): Promise<{ text?: string; calls?: ProviderCall[]; skipped?: string } & UsageSource>
   close?(): Promise<void>
 }
 

@@ -35,7 +35,7 @@ function count(n: unknown): number | undefined {
 /** The usage of one output, or undefined when the provider reported none. */
 /** What usageRecord reads of a model output (a ModelOutput has this shape). */
 export interface UsageSource {
-  usage?: { promptTokens?: number; completionTokens?: number; latencyMs?: number; firstTokenMs?: number }
+  usage?: { promptTokens?: number; completionTokens?: number; latencyMs?: number; firstTokenMs?: number; requests?: number; latenciesMs?: number[] }
   cached?: true
 }
 
@@ -47,8 +47,20 @@ export function usageRecord(provider: string, output: UsageSource): UsageRecord 
     const v = count(u?.[k])
     if (v !== undefined) record[k] = k === 'latencyMs' || k === 'firstTokenMs' ? roundMs(v) : Math.round(v)
   }
+  // Several generations (an agent loop's steps): counted, each one's latency kept; a summed latency that cannot be
+  // split into its requests is no request's latency, so it is left out rather than counted as one slow request.
+  const requests = count(u?.requests)
+  if (requests !== undefined && Number.isInteger(requests) && requests > 1) {
+    record.requests = requests
+    const each = u?.latenciesMs
+    delete record.firstTokenMs
+    if (Array.isArray(each) && each.length === requests && each.every((v) => count(v) !== undefined)) {
+      record.latenciesMs = each.map(roundMs)
+      record.latencyMs = roundMs(record.latenciesMs.reduce((a, b) => a + b, 0))
+    } else delete record.latencyMs
+  }
   // A cache hit of a provider that reports no usage has nothing to leave out: no record.
-  if (Object.keys(record).length === 1) return undefined
+  if (Object.keys(record).length === 1 || (Object.keys(record).length === 2 && record.requests !== undefined)) return undefined
   if (output.cached) record.cached = true
   return record
 }
