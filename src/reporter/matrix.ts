@@ -1,0 +1,258 @@
+/**
+ * The model matrix (describeEval's `models`): per model, every metric with its interval and the failure categories;
+ * each model against the reference with the baseline gate's own paired tests (`compareRuns`: samples paired by eval
+ * and id, dialogues clustered, trials folded), Holm over the whole family, models × gated metrics; per tool, which
+ * tool each model called instead; the samples the models disagree on. Built from task meta only (`EvalMeta.model`,
+ * `.reference`), so sharded runs merged give the same block. The gate (gate.ts) reads it; views render it.
+ */
+import type { EvalMeta } from '../eval/meta.js'
+import { holm } from '../score/stats.js'
+import type { Aggregate, FailureCategory, RunMetrics, ToolBreakdown } from '../score/types.js'
+import { RunCollector } from './collect.js'
+import { compareRuns, type MetricComparison, type RegressionOptions } from './compare/compare.js'
+import { cachedLookup, isRight, outcomeFromMeta, type SampleOutcome } from './compare/outcomes.js'
+import { toolIntervals, type MetricIntervals } from './intervals.js'
+import { checkThresholds, type MetricThresholds, type ThresholdResult, type ToolThresholds } from './thresholds.js'
+
+/** The reporter's `models` option: what the gate requires of a model matrix. */
+export interface ModelGateOptions {
+  /** Fail the run when any model is significantly worse than the reference on a gated metric (Holm over the family). */
+  noneWorse?: boolean
+  /** Minimum rates per model (overall and per tool, as `thresholds`): `{ sft_1000: { args_exact_match: 0.8 } }`. */
+  thresholds?: Record<string, ModelThresholds>
+}
+
+/** One model's minimum rates: overall metrics, and per tool. */
+export type ModelThresholds = MetricThresholds & { tools?: Record<string, ToolThresholds> }
+
+/** A model's numbers over every sample it ran (all its evals). */
+export interface ModelBlock {
+  samples: number
+  scored: number
+  errored: number
+  metrics: RunMetrics
+  metricCounts: Record<string, number>
+  /** 95% interval of each rate (Wilson, clustered by dialogue). */
+  metricIntervals: MetricIntervals
+  failures: Record<FailureCategory, number>
+  tools: Record<string, ToolBreakdown>
+  /** This model's thresholds (the reporter's `models.thresholds`), when some were set. */
+  thresholds?: ThresholdResult[]
+}
+
+/** `better` / `worse`: significant after Holm over models × gated metrics (a drop also at least `minDrop`). */
+export type ModelVerdict = 'better' | 'worse' | 'not distinguishable'
+
+export interface ModelMetricComparison extends Omit<MetricComparison, 'verdict' | 'pAdjusted'> {
+  verdict: ModelVerdict
+  /** Holm-adjusted p-value over the family (gated metrics; 1 where the change's direction cannot reject). */
+  pAdjusted?: number
+}
+
+export interface ModelComparison {
+  /** Overall (every eval's samples, paired by eval and id): per metric the paired test against the reference. */
+  metrics: Record<string, ModelMetricComparison>
+  /** Paired samples right for the reference and wrong for this model, and the other way round. */
+  worseSamples: number
+  betterSamples: number
+  /** Why this model cannot be compared with the reference (samples missing on one side, a metric one lacks). */
+  incomparable: string[]
+  warnings: string[]
+}
+
+/** A sample on which the models disagree: which got it right (every trial) and which did not. */
+export interface Disagreement {
+  sample: string
+  right: string[]
+  wrong: string[]
+}
+
+export interface ModelMatrixReport {
+  reference: string
+  /** The reference first, then the others by name. */
+  models: string[]
+  perModel: Record<string, ModelBlock>
+  /** Each model but the reference against it. */
+  comparisons: Record<string, ModelComparison>
+  options: { alpha: number; minDrop: number; metrics: string[]; family: number; noneWorse: boolean }
+  /** Per expected tool, per model, the tools called in its place (positional alignment of the kept calls). */
+  confusion: Record<string, Record<string, Record<string, number>>>
+  /** Samples the models disagree on (sorted, at most MAX_DISAGREEMENTS) and how many there are in all. */
+  disagreements: { samples: Disagreement[]; total: number }
+  /** Why no comparison could be made at all (evals naming different references). */
+  incomparable?: string[]
+}
+
+export const MAX_DISAGREEMENTS = 200
+
+/** Gathers the matrix sample by sample, beside the run's collector (constant work per sample). */
+export class MatrixCollector {
+  private readonly collectors = new Map<string, RunCollector>()
+  private readonly outcomes = new Map<string, SampleOutcome[]>()
+  private readonly references = new Set<string>()
+  private readonly confusion: ModelMatrixReport['confusion'] = {}
+  private readonly lookup = cachedLookup()
+
+  add(meta: EvalMeta): void {
+    const model = meta.model
+    if (typeof model !== 'string' || typeof meta.reference !== 'string') return
+    this.references.add(meta.reference)
+    let collector = this.collectors.get(model)
+    if (!collector) {
+      this.collectors.set(model, (collector = new RunCollector(0)))
+      this.outcomes.set(model, [])
+    }
+    collector.add(meta)
+    const outcome = outcomeFromMeta(meta, this.lookup)
+    // Paired across models by eval and id: the suite without its ` > <model>` part.
+    const suffix = ` > ${model}`
+    if (outcome.suite.endsWith(suffix)) outcome.suite = outcome.suite.slice(0, -suffix.length)
+    ;(this.outcomes.get(model) as SampleOutcome[]).push(outcome)
+    this.addConfusion(model, meta)
+  }
+
+  /** Expected against called names, position by position, where the names differ and both exist. */
+  private addConfusion(model: string, meta: EvalMeta): void {
+    if (!meta.calls || !meta.expected || meta.record.error !== undefined) return
+    const n = Math.min(meta.calls.length, meta.expected.length)
+    for (let i = 0; i < n; i++) {
+      const want = (meta.expected[i] as { name: string }).name
+      const got = (meta.calls[i] as { name: string }).name
+      if (want === got) continue
+      const byModel = (this.confusion[want] ??= {})
+      const counts = (byModel[model] ??= {})
+      counts[got] = (counts[got] ?? 0) + 1
+    }
+  }
+
+  /** The matrix block, or undefined when no sample ran in a matrix. */
+  finish(options: { regression?: RegressionOptions; gate?: ModelGateOptions; partial?: boolean } = {}): ModelMatrixReport | undefined {
+    if (this.collectors.size === 0) return undefined
+    const alpha = options.regression?.alpha ?? 0.05
+    const minDrop = options.regression?.minDrop ?? 0.02
+    const refs = [...this.references].sort()
+    const reference = refs[0] as string
+    const models = [...this.collectors.keys()].sort((a, b) => Number(b === reference) - Number(a === reference) || (a < b ? -1 : a > b ? 1 : 0))
+    const perModel: Record<string, ModelBlock> = {}
+    for (const model of models) perModel[model] = modelBlock(this.collectors.get(model) as RunCollector, options.gate?.thresholds?.[model], options.partial)
+    const out: ModelMatrixReport = {
+      reference,
+      models,
+      perModel,
+      comparisons: {},
+      options: { alpha, minDrop, metrics: [], family: 0, noneWorse: options.gate?.noneWorse === true },
+      confusion: sortedConfusion(this.confusion),
+      disagreements: disagreements(models, this.outcomes),
+    }
+    if (refs.length > 1) {
+      out.incomparable = [`the evals name different reference models (${refs.join(', ')}): no model is compared`]
+      return out
+    }
+    const refOutcomes = this.outcomes.get(reference)
+    if (!refOutcomes) {
+      out.incomparable = [`the reference model ${reference} ran no sample`]
+      return out
+    }
+    const compared = models.filter((m) => m !== reference)
+    const raw = new Map<string, ReturnType<typeof compareRuns>>()
+    for (const model of compared) {
+      const regression: RegressionOptions = { alpha, minDrop }
+      if (options.regression?.metrics) regression.metrics = options.regression.metrics
+      raw.set(model, compareRuns({ outcomes: refOutcomes }, { outcomes: this.outcomes.get(model) as SampleOutcome[] }, regression))
+    }
+    // The family: every (model, gated metric) tested; drops and rises each corrected over it (as the gate does).
+    const family: { model: string; metric: string; m: MetricComparison }[] = []
+    const gated = new Set<string>()
+    for (const [model, c] of raw) {
+      for (const [metric, m] of Object.entries(c.metrics)) {
+        if (!m.gated) continue
+        family.push({ model, metric, m })
+        gated.add(metric)
+      }
+    }
+    out.options.metrics = [...gated]
+    out.options.family = family.length
+    const drops = holm(family.map(({ m }) => (m.delta < 0 ? m.pValue : 1)))
+    const rises = holm(family.map(({ m }) => (m.delta > 0 ? m.pValue : 1)))
+    const adjusted = new Map<string, { drop: number; rise: number }>()
+    family.forEach(({ model, metric }, i) => adjusted.set(`${model}\u0000${metric}`, { drop: drops[i] as number, rise: rises[i] as number }))
+    for (const [model, c] of raw) {
+      const metrics: Record<string, ModelMetricComparison> = {}
+      for (const [metric, m] of Object.entries(c.metrics)) {
+        const { verdict: _v, pAdjusted: _p, inFamily: _f, mdeLevel: _l, ...rest } = m
+        const adj = adjusted.get(`${model}\u0000${metric}`)
+        let verdict: ModelVerdict = 'not distinguishable'
+        if (adj && m.delta <= -minDrop && adj.drop <= alpha) verdict = 'worse'
+        else if (adj && m.delta > 0 && adj.rise <= alpha) verdict = 'better'
+        const r: ModelMetricComparison = { ...rest, verdict }
+        if (adj) r.pAdjusted = m.delta < 0 ? adj.drop : adj.rise
+        metrics[metric] = r
+      }
+      out.comparisons[model] = { metrics, worseSamples: c.samples.regressed.length, betterSamples: c.samples.improved.length, incomparable: c.incomparable, warnings: c.warnings }
+    }
+    return out
+  }
+}
+
+function modelBlock(collector: RunCollector, thresholds: ModelThresholds | undefined, partial?: boolean): ModelBlock {
+  const agg: Aggregate = collector.overallAggregate()
+  const metricIntervals = collector.intervals.overallIntervals(agg.metrics)
+  const block: ModelBlock = {
+    samples: agg.samples,
+    scored: agg.scored,
+    errored: agg.errored.count,
+    metrics: agg.metrics,
+    metricCounts: agg.metricCounts,
+    metricIntervals,
+    failures: agg.failures,
+    tools: agg.tools,
+  }
+  if (thresholds) {
+    const intervals = { overall: metricIntervals, suites: new Map(), tools: toolIntervals(agg.tools) }
+    block.thresholds = checkThresholds(thresholds, agg, new Map(), { partial: partial === true, intervals })
+  }
+  return block
+}
+
+function sortedConfusion(c: ModelMatrixReport['confusion']): ModelMatrixReport['confusion'] {
+  const out: ModelMatrixReport['confusion'] = {}
+  for (const tool of Object.keys(c).sort()) out[tool] = c[tool] as Record<string, Record<string, number>>
+  return out
+}
+
+/** Per sample (eval > id), which models got it right in every trial; the ones where they differ. */
+function disagreements(models: readonly string[], outcomes: ReadonlyMap<string, readonly SampleOutcome[]>): ModelMatrixReport['disagreements'] {
+  const right = new Map<string, Map<string, boolean>>()
+  for (const model of models) {
+    for (const o of outcomes.get(model) ?? []) {
+      if (o.skipped) continue
+      const key = `${o.suite} > ${o.id}`
+      let byModel = right.get(key)
+      if (!byModel) right.set(key, (byModel = new Map()))
+      byModel.set(model, (byModel.get(model) ?? true) && isRight(o))
+    }
+  }
+  const all: Disagreement[] = []
+  for (const [sample, byModel] of right) {
+    const r = models.filter((m) => byModel.get(m) === true)
+    const w = models.filter((m) => byModel.get(m) === false)
+    if (r.length > 0 && w.length > 0) all.push({ sample, right: r, wrong: w })
+  }
+  all.sort((a, b) => (a.sample < b.sample ? -1 : a.sample > b.sample ? 1 : 0))
+  return { samples: all.slice(0, MAX_DISAGREEMENTS), total: all.length }
+}
+
+/** The gate's reasons from the matrix: a model worse than the reference (with `noneWorse`), a model's threshold. */
+export function matrixGateFailures(m: ModelMatrixReport): { worse: string[]; thresholds: { model: string; result: ThresholdResult }[] } {
+  const worse: string[] = []
+  if (m.options.noneWorse) {
+    for (const reason of m.incomparable ?? []) worse.push(`models cannot be compared: ${reason}`)
+    for (const [model, c] of Object.entries(m.comparisons)) {
+      for (const reason of c.incomparable) worse.push(`${model} cannot be compared with ${m.reference}: ${reason}`)
+      for (const [metric, r] of Object.entries(c.metrics)) if (r.gated && r.verdict === 'worse') worse.push(`${model} is worse than ${m.reference} on ${metric}`)
+    }
+  }
+  const thresholds: { model: string; result: ThresholdResult }[] = []
+  for (const [model, block] of Object.entries(m.perModel)) for (const result of block.thresholds ?? []) if (!result.pass) thresholds.push({ model, result })
+  return { worse, thresholds }
+}
