@@ -76,7 +76,7 @@ describe('package entries', () => {
 
   it('package.json exports both entries with their types', () => {
     const pkg = JSON.parse(source('../package.json')) as { exports: Record<string, { types: string; import: string }> }
-    expect(pkg.exports['./bfcl']).toEqual({ types: './dist/bfcl/index.d.ts', import: './dist/bfcl/index.js' })
-    expect(pkg.exports['./scorers']).toEqual({ types: './dist/scorers.d.ts', import: './dist/scorers.js' })
+    expect(pkg.exports['./bfcl']).toEqual({ types: './dist/bfcl/index.d.ts', import: './dist/bfcl/index.js', default: './dist/bfcl/index.js' })
+    expect(pkg.exports['./scorers']).toEqual({ types: './dist/scorers.d.ts', import: './dist/scorers.js', default: './dist/scorers.js' })
   })
 })

@@ -14,6 +14,7 @@ import { record } from '../src/models/record.js'
 import type { ModelOutput, ModelProvider } from '../src/models/types.js'
 import { configuredTestTimeout, defaultSampleTimeout } from '../src/eval/timeout.js'
 import { describeEval } from '../src/eval/describe-eval.js'
+import { planSuite } from '../src/eval/suite-plan.js'
 import { getCurrentTest } from 'vitest/suite'
 import { startOpenAIServer, type OpenAIServer } from './helpers/openai-server.js'
 
@@ -175,7 +176,7 @@ describeEval('given timeout', { data, model: bounded, timeout: 1234, assert: () 
 describe('the default sample timeout', () => {
   it("is the provider's bound plus 5 s; describeEval's `timeout` wins, and so does a testTimeout the user set", () => {
     expect(timeouts).toEqual({ derived: 25_000, given: 1234 })
-    expect(() => describeEval('bad', { data, model: bounded, resume: 'yes' as never })).toThrow('describeEval("bad"): option `resume` must be true or false')
+    expect(() => planSuite('bad', { data, model: bounded, resume: 'yes' as never })).toThrow('describeEval("bad"): option `resume` must be true or false')
     expect(configuredTestTimeout({ TOOL_EVALS_TEST_TIMEOUT: '60000' })).toBe(60_000)
     expect(configuredTestTimeout({ TOOL_EVALS_TEST_TIMEOUT: 'soon' })).toBeUndefined()
     expect(configuredTestTimeout({})).toBeUndefined()

@@ -73,7 +73,7 @@ export function localGenerationTimeoutMs(maxNewTokens: number): number {
 const LOCAL_KEYS: OptionKeys<LocalOptions> = {
   maxNewTokens: true, doSample: true, temperature: true, topK: true, topP: true, generation: true, maxPromptTokens: true,
   batchSize: true, prefixCache: true, format: true, dtype: true, revision: true, threads: true, localModelPath: true,
-  allowRemoteModels: true, chatTemplate: true, templateKwargs: true,
+  allowRemoteModels: true, chatTemplate: true, templateKwargs: true, templateBudget: true,
 }
 
 export function local(modelIdOrPath: string, options: LocalOptions = {}): LocalProvider {

@@ -398,7 +398,7 @@ export default class ToolEvalsReporter implements Reporter {
 /** The reporter's option names (the plugin adds its own). */
 const REPORTER_OPTION_KEYS: OptionKeys<ToolEvalsReporterOptions> = {
   thresholds: true, outputFile: true, markdownFile: true, worst: true, progress: true, summary: true, htmlFile: true,
-  pricing: true, maxThresholds: true, samplesFile: true, baseline: true, regression: true, mustPass: true,
+  pricing: true, maxThresholds: true, samplesFile: true, baseline: true, regression: true, mustPass: true, progressIntervalMs: true,
   models: true,
 }
 const MODEL_GATE_OPTION_KEYS: OptionKeys<ModelGateOptions> = { noneWorse: true, thresholds: true }

@@ -60,7 +60,7 @@ export interface McpToolsOptions {
 const STDIO_KEYS: OptionKeys<McpStdioServer> = { command: true, args: true, env: true, cwd: true }
 const HTTP_KEYS: OptionKeys<McpHttpServer> = { url: true, headers: true }
 const OPTION_KEYS: OptionKeys<McpToolsOptions> = {
-  name: true, recording: true, mode: true, execute: true, timeoutMs: true, startTimeoutMs: true, schemaSnapshot: true,
+  name: true, recording: true, mode: true, execute: true, timeoutMs: true, startTimeoutMs: true, schemaSnapshot: true, maxResultBytes: true,
 }
 
 export const MCP_MODE_ENV = 'TOOL_EVALS_MCP'
