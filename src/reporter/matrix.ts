@@ -188,7 +188,11 @@ export class MatrixCollector {
         if (adj) r.pAdjusted = m.delta < 0 ? adj.drop : adj.rise
         metrics[metric] = r
       }
-      out.comparisons[model] = { metrics, worseSamples: c.samples.regressed.length, betterSamples: c.samples.improved.length, incomparable: c.incomparable, warnings: c.warnings }
+      // Every model runs every sample: one the other lacks (a shard or test gone missing) makes the rates unlike.
+      const incomparable = [...c.incomparable]
+      if (c.samples.removed.length > 0) incomparable.push(`${c.samples.removed.length} sample(s) of ${reference} missing for ${model} (first: ${c.samples.removed[0]})`)
+      if (c.samples.added.length > 0) incomparable.push(`${c.samples.added.length} sample(s) of ${model} missing for ${reference} (first: ${c.samples.added[0]})`)
+      out.comparisons[model] = { metrics, worseSamples: c.samples.regressed.length, betterSamples: c.samples.improved.length, incomparable, warnings: c.warnings }
     }
     return out
   }
