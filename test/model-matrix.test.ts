@@ -15,7 +15,7 @@ import type { ModelProvider } from '../src/models/types.js'
 /** One sample's meta as describeEval writes it in a matrix: suite `weather > <model>`, the model and reference named. */
 function meta(model: string, id: string, right: boolean, extra: Partial<EvalMeta['record']> = {}): EvalMeta {
   const expected = [{ name: 'get_weather', arguments: { city: 'Paris' } }]
-  const calls: ToolCall[] = [{ name: 'get_weather', arguments: { city: right ? 'Paris' : 'Rome' }, argumentsValid: true }]
+  const calls: ToolCall[] = [{ name: 'get_weather', arguments: { city: right ? 'Paris' : 'Rome' }, argumentsValid: true, format: 'hermes' }]
   const m: EvalMeta = { v: 1, record: { id, suite: `weather > ${model}`, score: scoreSample(calls, expected), ...extra }, model, reference: 'base' }
   if (!right) {
     m.expected = expected

@@ -153,49 +153,67 @@ export class MatrixCollector {
       out.incomparable = [`the reference model ${reference} ran no sample`]
       return out
     }
-    const compared = models.filter((m) => m !== reference)
-    const raw = new Map<string, ReturnType<typeof compareRuns>>()
-    for (const model of compared) {
-      const regression: RegressionOptions = { alpha, minDrop }
-      if (options.regression?.metrics) regression.metrics = options.regression.metrics
-      raw.set(model, compareRuns({ outcomes: refOutcomes }, { outcomes: this.outcomes.get(model) as SampleOutcome[] }, regression))
-    }
-    // The family: every (model, gated metric) tested; drops and rises each corrected over it (as the gate does).
-    const family: { model: string; metric: string; m: MetricComparison }[] = []
-    const gated = new Set<string>()
-    for (const [model, c] of raw) {
-      for (const [metric, m] of Object.entries(c.metrics)) {
-        if (!m.gated) continue
-        family.push({ model, metric, m })
-        gated.add(metric)
-      }
-    }
-    out.options.metrics = [...gated]
-    out.options.family = family.length
-    const drops = holm(family.map(({ m }) => (m.delta < 0 ? m.pValue : 1)))
-    const rises = holm(family.map(({ m }) => (m.delta > 0 ? m.pValue : 1)))
-    const adjusted = new Map<string, { drop: number; rise: number }>()
-    family.forEach(({ model, metric }, i) => adjusted.set(`${model}\u0000${metric}`, { drop: drops[i] as number, rise: rises[i] as number }))
-    for (const [model, c] of raw) {
-      const metrics: Record<string, ModelMetricComparison> = {}
-      for (const [metric, m] of Object.entries(c.metrics)) {
-        const { verdict: _v, pAdjusted: _p, inFamily: _f, mdeLevel: _l, ...rest } = m
-        const adj = adjusted.get(`${model}\u0000${metric}`)
-        let verdict: ModelVerdict = 'not distinguishable'
-        if (adj && m.delta <= -minDrop && adj.drop <= alpha) verdict = 'worse'
-        else if (adj && m.delta > 0 && adj.rise <= alpha) verdict = 'better'
-        const r: ModelMetricComparison = { ...rest, verdict }
-        if (adj) r.pAdjusted = m.delta < 0 ? adj.drop : adj.rise
-        metrics[metric] = r
-      }
-      // Every model runs every sample: one the other lacks (a shard or test gone missing) makes the rates unlike.
-      const incomparable = [...c.incomparable]
-      if (c.samples.removed.length > 0) incomparable.push(`${c.samples.removed.length} sample(s) of ${reference} missing for ${model} (first: ${c.samples.removed[0]})`)
-      if (c.samples.added.length > 0) incomparable.push(`${c.samples.added.length} sample(s) of ${model} missing for ${reference} (first: ${c.samples.added[0]})`)
-      out.comparisons[model] = { metrics, worseSamples: c.samples.regressed.length, betterSamples: c.samples.improved.length, incomparable, warnings: c.warnings }
-    }
+    const compared = compareModels(this.outcomes, reference, { alpha, minDrop, ...(options.regression?.metrics ? { metrics: options.regression.metrics } : {}) })
+    out.comparisons = compared.comparisons
+    out.options.metrics = compared.metrics
+    out.options.family = compared.family
     return out
   }
+}
+
+/**
+ * Each model against the reference: the baseline gate's paired comparison (`compareRuns`) per model, then Holm over
+ * the family of every (model, gated metric), drops and rises apart as the gate does. A model's verdict on a metric is
+ * `worse` for a drop of at least `minDrop` significant after the correction, `better` for a significant rise.
+ */
+export function compareModels(
+  outcomes: ReadonlyMap<string, readonly SampleOutcome[]>,
+  reference: string,
+  options: { alpha: number; minDrop: number; metrics?: string[] },
+): { comparisons: Record<string, ModelComparison>; metrics: string[]; family: number } {
+  const { alpha, minDrop } = options
+  const refOutcomes = outcomes.get(reference) ?? []
+  const raw = new Map<string, ReturnType<typeof compareRuns>>()
+  for (const [model, list] of outcomes) {
+    if (model === reference) continue
+    const regression: RegressionOptions = { alpha, minDrop }
+    if (options.metrics) regression.metrics = options.metrics
+    raw.set(model, compareRuns({ outcomes: refOutcomes }, { outcomes: list }, regression))
+  }
+  const family: { model: string; metric: string; m: MetricComparison }[] = []
+  const gated = new Set<string>()
+  for (const [model, c] of raw) {
+    for (const [metric, m] of Object.entries(c.metrics)) {
+      if (!m.gated) continue
+      family.push({ model, metric, m })
+      gated.add(metric)
+    }
+  }
+  // A p-value in the other direction is replaced by 1: larger than the true one, so the correction stays valid.
+  const drops = holm(family.map(({ m }) => (m.delta < 0 ? m.pValue : 1)))
+  const rises = holm(family.map(({ m }) => (m.delta > 0 ? m.pValue : 1)))
+  const adjusted = new Map<string, { drop: number; rise: number }>()
+  family.forEach(({ model, metric }, i) => adjusted.set(`${model}\u0000${metric}`, { drop: drops[i] as number, rise: rises[i] as number }))
+  const comparisons: Record<string, ModelComparison> = {}
+  for (const [model, c] of [...raw].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const metrics: Record<string, ModelMetricComparison> = {}
+    for (const [metric, m] of Object.entries(c.metrics)) {
+      const { verdict: _v, pAdjusted: _p, inFamily: _f, mdeLevel: _l, ...rest } = m
+      const adj = adjusted.get(`${model}\u0000${metric}`)
+      let verdict: ModelVerdict = 'not distinguishable'
+      if (adj && m.delta <= -minDrop && adj.drop <= alpha) verdict = 'worse'
+      else if (adj && m.delta > 0 && adj.rise <= alpha) verdict = 'better'
+      const r: ModelMetricComparison = { ...rest, verdict }
+      if (adj) r.pAdjusted = m.delta < 0 ? adj.drop : adj.rise
+      metrics[metric] = r
+    }
+    // Every model runs every sample: one the other lacks (a shard or test gone missing) makes the rates unlike.
+    const incomparable = [...c.incomparable]
+    if (c.samples.removed.length > 0) incomparable.push(`${c.samples.removed.length} sample(s) of ${reference} missing for ${model} (first: ${c.samples.removed[0]})`)
+    if (c.samples.added.length > 0) incomparable.push(`${c.samples.added.length} sample(s) of ${model} missing for ${reference} (first: ${c.samples.added[0]})`)
+    comparisons[model] = { metrics, worseSamples: c.samples.regressed.length, betterSamples: c.samples.improved.length, incomparable, warnings: c.warnings }
+  }
+  return { comparisons, metrics: [...gated], family: family.length }
 }
 
 function modelBlock(collector: RunCollector, thresholds: ModelThresholds | undefined, partial?: boolean): ModelBlock {
