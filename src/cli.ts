@@ -7,7 +7,7 @@ import { runCli, type Command } from './cli/command.js'
 import { parseCommand } from './cli/parse.js'
 import { scoreCommand } from './cli/score.js'
 import { bfclCommand } from './bfcl/cli/score.js'
-import { bfclRunModelsCommand as bfclRunCommand } from './bfcl/cli/run-models.js'
+import { withSeveralModels } from './bfcl/cli/run-models.js'
 import { compareCommand } from './cli/compare.js'
 import { planCommand } from './cli/plan.js'
 // To add a command: import it here (e.g. `import { bfclCommand } from './bfcl/cli/score.js'`) and list it below.
@@ -16,7 +16,7 @@ const COMMANDS: readonly Command[] = [
   parseCommand,
   scoreCommand,
   bfclCommand,
-  bfclRunCommand,
+  withSeveralModels(),
   compareCommand,
   planCommand,
 ]

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
 import { leaderboardCsvFiles, leaderboardCsvFilesOf } from '../src/bfcl/checker/leaderboard.js'
-import { bfclRunModelsCommand, requestedModels } from '../src/bfcl/cli/run-models.js'
+import { requestedModels, withSeveralModels } from '../src/bfcl/cli/run-models.js'
 import { scoreFilesIn } from '../src/bfcl/cli/score.js'
 import { bfclDir } from './helpers/bfcl-dir.js'
 import { runCommand } from './helpers/cli-run.js'
@@ -39,7 +39,7 @@ describe.skipIf(BFCL === undefined)('bfcl run with two models', () => {
       const out = join(tmp, 'out')
       const modelsFile = join(tmp, 'models.txt')
       writeFileSync(modelsFile, '# the second model\nbad\n')
-      const r = await runCommand([bfclRunModelsCommand], ['bfcl run', '--base-url', server.baseURL, '--model', 'good', '--models', modelsFile, '--data', BFCL!, '--categories', 'simple_python', '--output-dir', out, '--limit', '6', '--concurrency', '2'])
+      const r = await runCommand([withSeveralModels()], ['bfcl run', '--base-url', server.baseURL, '--model', 'good', '--models', modelsFile, '--data', BFCL!, '--categories', 'simple_python', '--output-dir', out, '--limit', '6', '--concurrency', '2'])
       expect(r.code, r.stderr).toBe(0)
       for (const model of ['good', 'bad']) {
         expect(existsSync(join(out, 'result', model, 'non_live', 'BFCL_v4_simple_python_result.json'))).toBe(true)

@@ -42,30 +42,32 @@ export function requestedModels(values: OptionValues): string[] {
   return names
 }
 
-export const bfclRunModelsCommand: Command = {
-  ...bfclRunCommand,
-  synopsis: bfclRunCommand.synopsis.replace('--model NAME', '--model NAME [--model NAME ...]'),
-  description: [
-    bfclRunCommand.description,
-    '',
-    '  --model NAME (again)  several models: each runs in turn, in BFCL\'s layout under its own folder, and the',
-    '                        leaderboard CSVs with one row per model go to OUT/score/ (as BFCL writes them there)',
-    '  --models FILE         the model names, one a line (blank lines and # comments skipped), after any --model',
-  ].join('\n'),
-  options: { ...bfclRunCommand.options, model: { type: 'string', multiple: true }, models: { type: 'string' } },
-  async run(values, positionals, io) {
-    const models = requestedModels(values)
-    const one = (model: string) => bfclRunCommand.run({ ...values, model, models: undefined }, positionals, io)
-    if (models.length === 1 && values['models'] === undefined) return one(models[0] as string)
-    const outDir = values['output-dir']
-    if (typeof outDir !== 'string') throw new UsageError('--output-dir is required')
-    let failed = false
-    for (const model of models) if ((await one(model)) !== EXIT_OK) failed = true
-    const rows = []
-    for (const model of models) rows.push({ model: modelDirName(model), scores: await scoreFilesIn(join(outDir, 'score', modelDirName(model))) })
-    for (const [name, text] of Object.entries(leaderboardCsvFilesOf(rows))) await writeFile(join(outDir, 'score', name), text, 'utf8')
-    const overall = Object.fromEntries(rows.map((r) => [r.model, leaderboardRows(r.scores, r.model).overall[1]]))
-    await writeLine(io.stdout, JSON.stringify({ models: { overall_accuracy: overall, csv_dir: join(outDir, 'score') } }))
-    return failed ? EXIT_BAD_INPUT : EXIT_OK
-  },
+/** `bfcl run` taking several models (the command `tool-evals` lists; a function, so the one-model command stays the listed one). */
+export function withSeveralModels(single: Command = bfclRunCommand): Command {
+  return {
+    ...single,
+    description: [
+      single.description,
+      '',
+      '  --model NAME (again)  several models: each runs in turn, in BFCL\'s layout under its own folder, and the',
+      '                        leaderboard CSVs with one row per model go to OUT/score/ (as BFCL writes them there)',
+      '  --models FILE         the model names, one a line (blank lines and # comments skipped), after any --model',
+    ].join('\n'),
+    options: { ...single.options, model: { type: 'string', multiple: true }, models: { type: 'string' } },
+    async run(values, positionals, io) {
+      const models = requestedModels(values)
+      const one = (model: string) => single.run({ ...values, model, models: undefined }, positionals, io)
+      if (models.length === 1 && values['models'] === undefined) return one(models[0] as string)
+      const outDir = values['output-dir']
+      if (typeof outDir !== 'string') throw new UsageError('--output-dir is required')
+      let failed = false
+      for (const model of models) if ((await one(model)) !== EXIT_OK) failed = true
+      const rows = []
+      for (const model of models) rows.push({ model: modelDirName(model), scores: await scoreFilesIn(join(outDir, 'score', modelDirName(model))) })
+      for (const [name, text] of Object.entries(leaderboardCsvFilesOf(rows))) await writeFile(join(outDir, 'score', name), text, 'utf8')
+      const overall = Object.fromEntries(rows.map((r) => [r.model, leaderboardRows(r.scores, r.model).overall[1]]))
+      await writeLine(io.stdout, JSON.stringify({ models: { overall_accuracy: overall, csv_dir: join(outDir, 'score') } }))
+      return failed ? EXIT_BAD_INPUT : EXIT_OK
+    },
+  }
 }
