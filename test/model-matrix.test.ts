@@ -55,6 +55,15 @@ describe('the model matrix in the report', () => {
     expect(report.gate.reasons).toEqual([{ kind: 'threshold', message: 'worse: args_exact_match: 0.500 < required 0.900' }])
   })
 
+  it('fails on thresholds for a model that ran no sample, and on a models gate with no matrix at all', () => {
+    const misspelt = buildRunReport(matrix(10, 0), { testsPass: true }, { ...options, models: { thresholds: { wrose: { args_exact_match: 0.5 } } } })
+    expect(misspelt.gate.reasons).toEqual([{ kind: 'threshold', message: 'thresholds are set for model wrose, which ran no sample (models that ran: base, worse)' }])
+    const plain = matrix(5, 0).map(({ model: _m, reference: _r, ...rest }) => rest)
+    expect(buildRunReport(plain, { testsPass: true }, options).models).toBeUndefined()
+    const noMatrix = buildRunReport(plain, { testsPass: true }, { ...options, models: { noneWorse: true } })
+    expect(noMatrix.gate.reasons.map((r) => r.kind)).toEqual(['model_worse'])
+  })
+
   it('fails closed when noneWorse cannot compare: the reference ran no sample, or a model lacks samples', () => {
     const noRef = buildRunReport(matrix(10, 0).filter((m) => m.model !== 'base'), { testsPass: true }, { ...options, models: { noneWorse: true } })
     expect(noRef.gate.reasons.map((r) => r.kind)).toEqual(['model_worse'])

@@ -75,6 +75,7 @@ export function gateReasons(report: UndecidedReport): { reasons: GateReason[]; n
     if (!filtered) {
       for (const w of failed.worse) add('model_worse', w)
       for (const { model, result } of failed.thresholds) add('threshold', `${model}: ${describeThreshold(result)}`)
+      for (const u of failed.unknown) add('threshold', u)
     }
   }
   if (!filtered) return { reasons }

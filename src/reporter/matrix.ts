@@ -81,6 +81,8 @@ export interface ModelMatrixReport {
   disagreements: { samples: Disagreement[]; total: number }
   /** Why no comparison could be made at all (evals naming different references). */
   incomparable?: string[]
+  /** Models the reporter's `models.thresholds` names that ran no sample (a misspelt name fails the gate). */
+  unknownModels?: string[]
 }
 
 export const MAX_DISAGREEMENTS = 200
@@ -127,11 +129,12 @@ export class MatrixCollector {
 
   /** The matrix block, or undefined when no sample ran in a matrix. */
   finish(options: { regression?: RegressionOptions; gate?: ModelGateOptions; partial?: boolean } = {}): ModelMatrixReport | undefined {
-    if (this.collectors.size === 0) return undefined
+    const gateAsks = options.gate?.noneWorse === true || Object.keys(options.gate?.thresholds ?? {}).length > 0
+    if (this.collectors.size === 0 && !gateAsks) return undefined
     const alpha = options.regression?.alpha ?? 0.05
     const minDrop = options.regression?.minDrop ?? 0.02
     const refs = [...this.references].sort()
-    const reference = refs[0] as string
+    const reference = refs[0] ?? ''
     const models = [...this.collectors.keys()].sort((a, b) => Number(b === reference) - Number(a === reference) || (a < b ? -1 : a > b ? 1 : 0))
     const perModel: Record<string, ModelBlock> = {}
     for (const model of models) perModel[model] = modelBlock(this.collectors.get(model) as RunCollector, options.gate?.thresholds?.[model], options.partial)
@@ -143,6 +146,13 @@ export class MatrixCollector {
       options: { alpha, minDrop, metrics: [], family: 0, noneWorse: options.gate?.noneWorse === true },
       confusion: sortedConfusion(this.confusion),
       disagreements: disagreements(models, this.outcomes),
+    }
+    // A gate on models must never pass for want of them: thresholds naming a model that did not run, or no matrix.
+    const missing = Object.keys(options.gate?.thresholds ?? {}).filter((m) => !this.collectors.has(m))
+    if (missing.length > 0) out.unknownModels = missing
+    if (this.collectors.size === 0) {
+      out.incomparable = ['no sample ran in a model matrix (describeEval\'s `models`), and the reporter\'s `models` gate asks for one']
+      return out
     }
     if (refs.length > 1) {
       out.incomparable = [`the evals name different reference models (${refs.join(', ')}): no model is compared`]
@@ -265,7 +275,7 @@ function disagreements(models: readonly string[], outcomes: ReadonlyMap<string, 
 }
 
 /** The gate's reasons from the matrix: a model worse than the reference (with `noneWorse`), a model's threshold. */
-export function matrixGateFailures(m: ModelMatrixReport): { worse: string[]; thresholds: { model: string; result: ThresholdResult }[] } {
+export function matrixGateFailures(m: ModelMatrixReport): { worse: string[]; thresholds: { model: string; result: ThresholdResult }[]; unknown: string[] } {
   const worse: string[] = []
   if (m.options.noneWorse) {
     for (const reason of m.incomparable ?? []) worse.push(`models cannot be compared: ${reason}`)
@@ -276,5 +286,6 @@ export function matrixGateFailures(m: ModelMatrixReport): { worse: string[]; thr
   }
   const thresholds: { model: string; result: ThresholdResult }[] = []
   for (const [model, block] of Object.entries(m.perModel)) for (const result of block.thresholds ?? []) if (!result.pass) thresholds.push({ model, result })
-  return { worse, thresholds }
+  const unknown = (m.unknownModels ?? []).map((model) => `thresholds are set for model ${model}, which ran no sample (models that ran: ${m.models.join(', ') || 'none'})`)
+  return { worse, thresholds, unknown }
 }
