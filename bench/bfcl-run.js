@@ -2,6 +2,9 @@
 // against the server-only bound: a minimal keep-alive client posting bodies of the same mean size at the same
 // concurrency. Plain Node ESM over the built library: `npm run build && node bench/bfcl-run.js`. Prints figures.
 // BENCH_BFCL_DIR (default ../shared/bfcl), BENCH_CATEGORIES (default simple_python,multi_turn_base), BENCH_CONCURRENCY (8).
+// BENCH_BASELINE=DIR (another build's dist/, e.g. of the last release): instead, the two builds' `bfcl run` in turn,
+// BENCH_ROUNDS pairs (default 7) against the same server, each into a fresh folder; prints each pair's time ratio
+// (this build / the baseline) and their median, which drift of the machine's speed moves less than the times.
 import { fork } from 'node:child_process'
 import { Agent, request } from 'node:http'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -56,14 +59,48 @@ if (process.argv[2] === 'server') {
   const { runCli } = await import('../dist/cli/command.js')
   const { bfclRunCommand } = await import('../dist/bfcl/cli/run.js')
 
-  const out = mkdtempSync(join(tmpdir(), 'bench-bfcl-run-'))
   const sink = new PassThrough()
   sink.resume()
-  let t0 = performance.now()
-  const code = await runCli([bfclRunCommand], ['bfcl run', '--base-url', baseURL, '--model', 'bench', '--data', DATA, '--categories', CATEGORIES, '--output-dir', out, '--concurrency', String(CONCURRENCY)], { stdin: new PassThrough(), stdout: sink, stderr: process.stderr })
-  const runMs = performance.now() - t0
+  /** One `bfcl run` of a build into a fresh folder: its exit code and milliseconds. */
+  const runOnce = async (cli, command) => {
+    const out = mkdtempSync(join(tmpdir(), 'bench-bfcl-run-'))
+    const t = performance.now()
+    const cpu = process.cpuUsage()
+    const code = await cli([command], ['bfcl run', '--base-url', baseURL, '--model', 'bench', '--data', DATA, '--categories', CATEGORIES, '--output-dir', out, '--concurrency', String(CONCURRENCY)], { stdin: new PassThrough(), stdout: sink, stderr: process.stderr })
+    const ms = performance.now() - t
+    const used = process.cpuUsage(cpu)
+    rmSync(out, { recursive: true, force: true })
+    return { code, ms, cpuMs: (used.user + used.system) / 1000 }
+  }
+  if (process.env.BENCH_BASELINE !== undefined) {
+    const base = process.env.BENCH_BASELINE.replace(/\/?$/, '/')
+    const { runCli: baseCli } = await import(`${base}cli/command.js`)
+    const { bfclRunCommand: baseCommand } = await import(`${base}bfcl/cli/run.js`)
+    const rounds = Number(process.env.BENCH_ROUNDS ?? 7)
+    await runOnce(runCli, bfclRunCommand)
+    await runOnce(baseCli, baseCommand)
+    const ratios = []
+    const cpuRatios = []
+    for (let i = 0; i < rounds; i++) {
+      // Alternate which goes first, so neither always runs on the other's garbage.
+      const first = i % 2 === 0
+      const a = first ? await runOnce(runCli, bfclRunCommand) : undefined
+      const b = await runOnce(baseCli, baseCommand)
+      const c = a ?? (await runOnce(runCli, bfclRunCommand))
+      ratios.push(c.ms / b.ms)
+      cpuRatios.push(c.cpuMs / b.cpuMs)
+      console.log(`round ${i + 1}: this build ${Math.round(c.ms)} ms, ${Math.round(c.cpuMs)} CPU-ms (exit ${c.code}); baseline ${Math.round(b.ms)} ms, ${Math.round(b.cpuMs)} CPU-ms (exit ${b.code}); ratios ${(c.ms / b.ms).toFixed(3)} wall, ${(c.cpuMs / b.cpuMs).toFixed(3)} CPU`)
+    }
+    const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)].toFixed(3)
+    const range = (xs) => `${Math.min(...xs).toFixed(3)}-${Math.max(...xs).toFixed(3)}`
+    console.log(`bfcl run ${CATEGORIES} at concurrency ${CONCURRENCY}, this build / baseline over ${rounds} pairs: wall median ${median(ratios)} (${range(ratios)}), client CPU median ${median(cpuRatios)} (${range(cpuRatios)})`)
+    child.kill()
+    process.exit(0)
+  }
+  const first = await runOnce(runCli, bfclRunCommand)
+  const code = first.code
+  const runMs = first.ms
   const { hits, bytes } = await ask('stats')
-  rmSync(out, { recursive: true, force: true })
 
   // The bound: the same number of requests, bodies of the same mean size, nothing else done per request.
   await ask('reset')
@@ -78,7 +115,7 @@ if (process.argv[2] === 'server') {
     req.end(body)
   })
   let sent = 0
-  t0 = performance.now()
+  const t0 = performance.now()
   await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
     while (sent < hits) {
       sent++

@@ -8,6 +8,7 @@
 //
 //   node bench/gate-sim.js                      (after npm run build; GATE_SIM_REPS=0.1 for a tenth of the runs)
 //   GATE_SIM_DIST=/path/to/old/dist node bench/gate-sim.js   (the same seeds through another build: before/after)
+//   GATE_SIM_PLAN=1 node bench/gate-sim.js      (check mode: `tool-evals plan`'s power and MDE against the gate's)
 import { pathToFileURL } from 'node:url'
 import { resolve } from 'node:path'
 
@@ -34,8 +35,8 @@ function rng(seed) {
 }
 
 /** A sample's (or dialogue's) chance of being right: 40% flaky, p ~ U(0.2, 0.8); else always right (85%) or wrong. */
-function drawP(r) {
-  if (r() < 0.4) return 0.2 + 0.6 * r()
+function drawP(r, flaky = 0.4) {
+  if (r() < flaky) return 0.2 + 0.6 * r()
   return r() < 0.85 ? 1 : 0
 }
 
@@ -43,12 +44,12 @@ function drawP(r) {
  * A project: units (single samples, or dialogues of 3-8 turns) with p, a failure mode when wrong (wrong name, or
  * wrong arguments), and 10% of single samples that expect no call.
  */
-function makeProject(seed, { singles = 0, dialogues = 0 }) {
+function makeProject(seed, { singles = 0, dialogues = 0, flaky = 0.4 }) {
   const r = rng(seed)
   const units = []
-  for (let i = 0; i < singles; i++) units.push({ id: `s${i}`, turns: 1, p: drawP(r), noCall: r() < 0.1, mode: r() < 0.4 ? 'name' : 'args' })
+  for (let i = 0; i < singles; i++) units.push({ id: `s${i}`, turns: 1, p: drawP(r, flaky), noCall: r() < 0.1, mode: r() < 0.4 ? 'name' : 'args' })
   for (let g = 0; g < dialogues; g++) {
-    const p = drawP(r)
+    const p = drawP(r, flaky)
     const turns = 3 + Math.floor(r() * 6)
     units.push({ id: `d${g}`, turns, p, noCall: false, mode: r() < 0.4 ? 'name' : 'args' })
   }
@@ -124,12 +125,54 @@ function simulate(name, projectSpec, runSpec, drop, reps, seed) {
   return { name, drop, reps, gate: alarms / reps, one: oneAlarms / reps, ref: refRejects / reps, warn: warnings / reps, mde: mdes.length ? mdes[Math.floor(mdes.length / 2)] : null }
 }
 
-const pct = (x) => `${(x * 100).toFixed(1)}%`
 const rows = []
 const show = (s) => {
   rows.push(s)
   const ratio = s.drop > 0 && s.ref > 0 ? (s.gate / s.ref).toFixed(2) : ''
   console.log(`| ${s.name} | ${s.drop > 0 ? (s.drop * 100).toFixed(1) : 'none'} | ${s.reps} | ${pct(s.gate)} | ${pct(s.one)} | ${pct(s.ref)} | ${ratio} | ${pct(s.warn)} | ${s.mde === null ? '–' : (s.mde * 100).toFixed(1)} |`)
+}
+
+/**
+ * Check mode: for each project, `planGate` (what `tool-evals plan` prints) from one baseline run with 3 trials,
+ * planned at k trials; then the gate simulated at that size and k, at the drops the plan gives power for and at its
+ * MDE. The planned and simulated powers should agree (within the Monte Carlo error and the plan's approximations).
+ */
+async function planCheck() {
+  const { planGate } = await import(`${dist.replace(/\/?$/, '/')}reporter/compare/plan.js`)
+  console.log(`gate-sim plan check: ${dist}`)
+  console.log('| project | planned trials | family (of all units) | drop (pts) | planned power | planned, every unit in the family | simulated power | runs |')
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |')
+  const projects = [
+    ['200 single-turn, 40% flaky', { singles: 200 }],
+    ['200 single-turn, none flaky', { singles: 200, flaky: 0 }],
+    ['40 single-turn, none flaky', { singles: 40, flaky: 0 }],
+    ['40 single-turn, 40% flaky', { singles: 40 }],
+  ]
+  let seed = 501
+  for (const [name, spec] of projects) {
+    for (const trials of [1, 3]) {
+      const project = makeProject(seed, spec)
+      const baseline = drawRun(project, rng(seed * 31 + trials), { trials: 3 })
+      const plan = planGate(baseline, { count: 3 }, { trials, mde: 0.05 })
+      // The plan holds each test to α over the units expected to be able to reject (the gate's Tarone rule); beside
+      // it, the same plan with every unit in the family (what it assumed before), for comparison.
+      const drops = [0.05, 0.1]
+      if (plan.mdeNow !== null) drops.push(plan.mdeNow)
+      const power = (p, drop) => planGate(baseline, { count: 3 }, { trials, mde: drop, ...p }).powerAt.find((x) => x.drop === drop).power
+      for (const drop of drops) {
+        const s = simulate(name, spec, { trials, reducer: 'mean' }, drop, DROP_REPS, seed)
+        const mde = drop === plan.mdeNow ? ' (its MDE)' : ''
+        console.log(`| ${name} | ${trials} | ${plan.family} (${plan.familyMax}) | ${(drop * 100).toFixed(1)}${mde} | ${pct(power({}, drop))} | ${pct(power({ alpha: (0.05 * plan.family) / plan.familyMax }, drop))} | ${pct(s.gate)} | ${s.reps} |`)
+      }
+      seed++
+    }
+  }
+  console.log(`Monte Carlo standard error at 80%: ${pct(Math.sqrt(0.8 * 0.2 / DROP_REPS))} (${DROP_REPS} runs per row)`)
+}
+const pct = (x) => `${(x * 100).toFixed(1)}%`
+if (process.env.GATE_SIM_PLAN) {
+  await planCheck()
+  process.exit(0)
 }
 
 console.log(`gate-sim: ${dist}`)

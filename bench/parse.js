@@ -1,17 +1,18 @@
 // Parser speed: throughput on a mixed-format corpus as a ratio to JSON.parse of the same call payloads, and cost
 // per byte on adversarial inputs at 1 MB and 4 MB (and typed-number shapes) relative to ordinary output of the same
 // size (a few with a format hint). Run: npm run bench (or node bench/parse.js after npm run build). BENCH_DIST=/path/to/dist measures another
-// build (an older commit's, for before/after figures). BENCH_ADVERSARIAL_SIZES=1,4 picks the sizes in MB;
-// BENCH_PARSE=single,throughput,adversarial,typed,python picks the parts. Figures go to BENCHMARKS.md; nothing here
+// build (an older commit's, for before/after figures); BENCH_CORPUS=/path/to/cases.jsonl reads the corpus elsewhere. BENCH_ADVERSARIAL_SIZES=1,4 picks the sizes in MB;
+// BENCH_PARSE=single,throughput,formats,braces,adversarial,typed,python picks the parts. Figures go to BENCHMARKS.md; nothing here
 // passes or fails.
 import { existsSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 
-const dist = process.env.BENCH_DIST ? pathToFileURL(resolve(process.env.BENCH_DIST, 'index.js')).href : '../dist/index.js'
+// The parser alone (dist/calls needs no package), so this runs wherever node and the build are.
+const dist = process.env.BENCH_DIST ? pathToFileURL(resolve(process.env.BENCH_DIST, 'calls/index.js')).href : '../dist/calls/index.js'
 const { FORMATS, parseToolCalls } = await import(dist)
 
-const corpusPath = fileURLToPath(new URL('../../shared/corpus/cases.jsonl', import.meta.url))
+const corpusPath = process.env.BENCH_CORPUS ?? fileURLToPath(new URL('../../shared/corpus/cases.jsonl', import.meta.url))
 
 /** Best of `rounds` timings of `fn` (ms), each running it `reps` times: the minimum is the least noisy estimate. */
 function time(fn, reps, rounds = 7) {
@@ -290,7 +291,62 @@ function pythonParser() {
   return ms
 }
 
-const parts = (process.env.BENCH_PARSE ?? 'single,throughput,adversarial,typed,python').split(',')
+/**
+ * Cost per format on the corpus mix: each clean case's text parsed by detection, grouped by the case's format, in
+ * microseconds per KB of text (best of rounds over all of a format's texts). The five slowest, and the mix's mean.
+ */
+function perFormat() {
+  if (!existsSync(corpusPath)) return { skipped: '../shared/corpus absent' }
+  const groups = new Map()
+  for (const line of readFileSync(corpusPath, 'utf8').split('\n')) {
+    if (!line.trim()) continue
+    const c = JSON.parse(line)
+    if (c.contested || c.expected.length === 0) continue
+    const g = groups.get(c.format) ?? []
+    g.push(c.text)
+    groups.set(c.format, g)
+  }
+  const rows = []
+  let allUs = 0
+  let allBytes = 0
+  for (const [format, texts] of groups) {
+    const bytes = texts.reduce((n, t) => n + t.length, 0)
+    const reps = Math.max(1, Math.ceil(200_000 / bytes))
+    const ms = time(() => {
+      for (let r = 0; r < reps; r++) for (const t of texts) parseToolCalls(t)
+    }, 1, 9)
+    const us = (ms * 1000) / reps
+    allUs += us
+    allBytes += bytes
+    rows.push({ format, outputs: texts.length, usPerKB: +((us / bytes) * 1024).toFixed(2) })
+  }
+  rows.sort((a, b) => b.usPerKB - a.usPerKB)
+  return { mixUsPerKB: +((allUs / allBytes) * 1024).toFixed(2), slowest: rows.slice(0, 5) }
+}
+
+/**
+ * A megabyte (and 4) of `{` against ordinary Hermes output of the same size, per byte: best of interleaved rounds, so
+ * that load on the machine weighs on both alike.
+ */
+function openBraces() {
+  const out = {}
+  for (const mb of [1, 4]) {
+    const normal = repeatTo(normalUnit, mb * MB)
+    const braces = '{'.repeat(mb * MB)
+    parseToolCalls(normal)
+    parseToolCalls(braces)
+    let n = Infinity
+    let b = Infinity
+    for (let r = 0; r < 9; r++) {
+      n = Math.min(n, time(() => parseToolCalls(normal), 1, 1))
+      b = Math.min(b, time(() => parseToolCalls(braces), 1, 1))
+    }
+    out[`${mb}MB`] = { normalMs: +n.toFixed(1), bracesMs: +b.toFixed(1), costPerByteVsNormal: +(b / n).toFixed(2) }
+  }
+  return out
+}
+
+const parts = (process.env.BENCH_PARSE ?? 'single,throughput,formats,braces,adversarial,typed,python').split(',')
 if (parts.includes('single')) console.log(JSON.stringify({ bench: 'parse-single-output', ...singleOutputs() }))
 if (parts.includes('throughput')) {
   const t = throughput(mixedCorpus())
@@ -298,6 +354,8 @@ if (parts.includes('throughput')) {
   const s = throughput(syntheticMix())
   console.log(JSON.stringify({ bench: 'parse-throughput-synthetic', ...s, ratioToJsonParse: +s.ratioToJsonParse.toFixed(3) }))
 }
+if (parts.includes('formats')) console.log(JSON.stringify({ bench: 'parse-per-format', ...perFormat() }))
+if (parts.includes('braces')) console.log(JSON.stringify({ bench: 'parse-open-braces', ...openBraces() }))
 if (parts.includes('adversarial')) {
   for (const mb of (process.env.BENCH_ADVERSARIAL_SIZES ?? '1,4').split(',').map(Number)) {
     const { results, reference } = adversarial(mb * MB)

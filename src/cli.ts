@@ -10,6 +10,7 @@ import { bfclCommand } from './bfcl/cli/score.js'
 import { withSeveralModels } from './bfcl/cli/run-models.js'
 import { compareCommand } from './cli/compare.js'
 import { planCommand } from './cli/plan.js'
+import { historyCommand } from './cli/history.js'
 // To add a command: import it here (e.g. `import { bfclCommand } from './bfcl/cli/score.js'`) and list it below.
 
 const COMMANDS: readonly Command[] = [
@@ -19,6 +20,7 @@ const COMMANDS: readonly Command[] = [
   withSeveralModels(),
   compareCommand,
   planCommand,
+  historyCommand,
 ]
 
 // `tool-evals ... | head` closes our stdout early: stop quietly instead of crashing on EPIPE.

@@ -5,13 +5,15 @@
  *   export default defineConfig({ plugins: [toolEvals({ thresholds: { name_correct: 0.9 }, outputFile: 'tool-evals-report.json' })] })
  *
  * It adds the ToolEvalsReporter through Vitest's `configureVitest` hook, after the command line's `--reporter`
- * options are applied, so `vitest run --reporter=junit` still gates the run; registers the setup entry (the
+ * options are applied, so `vitest run --reporter=junit` still gates the run; runs the gate's verdict as a real test
+ * case after every eval file, so Vitest's own reporters count a failed gate; registers the setup entry (the
  * matchers); and in watch mode reruns an eval when a dataset or replay recording it read changes.
  */
-import { existsSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { basename, dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { Plugin } from 'vitest/config'
+import type { Plugin, TestProjectConfiguration } from 'vitest/config'
 import type { Reporter, TestModule, Vitest } from 'vitest/node'
 import type { OptionKeys } from './calls/options.js'
 import { readInputs } from './eval/inputs.js'
@@ -24,14 +26,21 @@ export type ToolEvalsPluginOptions = ToolEvalsReporterOptions & {
   watchData?: boolean
 }
 
-/** The setup entry beside this file: setup.js once built, setup.ts when the sources are run directly. */
-function setupFile(): string {
-  const built = fileURLToPath(new URL('./setup.js', import.meta.url))
-  return existsSync(built) ? built : fileURLToPath(new URL('./setup.ts', import.meta.url))
+/** A module beside this file: `x.js` once built, `x.ts` when the sources are run directly. */
+function ownModule(name: string): string {
+  const built = fileURLToPath(new URL(`./${name}.js`, import.meta.url))
+  return existsSync(built) ? built : fileURLToPath(new URL(`./${name}.ts`, import.meta.url))
 }
 
 /** The plugin's own option names; the reporter's are checked with them. */
 const PLUGIN_OPTION_KEYS: OptionKeys<Omit<ToolEvalsPluginOptions, keyof ToolEvalsReporterOptions>> = { setup: true, watchData: true }
+
+function setupFile(): string {
+  return ownModule('setup')
+}
+
+/** The name of the project that holds the gate's test case. */
+export const GATE_PROJECT = 'tool-evals gate'
 
 export function toolEvals(options: ToolEvalsPluginOptions = {}): Plugin {
   // Vitest does not type-check its config: a misspelt key (`tresholds`) would silently turn the gate off.
@@ -48,16 +57,45 @@ export function toolEvals(options: ToolEvalsPluginOptions = {}): Plugin {
       if (listed.some((f) => typeof f === 'string' && /vitest-tool-evals[\\/]setup(\.[jt]s)?$/.test(f))) return undefined
       return { test: { setupFiles: [setupFile()] } }
     },
-    configureVitest({ vitest }) {
-      // Called once per project; the reporter and the watcher belong to the run.
+    async configureVitest({ vitest, injectTestProjects }) {
+      // Called once per project; the reporter, the watcher and the gate's test case belong to the run.
       if (configured.has(vitest)) return
       configured.add(vitest)
       const reporters = vitest.config.reporters as unknown[]
       // A ToolEvalsReporter listed by hand as well would gate and write twice: keep the user's.
-      if (!reporters.some(isToolEvalsReporter)) reporters.push(reporter)
+      const listed = reporters.find(isToolEvalsReporter)
+      if (!listed) reporters.push(reporter)
       if (watchData && vitest.config.watch) watchInputs(vitest, reporters)
+      const gating = listed instanceof ToolEvalsReporter ? listed : listed ? undefined : reporter
+      if (gating) await addGateProject(vitest, injectTestProjects, gating)
     },
   }
+}
+
+/**
+ * The gate's verdict as a real test case that Vitest's reporters count (see reporter/gate-test.ts): a project of its
+ * own holding that one file, run after every other project (`sequence.groupOrder`). Not in watch mode (a rerun is a
+ * partial run, whose thresholds are not gated) nor in a `--shard` (decided when the blobs are merged).
+ */
+async function addGateProject(vitest: Vitest, inject: (config: TestProjectConfiguration) => Promise<unknown>, reporter: ToolEvalsReporter): Promise<void> {
+  if (vitest.config.watch || vitest.config.shard || vitest.mode !== 'test') return
+  const file = ownModule('reporter/gate-test')
+  const dir = mkdtempSync(join(tmpdir(), 'tool-evals-gate-'))
+  vitest.onClose(() => rmSync(dir, { recursive: true, force: true }))
+  const verdict = join(dir, 'verdict.json')
+  const after = Math.max(0, ...vitest.projects.map((p) => p.config.sequence.groupOrder ?? 0)) + 1
+  reporter.useGateTest(verdict, GATE_PROJECT)
+  await inject({
+    test: {
+      name: GATE_PROJECT,
+      root: dirname(file),
+      include: [basename(file)],
+      exclude: [],
+      sequence: { groupOrder: after },
+      provide: { toolEvalsGate: verdict },
+      pool: 'threads',
+    },
+  })
 }
 
 function isToolEvalsReporter(r: unknown): boolean {

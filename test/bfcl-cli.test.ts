@@ -55,7 +55,9 @@ describe.skipIf(!available)('tool-evals bfcl', () => {
     writeFileSync(file, [good, '{"id": "multiple_1", "result": [', '{"result": []}', '{"id": "nope_1", "result": []}', ''].join('\n'))
     const r = await run(['--data', BFCL, '--results', dir, '--score-dir', join(tmp, 'bad-scores')])
     expect(r.code).toBe(1)
-    expect(r.lines).toEqual([{ category: 'multiple', accuracy: 0.25, correct_count: 1, total_count: 4 }])
+    // The file lacks most of the category (the cut line's multiple_1 among them): the line is marked partial.
+    expect(r.lines).toEqual([{ category: 'multiple', accuracy: 0.25, correct_count: 1, total_count: 4, partial: true, missing_count: 199 }])
+    expect(r.stderr).toContain('multiple: the results lack 199 of the category\'s 200 entries (multiple_0, multiple_1,')
     expect(r.stderr).toContain(`${file}:2: invalid JSON`)
     expect(r.stderr).toContain(`${file}:3: field "id": expected a string`)
     expect(r.stderr).toContain('no test entry with id "nope_1"')
@@ -72,15 +74,16 @@ describe.skipIf(!available)('tool-evals bfcl', () => {
     mkdirSync(dir, { recursive: true })
     writeFileSync(join(dir, 'BFCL_v4_simple_java_result.json'), '{"id": "simple_java_0", "result": "[]"}\n')
     writeFileSync(join(dir, 'BFCL_v4_simple_javascript_result.json'), '{"id": "simple_javascript_0", "result": []}\n')
-    const found = await run(['--data', BFCL, '--results', dir])
+    // One entry each, scored as BFCL's --partial-eval scores it, the line marked partial.
+    const found = await run(['--data', BFCL, '--results', dir, '--partial-eval'])
     expect(found.code).toBe(0)
     expect(found.lines).toEqual([
-      { category: 'simple_java', accuracy: 0, correct_count: 0, total_count: 1 },
-      { category: 'simple_javascript', accuracy: 0, correct_count: 0, total_count: 1 },
+      { category: 'simple_java', accuracy: 0, correct_count: 0, total_count: 1, partial: true, missing_count: 99 },
+      { category: 'simple_javascript', accuracy: 0, correct_count: 0, total_count: 1, partial: true, missing_count: 49 },
     ])
-    const asked = await run(['--data', BFCL, '--results', dir, '--categories', 'simple_javascript'])
+    const asked = await run(['--data', BFCL, '--results', dir, '--categories', 'simple_javascript', '--partial-eval'])
     expect(asked.code).toBe(0)
-    expect(asked.lines).toEqual([{ category: 'simple_javascript', accuracy: 0, correct_count: 0, total_count: 1 }])
+    expect(asked.lines).toEqual([{ category: 'simple_javascript', accuracy: 0, correct_count: 0, total_count: 1, partial: true, missing_count: 49 }])
   })
 
   test('usage errors exit 2', async () => {

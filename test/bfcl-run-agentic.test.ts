@@ -13,7 +13,9 @@ import { bfclRunCommand } from '../src/bfcl/cli/run.js'
 import { bfclDir } from './helpers/bfcl-dir.js'
 import { bodyHash, replyBody } from './helpers/bfcl-requests.js'
 import { startOpenAIServer } from './helpers/openai-server.js'
-import { runCommand } from './helpers/cli-run.js'
+import { runCommand, withoutProgressLines } from './helpers/cli-run.js'
+
+withoutProgressLines()
 
 const BFCL = bfclDir()
 const DIR = fileURLToPath(new URL('../fixtures/bfcl-agentic-requests/', import.meta.url))
@@ -106,8 +108,11 @@ describe.skipIf(BFCL === undefined)("tool-evals bfcl --format prompting on agent
     mkdirSync(results, { recursive: true })
     writeFileSync(join(results, 'BFCL_v4_web_search_base_result.json'), fx.results.map((r) => JSON.stringify(withAnswer(r, r.id))).join('\n') + '\n')
     const scores = join(tmp, 'prompting-scores')
-    const r = await runCommand([bfclCommand], ['bfcl', '--data', BFCL!, '--results', results, '--categories', 'web_search_base', '--format', 'prompting', '--score-dir', scores, '--model', 'my-model'])
-    expect(r.stderr).toBe('')
+    // A few synthetic entries, scored by BFCL with --partial-eval: the line says the file lacks the others.
+    const r = await runCommand([bfclCommand], ['bfcl', '--data', BFCL!, '--results', results, '--categories', 'web_search_base', '--format', 'prompting', '--score-dir', scores, '--model', 'my-model', '--partial-eval'])
+    expect(r.stderr).toMatch(/^tool-evals bfcl: web_search_base: the results lack \d+ of the category's 100 entries [^\n]*\n$/)
+    expect(r.code).toBe(0)
+    expect(JSON.parse(r.stdout.split('\n')[0]!)).toMatchObject({ partial: true, missing_count: 100 - fx.results.length })
     expect(JSON.parse(r.stdout.split('\n')[0]!)).toMatchObject({ accuracy: fx.score.accuracy, correct_count: fx.score.correct_count, total_count: fx.score.total_count })
     const failing = readFileSync(join(scores, 'BFCL_v4_web_search_base_score.json'), 'utf8').trim().split('\n').slice(1).map((l) => JSON.parse(l) as { id: string; error: { error_type: string } })
     expect(failing.map((f) => [f.id, f.error.error_type])).toEqual(fx.score.failing)

@@ -18,7 +18,9 @@ import { round2, varianceAndStd } from '../src/bfcl/checker/format-sensitivity.j
 import { bfclDir } from './helpers/bfcl-dir.js'
 import { bodyHash, replyBody } from './helpers/bfcl-requests.js'
 import { startOpenAIServer } from './helpers/openai-server.js'
-import { runCommand } from './helpers/cli-run.js'
+import { runCommand, withoutProgressLines } from './helpers/cli-run.js'
+
+withoutProgressLines()
 
 const BFCL = bfclDir()
 const FILE = fileURLToPath(new URL('../fixtures/bfcl-agentic-requests/format_sensitivity.prompting.json', import.meta.url))

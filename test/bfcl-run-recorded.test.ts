@@ -9,7 +9,9 @@ import { bfclRunCommand } from '../src/bfcl/cli/run.js'
 import { bfclDir } from './helpers/bfcl-dir.js'
 import { replyBody } from './helpers/bfcl-requests.js'
 import { startOpenAIServer } from './helpers/openai-server.js'
-import { runCommand } from './helpers/cli-run.js'
+import { runCommand, withoutProgressLines } from './helpers/cli-run.js'
+
+withoutProgressLines()
 
 const BFCL = bfclDir()
 const RECORDED = BFCL === undefined ? '' : join(BFCL, 'recorded/gpt-oss-120b-vllm')

@@ -8,7 +8,9 @@ import { bfclRunCommand } from '../src/bfcl/cli/run.js'
 import { bfclDir } from './helpers/bfcl-dir.js'
 import { bodyHash, loadFixtures, replyBody } from './helpers/bfcl-requests.js'
 import { startOpenAIServer } from './helpers/openai-server.js'
-import { runCommand as runIn } from './helpers/cli-run.js'
+import { runCommand as runIn, withoutProgressLines } from './helpers/cli-run.js'
+
+withoutProgressLines()
 
 const BFCL = bfclDir()
 const tmp = mkdtempSync(join(tmpdir(), 'bfcl-run-req-'))

@@ -1,5 +1,5 @@
 // `tool-evals bfcl run` against a real server on 127.0.0.1: the API key only in the Authorization header and
-// nowhere in output or files; a failing entry written as BFCL writes it and reported; concurrency bounded;
+// nowhere in output or files, even where 200 replies echo it; a failing entry written as BFCL writes it and reported; concurrency bounded;
 // categories it cannot generate refused by name.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -31,12 +31,13 @@ function filesText(dir: string): string {
 }
 
 describe.skipIf(BFCL === undefined)('bfcl run: key, failures, concurrency, refusals', () => {
-  test('a server error naming the key: the entry fails as BFCL writes it, the key is printed and written nowhere', async () => {
+  test('a server error naming the key, 200 replies echoing it: the entry fails as BFCL writes it, the key is printed and written nowhere', async () => {
     process.env['BFCL_RUN_TEST_KEY'] = KEY
     const server = await startOpenAIServer((req) => {
       const first = (req.body as { messages: { content: string }[] }).messages[0]!.content
       if (first.includes('base of 10 units and height of 5')) return { status: 500, json: { error: { message: `bad key ${KEY}` } }, delayMs: 20 }
-      return { delayMs: 20, toolCalls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{}' } }] }
+      // 200 replies that echo the key, in the text and in the call's arguments (a key of its own too).
+      return { delayMs: 20, content: `as asked: ${KEY}`, toolCalls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: JSON.stringify({ key: KEY, [KEY]: 1 }) } }] }
     })
     try {
       const out = join(tmp, 'key')
@@ -49,6 +50,9 @@ describe.skipIf(BFCL === undefined)('bfcl run: key, failures, concurrency, refus
       expect(r.err).toContain('simple_python_0')
       const results = readFileSync(join(out, 'result/m/non_live/BFCL_v4_simple_python_result.json'), 'utf8')
       expect(results).toContain('"result": "Error during inference: ')
+      // The echoed key is in no result or score file, nor printed; the calls are kept with `***` in its place.
+      expect(results).toContain('"result": [{"f": "{\\"key\\":\\"***\\",\\"***\\":1}"}]')
+      expect(filesText(join(out, 'score'))).toContain('"model_result_decoded": [{"f": {"key": "***", "***": 1}}]')
       for (const text of [r.out, r.err, filesText(out)]) expect(text).not.toContain(KEY)
     } finally {
       await server.close()

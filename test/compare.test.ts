@@ -6,7 +6,7 @@ import { callsHash } from '../src/eval/calls-hash.js'
 import { compareRuns, MAX_DETAILS } from '../src/reporter/compare/compare.js'
 import { cachedLookup, isRight, parseOutcomes, sampleValues, serialiseOutcomes, type SampleOutcome } from '../src/reporter/compare/outcomes.js'
 import { parseSamplesFile } from '../src/reporter/compare/samples-file.js'
-import { renderComparisonMarkdown } from '../src/reporter/compare/render.js'
+import { renderComparisonMarkdown, renderComparisonText } from '../src/reporter/compare/render.js'
 import { metaDifferences } from '../src/reporter/compare/run-meta.js'
 import { gateMde, gatePower } from '../src/score/power.js'
 import { studentQuantile, studentUpperTail } from '../src/score/stats.js'
@@ -395,6 +395,35 @@ describe('comparisons that cannot be made fail, with a reason', () => {
     expect(some.incomparable).toEqual([])
     expect(some.warnings).toContain('5 of 50 paired baseline samples errored: they cannot show a regression')
     expect(some.pass).toBe(true)
+  })
+
+  it('samples the baseline scored and this run skipped or errored on are not comparable: never a pass', () => {
+    const base = run(100, [])
+    // 30 skipped by policy (no values), the rest right: the paired metrics alone show no drop at all.
+    const skipping = base.map((o, i) => (i < 30 ? { ...o, values: {}, failures: [], skipped: true as const, mustPass: true as const } : o))
+    const c = compareRuns({ outcomes: base }, { outcomes: skipping })
+    expect(c.metrics['name_correct']).toMatchObject({ n: 70, delta: 0, verdict: 'unchanged' })
+    expect(c.samples.headSkipped).toEqual(range(0, 30).map((i) => `weather > s${i}`).sort())
+    expect(c.samples.regressed).toEqual([]) // not known to be wrong: listed as not compared instead
+    expect(c.mustPassFailed).toEqual([])
+    expect(c.incomparable).toEqual([`30 sample(s) the baseline scored were skipped in this run (by policy, e.g. maxPromptTokens), so they cannot be compared: ${c.samples.headSkipped.slice(0, 5).join(', ')} and 25 more`])
+    expect(c.pass).toBe(false)
+    expect(renderComparisonText(c)).toMatch(/^tool-evals baseline comparison: FAIL \(not comparable\)\n  not comparable: 30 sample\(s\)[^]*30 skipped in this run \(not compared\)/)
+    expect(renderComparisonMarkdown(c)).toMatch(/^## Tool evals vs baseline: ❌ not comparable[^]*Skipped in this run \(not compared\) samples \(30\)/)
+    // Two errored samples count as wrong in the metrics (too few to be significant) and still fail the comparison.
+    const erroring = base.map((o, i) => (i < 2 ? { ...o, values: { name_correct: 0, args_exact_match: 0 }, failures: [], errored: true as const } : o))
+    const e = compareRuns({ outcomes: base }, { outcomes: erroring })
+    expect(e.metrics['name_correct']?.verdict).not.toBe('regressed')
+    expect(e.samples.headErrored).toEqual(['weather > s0', 'weather > s1'])
+    expect(e.samples.regressed).toEqual(['weather > s0', 'weather > s1'])
+    expect(e.incomparable).toEqual(['2 sample(s) the baseline scored errored in this run, so they cannot be compared: weather > s0, weather > s1'])
+    expect(e.pass).toBe(false)
+    // One trial of three skipped is not a comparison on equal terms either; a sample the baseline did not score
+    // (skipped or errored there too) is not one the head lost.
+    const trials = (o: SampleOutcome[], skip: (i: number, t: number) => boolean) => o.flatMap((x, i) => [0, 1, 2].map((t) => (skip(i, t) ? { ...x, trial: t, values: {}, skipped: true as const } : { ...x, trial: t })))
+    expect(compareRuns({ outcomes: trials(base, () => false) }, { outcomes: trials(base, (i, t) => i === 7 && t === 2) }).samples.headSkipped).toEqual(['weather > s7'])
+    const alsoSkipped = compareRuns({ outcomes: skipping }, { outcomes: skipping })
+    expect([alsoSkipped.samples.headSkipped, alsoSkipped.incomparable, alsoSkipped.pass]).toEqual([[], [], true])
   })
 
   it('a sample listed twice without distinct trials is refused, not folded as trials (either run)', () => {

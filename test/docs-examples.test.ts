@@ -197,7 +197,7 @@ describe('shell examples name real commands, options and scripts', () => {
   })
 
   it('the command objects are found', () => {
-    expect(commands.map((c) => c.name).sort()).toEqual(['bfcl', 'bfcl run', 'compare', 'parse', 'plan', 'score'])
+    expect(commands.map((c) => c.name).sort()).toEqual(['bfcl', 'bfcl run', 'compare', 'history', 'parse', 'plan', 'score'])
   })
 
   it('the checker catches an unknown option, command and script', () => {

@@ -2,6 +2,7 @@
 // snippet's cut and in encoded spellings, and bodies larger than the configured cap.
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Sample } from '../src/data/types.js'
+import { scrubDeep } from '../src/data/secrets.js'
 import { openaiCompatible, type OpenAICompatibleOptions } from '../src/models/openai-compatible.js'
 import { startOpenAIServer, type OpenAIServer, type Responder, type ScriptedReply } from './helpers/openai-server.js'
 
@@ -87,6 +88,42 @@ describe('the API key in error bodies', () => {
       expect(err.message).toContain('***')
       expectNoKey(err.message)
     }
+  })
+})
+
+describe('the API key in successful replies', () => {
+  it('is scrubbed from the output whole (text, call names, arguments, keys; raw, \\u-escaped, encoded), and parsing goes on', async () => {
+    const escaped = [...KEY].map((ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')
+    const args = JSON.stringify({ token: KEY, [KEY]: 1, nested: [{ b64: Buffer.from(`Bearer ${KEY}`).toString('base64') }] })
+    const raw = `{"choices": [{"message": {"role": "assistant", "content": "key ${escaped} and ${encodeURIComponent(KEY)}", "tool_calls": [{"id": "c", "type": "function", "function": {"name": "${escaped}", "arguments": ${JSON.stringify(args)}}}]}}]}`
+    const server = await serve(() => ({ raw }))
+    const out = await provider(server, { apiKeyEnv: 'TE_SAFETY_KEY' }).generate(sample)
+    expectNoKey(JSON.stringify(out))
+    expect(out.text).toBe('key *** and ***')
+    expect(out.calls?.map((c) => [c.name, c.arguments])).toEqual([['***', { token: '***', '***': 1, nested: [{ b64: expect.stringMatching(/^\*\*\*[A-Za-z0-9+/=]{0,3}$/) }] }]])
+  })
+
+  it('a placeholder key under 8 characters (vLLM\'s EMPTY) leaves the reply as it is', async () => {
+    process.env['TE_SAFETY_SHORT'] = 'EMPTY'
+    const server = await serve(() => ({ content: 'EMPTY list', toolCalls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{"a":"EMPTY"}' } }] }))
+    const out = await provider(server, { apiKeyEnv: 'TE_SAFETY_SHORT' }).generate(sample)
+    delete process.env['TE_SAFETY_SHORT']
+    expect([out.text, out.calls?.[0]?.arguments]).toEqual(['EMPTY list', { a: 'EMPTY' }])
+  })
+
+  it('scrubDeep: in place, keys renamed in order as own properties, 100,000 levels deep without recursion', () => {
+    const v = JSON.parse(`{"a": "x${KEY}", "${KEY}": [1, "${KEY}"], "__proto__": {"k": "${KEY}"}, "z": null}`)
+    expect(scrubDeep(v, KEY)).toBe(v)
+    expect(Object.keys(v)).toEqual(['a', '***', '__proto__', 'z'])
+    expect(Object.getPrototypeOf(v)).toBe(Object.prototype)
+    expect(JSON.stringify(v)).toBe('{"a":"x***","***":[1,"***"],"__proto__":{"k":"***"},"z":null}')
+    let deep: unknown = KEY
+    for (let i = 0; i < 100_000; i++) deep = i % 2 ? [deep] : { d: deep }
+    let inner: unknown = scrubDeep(deep, KEY)
+    while (typeof inner === 'object' && inner !== null) inner = Array.isArray(inner) ? inner[0] : (inner as { d: unknown }).d
+    expect(inner).toBe('***')
+    const plain = { a: 'nothing secret' }
+    expect(scrubDeep(plain, undefined)).toEqual({ a: 'nothing secret' })
   })
 })
 

@@ -280,6 +280,16 @@ describe('the token, echoed by the server in every spelling', () => {
     }
   })
 
+  it('scrubs each spelling from the samples of a 200 reply that echoes it in its rows', async () => {
+    const rows = Object.entries(echoes).map(([name, echoed], i) => ({ id: `r${i}`, messages: ask(`${name}: ${echoed}`), expected: [{ name: 'f', arguments: { [echoed]: echoed } }] }))
+    const server = await serve({ files: { 'data/test-00000-of-00001.jsonl': rows.map((r) => JSON.stringify(r)).join('\n') } })
+    const entries = await loadHfDataset(URI, { split: 'test' }, hubOf(server, TOKEN))
+    expect(entries.map((e) => e.sample?.id)).toEqual(rows.map((r) => r.id))
+    const text = JSON.stringify(entries)
+    for (const echoed of Object.values(echoes)) expectNoFragment(text, echoed)
+    expect(entries[0]?.sample?.expected).toEqual([{ name: 'f', arguments: { '***': '***' } }])
+  })
+
   it('secretForms covers base64 at every alignment, hex in both cases, and the Bearer header', () => {
     for (const prefix of ['', 'X', 'XY', 'XYZ', 'Bearer ']) {
       const stream = Buffer.from(`${prefix}${TOKEN} and more`).toString('base64')

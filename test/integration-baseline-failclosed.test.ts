@@ -26,6 +26,9 @@ const tools = [{ type: 'function', function: { name: 'get_weather', parameters: 
 const data = jsonl(Array.from({ length: N }, (_, i) => ({ id: `s${i}`, messages: [{ role: 'user', content: `Weather in C${i}?` }], tools, expected: [{ name: 'get_weather', arguments: { city: `C${i}` } }] })))
 const hermes = (name: string, i: number) => `<tool_call>\n${JSON.stringify({ name, arguments: { city: `C${i}` } })}\n</tool_call>`
 const outputs = (name: string) => jsonl(Array.from({ length: N }, (_, i) => ({ id: `s${i}`, output: hermes(name, i) })))
+/** All right, but the first 30 skipped by policy (as a provider's `maxPromptTokens` records them). */
+const SKIPPED = 30
+const partlySkipped = jsonl(Array.from({ length: N }, (_, i) => (i < SKIPPED ? { id: `s${i}`, skipped: 'prompt of 900 tokens is over maxPromptTokens (512)' } : { id: `s${i}`, output: hermes('get_weather', i) })))
 
 const evalFile = `
 import { describeEval, replay } from 'vitest-tool-evals'
@@ -35,7 +38,7 @@ const config = `
 import { defineConfig } from 'vitest/config'
 import ToolEvalsReporter from 'vitest-tool-evals/reporter'
 export default defineConfig({
-  test: { include: ['evals/*.eval.mjs'], reporters: ['default', new ToolEvalsReporter({ outputFile: process.env.EVAL_REPORT, markdownFile: false })] },
+  test: { include: ['evals/*.eval.mjs'], reporters: ['default', new ToolEvalsReporter({ outputFile: process.env.EVAL_REPORT, markdownFile: process.env.EVAL_MD ?? false, htmlFile: process.env.EVAL_HTML })] },
 })
 `
 
@@ -108,8 +111,15 @@ describe('a baseline that cannot be compared fails the gate (200 samples, all ri
   let head: RunResult
   const path = (...p: string[]) => join(project.dir, ...p)
   const read = (file: string) => JSON.parse(readFileSync(path(file), 'utf8'))
-  const run = (outputsFile: string, report: string, baseline?: string) =>
-    project.run(['run'], { EVAL_OUTPUTS: outputsFile, EVAL_REPORT: report, ...(baseline ? { TOOL_EVALS_BASELINE: baseline } : {}) })
+  const run = (outputsFile: string, report: string, baseline?: string, env: Record<string, string> = {}) =>
+    project.run(['run'], { EVAL_OUTPUTS: outputsFile, EVAL_REPORT: report, ...(baseline ? { TOOL_EVALS_BASELINE: baseline } : {}), ...env })
+  let again: Promise<RunResult> | undefined
+  /**
+   * head/report.json copied away, then its run made again (one run for two tests): a head that skips the baseline's
+   * first 30 samples and is right on the rest, gated against the good baseline.
+   */
+  const rerun = () =>
+    (again ??= (copyFileSync(path('head/report.json'), path('head/worse.json')), run('data/skipped.jsonl', 'head/report.json', 'base/report.json', { EVAL_MD: 'head/summary.md', EVAL_HTML: 'head/report.html' })))
 
   /** Derive broken/<slug>/ from base/: the report and its samples file, edited. Returns the report's path. */
   const derive = (name: string, b: Broken): string => {
@@ -136,7 +146,7 @@ describe('a baseline that cannot be compared fails the gate (200 samples, all ri
 
   beforeAll(async () => {
     ensureBuilt()
-    project = createEvalProject({ 'vitest.config.mjs': config, 'evals/weather.eval.mjs': evalFile, 'data/weather.jsonl': data, 'data/right.jsonl': outputs('get_weather'), 'data/wrong.jsonl': outputs('get_time'), 'secret.txt': `${SECRET}\n` })
+    project = createEvalProject({ 'vitest.config.mjs': config, 'evals/weather.eval.mjs': evalFile, 'data/weather.jsonl': data, 'data/right.jsonl': outputs('get_weather'), 'data/wrong.jsonl': outputs('get_time'), 'data/skipped.jsonl': partlySkipped, 'secret.txt': `${SECRET}\n` })
     base = await run('data/right.jsonl', 'base/report.json')
     head = await run('data/wrong.jsonl', 'head/report.json')
   })
@@ -190,10 +200,35 @@ describe('a baseline that cannot be compared fails the gate (200 samples, all ri
     }
   })
 
+  it('a head that skips samples the baseline scored fails as not comparable, with the reason, in every view', async () => {
+    const r = await rerun()
+    const skippedIds = Array.from({ length: SKIPPED }, (_, i) => `weather > s${i}`).sort()
+    const reason = `${SKIPPED} sample(s) the baseline scored were skipped in this run (by policy, e.g. maxPromptTokens), so they cannot be compared: ${skippedIds.slice(0, 5).join(', ')} and ${SKIPPED - 5} more`
+    expect(r.code, r.stdout + r.stderr).toBe(1)
+    const report = read('head/report.json')
+    expect(report.metrics.name_correct).toBe(1) // every scored sample is right: only what was skipped can fail it
+    expect(report.comparison).toMatchObject({ pass: false, incomparable: [reason], samples: { regressed: [], headSkipped: skippedIds, headErrored: [] } })
+    expect(report.pass).toBe(false)
+    expect(report.gate.reasons).toEqual([{ kind: 'baseline', message: `baseline base/report.json cannot be compared: ${reason}` }])
+    expect(r.stdout).toContain(`✗ baseline base/report.json cannot be compared: ${SKIPPED} sample(s) the baseline scored were skipped in this run`)
+    expect(r.stdout).toContain('tool-evals baseline comparison: FAIL (not comparable)')
+    const md = readFileSync(path('head/summary.md'), 'utf8')
+    expect(md).toContain('## Tool evals vs baseline: ❌ not comparable')
+    expect(md).toContain(`Skipped in this run (not compared) samples (${SKIPPED})`)
+    expect(md).not.toContain('no regression')
+    expect(readFileSync(path('head/report.html'), 'utf8')).toContain(`cannot be compared: ${SKIPPED} sample(s) the baseline scored were skipped in this run`)
+    // tool-evals compare on the same two reports: the same reason, exit 1, in text, Markdown and JSON.
+    for (const format of ['text', 'md', 'json']) {
+      const c = await compare(['base/report.json', 'head/report.json', '--format', format], project.dir)
+      expect(c.code, c.stdout).toBe(1)
+      expect(c.stderr).toContain(`tool-evals compare: not comparable: ${reason}`)
+      expect(c.stdout).not.toContain('no regression')
+      if (format === 'json') expect(JSON.parse(c.stdout)).toEqual(report.comparison)
+    }
+  })
+
   it('a report copied away, its run made again: compare refuses the new run\'s samples file', async () => {
-    copyFileSync(path('head/report.json'), path('head/worse.json'))
-    const again = await run('data/right.jsonl', 'head/report.json')
-    expect(again.code, again.stdout).toBe(0)
+    await rerun()
     expect(read('head/worse.json').metrics.name_correct).toBe(0)
     const r = await compare(['base/report.json', 'head/worse.json'], project.dir)
     expect(r.code).toBe(1)

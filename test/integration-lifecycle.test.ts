@@ -1,7 +1,7 @@
 // The run's lifecycle through real `vitest run` subprocesses: a run stopped by SIGINT, SIGTERM or SIGKILL never
 // leaves the previous run's passing report in place, a `--bail` run's report says it is partial, and filtered runs
 // (`-t`, one file path) gate only what ran and write their report beside the whole run's.
-import { existsSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createEvalProject, ensureBuilt, type EvalProject } from './helpers/eval-project.js'
@@ -24,7 +24,8 @@ export default defineConfig({
         thresholds: { name_correct: 0.9, suites: { weather: { args_exact_match: 0.9 }, slow: { has_call: 1 } } },
         outputFile: 'report.json',
         htmlFile: 'report.html',
-        markdownFile: false,
+        // Under GitHub Actions (the SIGTERM run) the summary goes to the step summary instead.
+        markdownFile: process.env.GITHUB_STEP_SUMMARY ? undefined : 'summary.md',
       }),
     ],
   },
@@ -63,12 +64,26 @@ describeEval('slow', { data: ${JSON.stringify([sample('l1', 'Lima')])}, model })
 
 const passingReport = JSON.stringify({ samples: 3, pass: true, thresholdsPass: true, testsPass: true })
 const STALE_PAGE = '<!doctype html><title>stale</title>PASS'
+const STALE_SUMMARY = '## Tool evals ✅\n\n3 samples\n'
 
 /** A previous run's passing files, all of them: every one must be replaced or removed by the next run. */
 function writePassingRun(prefix = 'report'): void {
   project.write(`${prefix}.json`, passingReport)
   project.write(`${prefix}.html`, STALE_PAGE)
   project.write(`${prefix}.samples.jsonl`, '{"format":"tool-evals-samples","v":1,"metrics":[]}\n')
+  project.write('summary.md', STALE_SUMMARY)
+}
+
+/** The Markdown summary: this run's alone (never the last run's verdict above or below it). */
+function summary(): string {
+  const md = readFileSync(join(project.dir, 'summary.md'), 'utf8')
+  expect(md.match(/^## Tool evals.*$/gm)).toEqual(['## Tool evals ❌'])
+  return md
+}
+
+/** No file half-written beside its name (each is written beside it and renamed). */
+function leftoverTemporaries(): string[] {
+  return readdirSync(project.dir).filter((f) => f.endsWith('.tmp'))
 }
 
 /** The report inside an HTML page (its inline JSON data). */
@@ -93,10 +108,10 @@ beforeAll(() => {
 afterAll(() => project?.remove())
 
 /** Start a run whose `slow` sample never answers, wait until it is generating, then signal the process. */
-async function interruptedRun(signal: NodeJS.Signals) {
+async function interruptedRun(signal: NodeJS.Signals, env: Record<string, string> = {}) {
   rmSync(join(project.dir, 'generating-slow'), { force: true })
   writePassingRun()
-  const live = project.start(['run', '--no-file-parallelism'], { SLOW: '1' })
+  const live = project.start(['run', '--no-file-parallelism'], { SLOW: '1', ...env })
   const deadline = Date.now() + 30_000
   while (!existsSync(join(project.dir, 'generating-slow'))) {
     if (Date.now() > deadline) throw new Error(`the slow sample never started:\n${live.output()}`)
@@ -130,14 +145,25 @@ describe('interrupted runs', () => {
     expect(pageReport()).toMatchObject({ pass: false, interrupted: true, partial: { reason: 'interrupted' } })
     expect(pageReport().suites.weather.samples).toBe(2)
     expect(existsSync(join(project.dir, 'report.samples.jsonl'))).toBe(false)
+    const md = summary()
+    expect(md).toContain('## Tool evals ❌')
+    expect(md).toMatch(/\*\*Partial run\*\* \(interrupted\): [2-9] of \d+ planned test cases ran/)
+    expect(leftoverTemporaries()).toEqual([])
   })
 
-  it('SIGTERM mid-run: the same', async () => {
-    const result = await interruptedRun('SIGTERM')
+  it('SIGTERM mid-run under GitHub Actions: the same, and the step summary gets the interrupted run appended', async () => {
+    const stepSummary = join(project.dir, 'step-summary.md')
+    project.write('step-summary.md', '## An earlier step\n')
+    const result = await interruptedRun('SIGTERM', { GITHUB_STEP_SUMMARY: stepSummary })
     expect(result.code).not.toBe(0)
     const report = reportOf()
     expect(report).toMatchObject({ interrupted: true, pass: false, partial: { reason: 'interrupted' } })
     expect(report.suites.weather.samples).toBe(2)
+    // Appended after what the job's earlier steps wrote, one whole section.
+    const md = readFileSync(stepSummary, 'utf8')
+    expect(md.startsWith('## An earlier step\n## Tool evals ❌\n')).toBe(true)
+    expect(md.match(/^## /gm)).toHaveLength(2)
+    expect(md).toMatch(/\*\*Partial run\*\* \(interrupted\): [2-9] of \d+ planned test cases ran/)
   })
 
   it('SIGKILL mid-run: the report written at run start says the run did not finish', async () => {
@@ -147,6 +173,8 @@ describe('interrupted runs', () => {
     expect(report).toMatchObject({ interrupted: true, pass: false, samples: 0, partial: { reason: 'interrupted', ran: 0 } })
     expect(pageReport()).toMatchObject({ interrupted: true, pass: false, samples: 0 })
     expect(existsSync(join(project.dir, 'report.samples.jsonl'))).toBe(false)
+    // Replaced at run start: the run did not finish, and it says so.
+    expect(summary()).toContain('**Partial run** (interrupted): 0 of')
   })
 })
 
@@ -195,9 +223,13 @@ describe('filtered runs', () => {
 
   it('one file path: the suite that did not run is "not run", the run passes, the whole report is kept', async () => {
     const before = readFileSync(join(project.dir, 'report.json'), 'utf8')
+    const summaryBefore = readFileSync(join(project.dir, 'summary.md'), 'utf8')
     const result = await project.run(['run', 'evals/weather.eval.mjs'])
     expect(result.code).toBe(0)
     expect(readFileSync(join(project.dir, 'report.json'), 'utf8')).toBe(before)
+    // The Markdown summary follows the same rule: the selection's goes beside the whole run's.
+    expect(readFileSync(join(project.dir, 'summary.md'), 'utf8')).toBe(summaryBefore)
+    expect(readFileSync(join(project.dir, 'summary.partial.md'), 'utf8')).toContain('**Partial run** (a selection: test files: 1 of 2)')
     const report = reportOf('report.partial.json')
     expect(report.pass).toBe(true)
     expect(report.partial).toMatchObject({ reason: 'filter', selection: ['test files: 1 of 2'], planned: 2, ran: 2 })

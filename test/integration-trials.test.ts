@@ -81,9 +81,9 @@ describe('repeated trials and intervals (real vitest run)', () => {
   afterAll(() => project?.remove())
 
   it('runs one test per sample (ids unchanged) and reduces each metric as configured', () => {
-    // 12 samples pass; the suite `any` misses a lower-bound threshold, so the gate's own test case fails.
-    expect(run.stdout + run.stderr).toMatch(/Tests\s+1 failed \| 12 passed/)
-    expect(run.stdout + run.stderr).toMatch(/FAIL .*tool-evals gate/)
+    // 12 samples pass; the suite `any` misses a lower-bound threshold, so the run fails through its exit code.
+    expect(run.stdout + run.stderr).toMatch(/Tests\s+12 passed/)
+    expect(run.code).toBe(1)
     // mean: (1 + 2/3 + 0 + 2/3) / 4; all (pass^3): only s1; any (pass@3): s1, s2, s4.
     expect(report.suites.mean.metrics.name_correct).toBeCloseTo(7 / 12, 12)
     expect(report.suites.all.metrics.name_correct).toBe(1 / 4)
@@ -139,9 +139,9 @@ describe('repeated trials and intervals (real vitest run)', () => {
   })
 
   it('with trials, the snapshot keeps the most frequent calls and their frequency', () => {
-    // -u fails no sample: the one failed test is the threshold gate's, as in the CI run.
-    expect(written.stdout + written.stderr).toMatch(/Tests\s+1 failed \| 12 passed/)
-    expect(written.stdout + written.stderr).toMatch(/FAIL .*tool-evals gate/)
+    // -u fails no sample: the run fails on the threshold alone, as in the CI run.
+    expect(written.stdout + written.stderr).toMatch(/Tests\s+12 passed/)
+    expect(written.code).toBe(1)
     const lines = readFileSync(join(project.dir, 'evals/trials.eval.mean.calls.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l))
     expect(lines.map((l) => [l.id, l.calls[0].name, l.frequency])).toEqual([
       ['s1', 'get_weather', '3/3'],

@@ -56,6 +56,8 @@ describe('mcpTools over stdio', () => {
 
   it('runs a call; isError and JSON-RPC errors are tool errors', async () => {
     expect(await mcp.call('get_weather', { city: 'Paris' })).toEqual({ content: '{"city":"Paris","temp":21}', value: '{"city":"Paris","temp":21}' })
+    // A result that echoes a secret of the server's env is scrubbed before the model or a report sees it.
+    expect((await mcp.call('get_weather', { city: `in ${TOKEN}` })).content).toBe('{"city":"in ***","temp":21}')
     await expect(mcp.call('get_weather', { city: 'Atlantis' })).rejects.toThrow(/^no weather for Atlantis$/)
     const rpc = await mcp.call('strict_rpc', {}).catch((e: unknown) => e)
     expect(rpc).not.toBeInstanceOf(ToolRuntimeError)

@@ -123,7 +123,9 @@ describe('installed without its sources', () => {
     )
     writeFileSync(join(dir, 'a.test.mjs'), `import { expect, test } from 'vitest'\ntest('t', () => expect('No call.').toHaveNoToolCall())\n`)
     const { code, stdout, stderr } = await runVitest(dir, ['run'])
-    expect(stdout + stderr).toContain('1 passed')
+    // The user's test, and the plugin's `tool-evals gate` test case.
+    expect(stdout + stderr).toContain('a.test.mjs (1 test)')
+    expect(stdout + stderr).toContain('2 passed')
     expect(code).toBe(0)
     expect(stdout + stderr).not.toContain('Sourcemap')
   })

@@ -260,7 +260,7 @@ describe('Harmony (gpt-oss, LLM-jp)', () => {
     invalid(h('{"a": "V"}qa1", "b": "x"}'), 'harmony')
     invalid(h('{}"a": "V", "b": "x"}'), 'harmony')
     invalid(h('{"a": "V"}<|calqa1", "b": "x"}'), 'harmony')
-    invalid(`${h('{"a": "V"} and more', '')}<|start|>assistant<|channel|>final<|message|>Done.`, 'harmony')
+    invalid(`${h('{"a": "V"} and "b": "x"', '')}<|start|>assistant<|channel|>final<|message|>Done.`, 'harmony')
   })
   it('a stop token written inside a value: the stop token comes again after text, unread', () => {
     invalid(h('{"a": "V"}<|call|>qa1", "b": "x"}'), 'harmony')
@@ -271,5 +271,7 @@ describe('Harmony (gpt-oss, LLM-jp)', () => {
     valid(h('{"a": "x<|call|>y", "b": "z"}'), { a: 'x<|call|>y', b: 'z' }, 'harmony')
     valid('<|start|> assistant to=functions.f<|channel|> commentary json<|message|> {"a": "V"} <|call|> <|end|>', { a: 'V' }, 'harmony')
     valid(`${h('{"a": "V"}')}<|start|>assistant<|channel|>final<|message|>Done.<|return|>`, { a: 'V' }, 'harmony')
+    // Prose after complete arguments could not have held one: content, the call stays valid.
+    valid(`${h('{"a": "V"} and more', '')}<|start|>assistant<|channel|>final<|message|>Done.`, { a: 'V' }, 'harmony')
   })
 })

@@ -3,7 +3,9 @@
  * comes back as a valid call missing an argument. Each format renders one call; the rendering is perturbed (junk
  * inside the block, part of a closing tag dropped, a key repeated, closing tokens injected into a value); every call
  * of that name the format (and detection) returns is then either marked invalid or holds every rendered key.
- * Perturbations never touch the name or a key, so a key can only go missing by being skipped.
+ * Perturbations never touch the name or a key, so a key can only go missing by being skipped. The complement: a
+ * complete call followed by text that could not hold an argument (stray closers, a closing tag, prose after a space)
+ * keeps its arguments, valid.
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
@@ -125,6 +127,31 @@ describe('no silent argument loss: a perturbed call is whole or invalid', () => 
       }),
       // 1,000 runs: at 150 a fixed seed missed holes that 1,500 runs of other seeds found (a closer written twice).
       { numRuns: 1000, seed: 20261125 },
+    )
+  })
+})
+
+/** What may follow a complete call without holding an argument: stray closers, a closing tag, prose after a space. */
+const follower = fc.record({
+  brackets: fc.constantFrom('', '}', ']', ')', '}}', ']]', '}]'),
+  tag: fc.constantFrom('', '[/TOOL_CALLS]', '</tool_call>', '</function_calls>', '</s>', '</answer>'),
+  prose: fc.array(fc.constantFrom('Done', 'done.', 'The', "I'll", 'check', 'weather', 'now,', 'again!', 'Oslo?', '42', 'ok;', 'Ça', 'va', '-'), { maxLength: 6 }),
+  space: fc.constantFrom(' ', '\n', '\n\n', ' \n'),
+})
+
+describe('a complete call keeps its arguments whatever follows it that could not hold one', () => {
+  it.for(renderable.map((f) => [f.name, f] as const))('%s', ([, f]) => {
+    const text = f.render([{ name: NAME, arguments: ARGS }])
+    fc.assert(
+      fc.property(follower, (p) => {
+        const followed = text + p.brackets + p.tag + (p.prose.length > 0 ? p.space + p.prose.join(' ') : '')
+        for (const calls of [f.parse(followed, { tools: TOOLS }), parseToolCalls(followed, { tools: TOOLS })]) {
+          const mine = calls.filter((c) => c.name === NAME)
+          expect(mine.length, followed).toBeGreaterThan(0)
+          for (const c of mine) expect({ text: followed, valid: c.argumentsValid, args: c.arguments }).toEqual({ text: followed, valid: true, args: ARGS })
+        }
+      }),
+      { numRuns: 40, seed: 20261128 },
     )
   })
 })

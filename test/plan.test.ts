@@ -9,6 +9,7 @@ import { runCli } from '../src/cli/command.js'
 import { planCommand } from '../src/cli/plan.js'
 import type { SampleOutcome } from '../src/reporter/compare/outcomes.js'
 import { writeSamplesFile } from '../src/reporter/compare/gate.js'
+import { compareRuns } from '../src/reporter/compare/compare.js'
 import { planGate } from '../src/reporter/compare/plan.js'
 import { gatePower, scaleDesign } from '../src/score/power.js'
 
@@ -74,6 +75,83 @@ describe('planGate', () => {
   })
 })
 
+/** mulberry32, seeded: the simulated gate below is deterministic. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+/**
+ * A run of 40 samples that never vary (34 always right, 6 always wrong) under `trials` with `mean`; a drop loses each
+ * trial of a right sample with the probability that lowers the rate by `drop` (as bench/gate-sim.js draws it).
+ */
+function noiselessRun(r: () => number, trials: number, drop = 0): SampleOutcome[] {
+  return Array.from({ length: 40 }, (_, i) => {
+    const p = i < 34 ? 1 - (drop * 40) / 34 : 0
+    let right = 0
+    for (let t = 0; t < trials; t++) if (r() < p) right++
+    const v = right / trials
+    return { suite: 'weather', id: `s${i}`, values: { name_correct: v, args_exact_match: v }, failures: v === 1 ? [] : ['wrong_name'] }
+  })
+}
+
+describe('planGate: power, MDE and what is needed are one computation, and the gate achieves them', () => {
+  const at = (plan: ReturnType<typeof planGate>, drop: number) => plan.powerAt.find((p) => p.drop === drop)!.power
+
+  it('with no flakiness and trials: power rises smoothly to 80% at the MDE, and trials are a recommendation', () => {
+    const base = noiselessRun(rng(1), 3)
+    for (const trials of [1, 3, 5]) {
+      const plan = planGate(base, { count: 3 }, { trials, mde: 0.03 })
+      expect(plan.discordance).toBe(0)
+      // The power at the MDE it states is 80% (not a step from 0% to 100% around it), and below it less.
+      const mde = plan.mdeNow!
+      const near = planGate(base, { count: 3 }, { trials, mde })
+      expect(at(near, mde)).toBeGreaterThanOrEqual(0.8)
+      expect(at(near, mde)).toBeLessThan(0.81)
+      expect(at(planGate(base, { count: 3 }, { trials, mde: mde - 0.005 }), mde - 0.005)).toBeLessThan(0.8)
+      for (const drop of [0.05, 0.1]) expect(at(plan, drop) >= 0.8).toBe(drop >= mde)
+      // Trials it names reach 80% at the target, one fewer does not; the samples it names at these trials do.
+      const k = plan.trialsNeeded!
+      expect(k).toBeGreaterThan(1)
+      expect(at(planGate(base, { count: 3 }, { trials: k, mde: 0.03 }), 0.03)).toBeGreaterThanOrEqual(0.8)
+      expect(at(planGate(base, { count: 3 }, { trials: k - 1, mde: 0.03 }), 0.03)).toBeLessThan(0.8)
+    }
+    // 40 samples × 6 trials carry a drop as 240 samples × 1 trial do: the recommendations agree.
+    const one = planGate(base, { count: 3 }, { trials: 1, mde: 0.03 })
+    expect(one.trialsNeeded! * 40).toBeGreaterThanOrEqual(one.samplesNeeded!)
+    expect((one.trialsNeeded! - 1) * 40).toBeLessThan(one.samplesNeeded!)
+  })
+
+  it('counts in the family only the units that can reject, as the gate does (Tarone)', () => {
+    const noCall = (n: number, flaky: boolean): SampleOutcome[] =>
+      Array.from({ length: n }, (_, i) => ({ suite: 'weather', id: `n${i}`, values: { no_call_accuracy: flaky && i % 2 ? 1 / 3 : 1 }, failures: [] }))
+    // 20 samples that expect no call and never vary: no_call_accuracy cannot reject with no change, so it is out.
+    const stable = planGate([...baseline(), ...noCall(20, false)], { count: 3 })
+    expect([stable.family, stable.familyMax, stable.level]).toEqual([1, 2, 0.05])
+    // 200 of them, half flaky: dozens of discordant samples expected, so it joins and halves the level.
+    const flaky = planGate([...baseline(), ...noCall(200, true)], { count: 3 })
+    expect([flaky.family, flaky.familyMax, flaky.level]).toEqual([2, 2, 0.025])
+  })
+
+  it('the gate simulated at the planned size, trials and drop fails as often as the plan says (within 10 points)', () => {
+    const r = rng(2)
+    const plan = planGate(noiselessRun(r, 3), { count: 3 }, { trials: 3, mde: 0.1 })
+    for (const drop of [plan.mdeNow!, 0.1]) {
+      const planned = at(planGate(noiselessRun(r, 3), { count: 3 }, { trials: 3, mde: drop }), drop)
+      const reps = 150
+      let failed = 0
+      for (let i = 0; i < reps; i++) if (!compareRuns({ outcomes: noiselessRun(r, 3) }, { outcomes: noiselessRun(r, 3, drop) }).pass) failed++
+      expect(Math.abs(failed / reps - planned), `drop ${drop}: planned ${planned}, gate ${failed / reps}`).toBeLessThanOrEqual(0.1)
+    }
+  })
+})
+
 describe('tool-evals plan', () => {
   it('prints the plan, or JSON; a missing --baseline is a usage error', async () => {
     const file = writeReport('base', baseline(), { trials: { samples: 200, count: 3 } })
@@ -83,6 +161,13 @@ describe('tool-evals plan', () => {
     expect(text.out).toMatch(/to detect 5\.0 pts with 80% power: [\d,]+ samples with 1 trial/)
     const json = await cli(['plan', '--baseline', file, '--format', 'json', '--trials', '2'])
     expect(JSON.parse(json.out)).toMatchObject({ metric: 'args_exact_match', trials: 2, target: 0.03, samples: 200 })
+    // A baseline that never varies, planned with 3 trials: the printed power, MDE and trials agree.
+    const still = await cli(['plan', '--baseline', writeReport('still', noiselessRun(rng(3), 3), { trials: { samples: 40, count: 3 } }), '--trials', '3'])
+    const mde = Number(/MDE \(80% power\) now: ([\d.]+) pts/.exec(still.out)?.[1])
+    const at10 = Number(/10\.0 pts (\d+)%/.exec(still.out)?.[1])
+    expect(mde).toBeLessThan(10)
+    expect(at10).toBeGreaterThanOrEqual(80)
+    expect(still.out).toMatch(/at 40 samples, \d+ trial\(s\) per sample/)
     expect((await cli(['plan'])).code).toBe(2)
     expect((await cli(['plan', '--baseline', file, '--trials', '1.5'])).code).toBe(2)
     expect((await cli(['plan', '--baseline', join(dir, 'nope.json')])).code).toBe(1)

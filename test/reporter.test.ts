@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
@@ -315,6 +315,16 @@ describe('ToolEvalsReporter', () => {
     }
     const md = readFileSync(file, 'utf8')
     expect(md.match(/## Tool evals/g)).toHaveLength(2)
+  })
+
+  it('replaces a markdownFile of its own (never the last run\'s summary above this one\'s), written whole', () => {
+    const file = join(dir, 'own-summary.md')
+    writeFileSync(file, '## Tool evals ✅\n')
+    run(new ToolEvalsReporter({ markdownFile: 'own-summary.md', thresholds: { has_call: 1 }, progress: false, summary: false }), [sampleRun()])
+    const md = readFileSync(file, 'utf8')
+    expect(md.match(/## Tool evals/g)).toEqual(['## Tool evals'])
+    expect(md.startsWith('## Tool evals ❌')).toBe(true)
+    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([])
   })
 })
 

@@ -22,6 +22,8 @@ const INTEGRATION = [
   'test/bfcl-run-format-sensitivity.test.ts',
   'test/bfcl-run-agentic.test.ts',
   'test/bfcl-run-requests.test.ts',
+  // SIGINT and SIGKILL of the built bin during `bfcl run`, and reruns that resume.
+  'test/bfcl-run-resume.test.ts',
   'test/mcp.test.ts',
   'test/local.test.ts',
   'test/docs-examples.test.ts',

@@ -124,8 +124,20 @@ export function readPairs(
       if (!text.startsWith(t.value, vs)) return `${t.key} without ${t.value}`
       vs += t.value.length
     }
-    const ve = s.valueEnd.next(vs)
+    let ve = s.valueEnd.next(vs)
     if (ve < 0 || ve >= end) return `value not closed by ${t.valueEnd} inside the call`
+    // A value may hold its own end tag as text (`<arg_value>close with </arg_value> here</arg_value>`): its end is
+    // the first end tag followed by the next pair or the block's end, where a later one is. An end tag right after
+    // another (only layout between) is a stray closer, skipped.
+    let resume = ve + t.valueEnd.length
+    for (;;) {
+      const after = skipLayout(text, resume, end, t.literalNewlines === true)
+      if (after >= end || text.startsWith(t.key, after)) break
+      const again = s.valueEnd.next(resume)
+      if (again < 0 || again >= end) break
+      if (again !== after) ve = again
+      resume = again + t.valueEnd.length
+    }
     // A value holding the next pair's opener lost its own closer: the pair after it would vanish into it.
     const nextKey = s.key.next(vs)
     if (nextKey >= 0 && nextKey < ve) return `value holds ${t.key}: its ${t.valueEnd} is missing`
@@ -137,7 +149,7 @@ export function readPairs(
     // A key holding `<` or `>` holds part of a tag: text of the format that was not read (issue 22).
     if (/[<>]/.test(key)) return `a key holds part of a tag: ${JSON.stringify(key.slice(0, 40))}`
     addDeclared(args, key, clean(text.slice(vs, ve)), declared)
-    p = ve + t.valueEnd.length
+    p = resume
   }
 }
 

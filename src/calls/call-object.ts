@@ -144,8 +144,8 @@ export function subPaths(floatPaths: string[] | undefined, prefix: string): stri
 }
 
 /**
- * A ToolCall from a decoded `{"name", "arguments" | "parameters"}` object, or undefined when it is not one (no
- * non-empty string name). No `arguments`/`parameters` key means `{}`, valid; a member the format does not read (see
+ * A ToolCall from a decoded `{"name", "arguments" | "parameters"}` object (the name under `nameKey`), or undefined
+ * when it is not one (no non-empty string name). No `arguments`/`parameters` key means `{}`, valid; a member the format does not read (see
  * `unreadMember`) makes the arguments invalid. `floatPaths` are those of `obj` itself.
  */
 export function callFromObject(
@@ -153,13 +153,14 @@ export function callFromObject(
   format: string,
   raw?: string,
   floatPaths?: string[],
+  nameKey = 'name',
 ): ToolCall | undefined {
   if (!isPlainObject(obj)) return undefined
-  const name = obj['name']
+  const name = obj[nameKey]
   if (typeof name !== 'string' || name.length === 0) return undefined
   const key = 'arguments' in obj ? 'arguments' : 'parameters' in obj ? 'parameters' : undefined
   // No arguments at all is a call of a function without parameters (NeMo defaults to `{}`, valid).
-  const unread = unreadMember(obj, key)
+  const unread = unreadMember(obj, key, nameKey)
   const args =
     unread !== undefined
       ? unreadMemberArguments(unread)

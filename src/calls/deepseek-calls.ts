@@ -5,7 +5,7 @@ import { parseJsonAt, skipSpace } from './json.js'
 import type { ToolCall } from './types.js'
 import { skipFenceOpen } from './json-blocks.js'
 import { ForwardSearch } from './scan.js'
-import { unreadAfter, unreadGlued, unreadText } from './unread.js'
+import { unreadAfter, unreadGlued, unreadRunOn } from './unread.js'
 
 type Kind = 'callsBegin' | 'callsEnd' | 'callBegin' | 'callEnd' | 'sep'
 
@@ -154,7 +154,7 @@ function unreadInBody(call: ToolCall, text: string, end: number, limit: number, 
     return
   }
   unreadAfter([call], text, e, callEnd.start)
-  if (ends.length > 1) unreadText([call], "the call's body holds two call-end tokens: the text between them is unread")
+  if (ends.length > 1) unreadRunOn([call], text, 'a call-end token', callEnd.end, ends[1]!.start)
   else unreadAfter([call], text, callEnd.end, limit)
 }
 

@@ -2,7 +2,7 @@
 import { makeCall, setOwn } from './call-object.js'
 import { parseJson, toPointer } from './json.js'
 import { ArgumentsBuilder, typeValue, type TypedValue } from './schema-values.js'
-import { unreadAfter, unreadText } from './unread.js'
+import { unreadAfter, unreadRunOn, unreadText } from './unread.js'
 import { ForwardSearch, forEachBlock } from './scan.js'
 import type { ParseOptions, ToolCall } from './types.js'
 
@@ -15,7 +15,14 @@ export interface CallSyntax {
   quote: string
   /** Type a top-level quoted string without a schema too (FunctionGemma: `<escape>42<escape>` is 42). */
   typeQuotedStrings: boolean
+  /**
+   * Bare `None`, `True`, `False` are null and booleans (FunctionGemma's template prints Python's values; its strings
+   * are always between quote tokens, so a bare word is never a string there).
+   */
+  pythonConstants?: boolean
 }
+
+const PYTHON_CONSTANTS: Record<string, null | boolean> = { None: null, True: true, False: false }
 
 type Read = { value: unknown; quoted: boolean; raw: string }
 
@@ -35,6 +42,7 @@ class ValueReader {
   constructor(
     readonly text: string,
     readonly quote: string,
+    readonly pythonConstants = false,
   ) {}
 
   /** Mark the read as failed (`_why` documents the reason at the call site). */
@@ -172,6 +180,7 @@ class ValueReader {
       this.fail('missing value')
       return FAILED
     }
+    if (this.pythonConstants && Object.hasOwn(PYTHON_CONSTANTS, raw)) return { value: PYTHON_CONSTANTS[raw], quoted: false, raw }
     const j = parseJson(raw)
     if (j.ok && (typeof j.value === 'number' || typeof j.value === 'boolean' || j.value === null)) {
       if (j.floatPaths) this.floatPaths.push(path)
@@ -226,7 +235,7 @@ export function callBlocks(
     if (closed && calls.length > 0) {
       const again = closes.next(to + close.length)
       const next = opens.next(to)
-      if (again >= 0 && (next < 0 || again < next)) unreadText(calls, `${close} written twice: the text between is unread`)
+      if (again >= 0 && (next < 0 || again < next)) unreadRunOn(calls, text, close, to + close.length, again)
     }
     out.push(...calls)
   })
@@ -277,7 +286,7 @@ function entryCall(
   if (nameEnd !== brace) {
     return { call: makeCall(name, { arguments: {}, argumentsValid: false }, format, s.slice(at, nameEnd)), end: nextEntry }
   }
-  const reader = new ValueReader(s, syntax.quote)
+  const reader = new ValueReader(s, syntax.quote, syntax.pythonConstants === true)
   reader.pos = brace
   const args = new ArgumentsBuilder(name, options)
   const reads: [string, Read][] = []

@@ -36,7 +36,10 @@ function hasArgumentsKey(obj: Record<string, unknown>): boolean {
   return 'arguments' in obj || 'parameters' in obj
 }
 
-/** One call object (flat `{name, arguments}` or OpenAI `{id, type, function: {...}}`), or undefined. */
+/**
+ * One call object (flat `{name, arguments}`, `{function: name, arguments}`, or OpenAI `{id, type, function: {...}}`),
+ * or undefined.
+ */
 function callFromElement(
   el: unknown,
   format: string,
@@ -53,7 +56,9 @@ function callFromElement(
     if (call && typeof el['id'] === 'string') call.id = el['id']
     return call
   }
-  const call = callFromObject(el, format, raw, floatPaths)
+  // `{"function": "get_weather", "arguments": {...}}`: the name under `function` (SGLang's gateway and LocalAI read it).
+  const nameKey = typeof fn === 'string' && !('name' in el) ? 'function' : 'name'
+  const call = callFromObject(el, format, raw, floatPaths, nameKey)
   // Bare JSON must look like a call: arguments that decode to an object (or made invalid only by a member beside
   // them that is not read: `argumentsError` says so), or the name of an offered tool.
   const callLike = (call?.argumentsValid || call?.argumentsError !== undefined) && hasArgumentsKey(el)
@@ -386,6 +391,9 @@ export function jsonCallsIn(text: string, format: string, options: ParseOptions)
 const noBareCalls = new NoCallMemo()
 
 function readJsonCalls(text: string, format: string, options: ParseOptions): ToolCall[] {
+  // A call object names its function in a JSON string: text without a `"` holds none (a megabyte of `{` would
+  // otherwise open a million levels of the scan below, for nothing).
+  if (text.indexOf('"') < 0) return []
   // An output that is one JSON value (xLAM's list, an OpenAI-shaped object) is its only top-level span: the scan
   // below would decode just that span, so the native parser takes the whole text first.
   const s = skipSpace(text, 0)

@@ -24,7 +24,7 @@ function isNameChar(c: number, first: boolean): boolean {
 }
 
 /**
- * Whether `[` at `i` is followed by `name(` or `dotted.name(` (whitespace allowed): the cheap test before a parse.
+ * Whether `[` at `i` is followed by `name(`, `dotted.name(` or `hyphen-name(` (whitespace allowed): the cheap test before a parse.
  * Reads only the name, which no other candidate's test reads again.
  */
 function startsCallList(text: string, i: number, end: number): boolean {
@@ -33,14 +33,17 @@ function startsCallList(text: string, i: number, end: number): boolean {
   for (;;) {
     if (j >= end || !isNameChar(text.charCodeAt(j), true)) return false
     while (j < end && isNameChar(text.charCodeAt(j), false)) j++
-    if (text.charCodeAt(j) !== 46 /* . */) break
+    // Dotted names, and tool names with `-` (`get-forecast(`, MCP's).
+    const c = text.charCodeAt(j)
+    if (c !== 46 /* . */ && c !== 45 /* - */) break
     j++
   }
   while (j < end && isSpace(text.charCodeAt(j))) j++
   return text.charCodeAt(j) === 40 /* ( */
 }
 
-const JSON_LITERALS = { jsonLiterals: true }
+/** How the pythonic formats parse: JSON's literals too, and tool names with `-`. */
+export const TOOL_CALL_SYNTAX = { jsonLiterals: true, hyphenatedNames: true }
 
 /** The searches for `[` and `]` over one text, shared by the ranges a caller reads in order. */
 export interface ListFinders {
@@ -91,7 +94,7 @@ export function readPythonicLists(
       i = b + 1
       continue
     }
-    const r = parsePythonCallListMap(text, b, JSON_LITERALS, (c) => toolCallFromPython(c, format), limit - out.length)
+    const r = parsePythonCallListMap(text, b, TOOL_CALL_SYNTAX, (c) => toolCallFromPython(c, format), limit - out.length)
     if (r.ok && r.end <= to) {
       // A list glued to text that runs on (`[f(a='V')]qa1', b=2)]`) was cut out of a longer one (issue 22).
       unreadGlued(r.calls, text, r.end, to)

@@ -1,8 +1,10 @@
 /**
- * Issue 22's rule, in one place: a call whose block holds text its format did not read (beyond whitespace and the
- * format's own tokens) may have lost an argument in that text, so it is never a valid call with fewer arguments. The
- * formats find such text (a member of a call object they do not read, text after a call's value, a closing token
- * written twice) and hand the calls here, which makes each valid one invalid (arguments `{}`) with a reason.
+ * The rule for text a format did not read, in one place. A call whose block holds text that could have held
+ * arguments the format did not read (a member of a call object it does not read, a value's rest glued to it, argument
+ * syntax after the call, a closing token written twice around such text) is never a valid call with fewer arguments:
+ * the formats find such text and hand the calls here, which makes each valid one invalid (arguments `{}`) with a
+ * reason. A call whose arguments were read completely stays valid whatever follows it that could not have held an
+ * argument: prose, a stray closing bracket, a closing tag (an older template's `[/TOOL_CALLS]`). That text is content.
  */
 import type { ForwardSearch } from './scan.js'
 import type { ToolCall } from './types.js'
@@ -34,10 +36,75 @@ export function quoted(text: string, from: number, to: number): string {
   return JSON.stringify(to - from <= 40 ? text.slice(from, to) : text.slice(from, from + 40) + '…')
 }
 
-/** `unreadText` when `text[from, to)` holds more than whitespace: what is left of a block after its call. */
+/** Length of the closing tag at `i` (`</name>`, `[/NAME]`), or 0 when none starts there. */
+export function closingTagAt(text: string, i: number, to = text.length): number {
+  const a = text.charCodeAt(i)
+  if ((a !== 60 /* < */ && a !== 91 /* [ */) || text.charCodeAt(i + 1) !== 47 /* / */) return 0
+  const end = a === 60 ? 62 /* > */ : 93 /* ] */
+  for (let j = i + 2; j < to && j < i + 66; j++) {
+    const c = text.charCodeAt(j)
+    if (c === end) return j > i + 2 ? j + 1 - i : 0
+    const name = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45 || c === 46 || c === 58
+    if (!name) return 0
+  }
+  return 0
+}
+
+/** Whether `c` is a character of prose that no format writes arguments with (letters, digits, spaces, `.,!?;-`). */
+function proseChar(c: number): boolean {
+  return (
+    (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c >= 128 ||
+    c === 32 || c === 10 || c === 13 || c === 9 || c === 46 || c === 44 || c === 33 || c === 63 || c === 59 || c === 45
+  )
+}
+
+const isCloser = (c: number): boolean => c === 125 /* } */ || c === 93 /* ] */ || c === 41 /* ) */
+const isLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c >= 128
+
+/**
+ * Whether `text[from, to)`, text after a call the format read completely, could have held arguments the format did
+ * not read. It could not when it is only stray closing brackets right after the call (`}`, `]`, `)`), closing tags
+ * (`</tool_call>`, `[/TOOL_CALLS]`) and prose (letters, digits, spaces, `.,!?;-`, an apostrophe inside a word):
+ * every format writes an argument with a quote, `:`, `=`, a bracket or a tag. Anything else could have.
+ */
+export function couldHoldArguments(text: string, from: number, to: number): boolean {
+  let i = from
+  // Stray closers right after the value, with spaces or closing tags between (`}]`, `}\n</tool_call>`).
+  while (i < to) {
+    const c = text.charCodeAt(i)
+    if (c === 125 /* } */ || c === 93 /* ] */ || c === 41 /* ) */ || c === 32 || c === 10 || c === 13 || c === 9) i++
+    else {
+      const tag = closingTagAt(text, i, to)
+      if (tag === 0) break
+      i += tag
+    }
+  }
+  while (i < to) {
+    const c = text.charCodeAt(i)
+    if (proseChar(c)) i++
+    else if (c === 39 /* ' */ && i > from && i + 1 < to && isLetter(text.charCodeAt(i - 1)) && isLetter(text.charCodeAt(i + 1))) i++
+    else {
+      const tag = closingTagAt(text, i, to)
+      if (tag === 0) return true
+      i += tag
+    }
+  }
+  return false
+}
+
+/** `unreadText` when `text[from, to)` could hold arguments (`couldHoldArguments`): what is left of a block after its call. */
 export function unreadAfter(calls: ToolCall[], text: string, from: number, to: number): ToolCall[] {
-  if (from >= to || blankBetween(text, from, to)) return calls
+  if (from >= to || !couldHoldArguments(text, from, to)) return calls
   return unreadText(calls, `text the format did not read after the call: ${quoted(text, from, to)}`)
+}
+
+/**
+ * A block's closing token (`token`) written again at `again` after the first one ended at `from`: the first may have
+ * been written inside a value, so that the call ran on past it. Invalid when the text between could hold arguments.
+ */
+export function unreadRunOn(calls: ToolCall[], text: string, token: string, from: number, again: number): ToolCall[] {
+  if (again < from || !couldHoldArguments(text, from, again)) return calls
+  return unreadText(calls, `${token} written twice: the call's text runs on past the first, unread (${quoted(text, from, again)})`)
 }
 
 /**
@@ -46,12 +113,19 @@ export function unreadAfter(calls: ToolCall[], text: string, from: number, to: n
  * only when a quoted member name follows it).
  */
 export function gluedAfter(text: string, end: number): boolean {
-  if (end >= text.length) return false
-  const c = text.charCodeAt(end)
+  // Stray closing brackets (`}]`) are skipped: what decides is the text after them.
+  let at = end
+  while (at < text.length && at < end + 64 && isCloser(text.charCodeAt(at))) at++
+  if (at >= text.length) return false
+  const c = text.charCodeAt(at)
+  // A closing tag (`][/TOOL_CALLS]`) is content, as is a space after stray closers.
+  if (closingTagAt(text, at) > 0 || (at > end && blankBetween(text, at, at + 1))) return false
+  // `{...}{...}`: call objects back to back (Llama 4 writes them so); the next one is read on its own.
+  if (c === 123 /* { */ && at === end && text.charCodeAt(end - 1) === 125 /* } */) return false
   // `{"name": "f"},"arguments": {...}}`: a comma and a quoted member name continue the object the JSON was cut from.
   if (c === 44 /* , */) {
-    let i = end + 1
-    while (i < text.length && i < end + 64 && blankBetween(text, i, i + 1)) i++
+    let i = at + 1
+    while (i < text.length && i < at + 64 && blankBetween(text, i, i + 1)) i++
     return text.charCodeAt(i) === 34 /* " */
   }
   return (
@@ -74,6 +148,11 @@ export function unreadGlued(calls: ToolCall[], text: string, end: number, limit 
  */
 export function unreadUnspaced(calls: ToolCall[], text: string, end: number, limit: number): ToolCall[] {
   if (end >= limit || blankBetween(text, end, end + 1)) return calls
+  // Stray closers, then a space, a closing tag or the block's end: content.
+  let at = end
+  while (at < limit && isCloser(text.charCodeAt(at))) at++
+  if (at > end && (at >= limit || blankBetween(text, at, at + 1))) return calls
+  if (closingTagAt(text, at, limit) > 0) return calls
   return unreadText(calls, `text glued to the end of the call, which the format did not read: ${quoted(text, end, Math.min(limit, end + 20))}`)
 }
 
@@ -112,8 +191,8 @@ export function unreadTail(calls: ToolCall[], text: string, end: number, limit: 
   if (calls.length === 0) return calls
   const c = close ? close.next(end) : -1
   if (c < 0 || c >= limit) return unreadGlued(calls, text, end, limit)
-  if (!blankBetween(text, end, c)) return unreadAfter(calls, text, end, c)
+  unreadAfter(calls, text, end, c)
   const again = close!.next(c + close!.token.length)
   if (again < 0 || again >= limit) return calls
-  return unreadText(calls, `${close!.token} written twice: the call's text runs on past the first, unread (${quoted(text, c, again)})`)
+  return unreadRunOn(calls, text, close!.token, c + close!.token.length, again)
 }

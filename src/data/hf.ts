@@ -22,7 +22,7 @@ import { chooseSplitFiles, dataFormatOf, type RepoFile } from './hf-splits.js'
 import { RepoCache } from './hub-cache.js'
 import { downloadFile, fetchTree, HubError, openRanged, resolveUrl, type HubConfig } from './hub-http.js'
 import { HubLimitError, resolveHubLimits, type ResolvedHubLimits } from './hub-limits.js'
-import { scrub } from './secrets.js'
+import { scrub, scrubDeep } from './secrets.js'
 import type { DataEntry, DataOptions } from './types.js'
 
 export type { HubConfig } from './hub-http.js'
@@ -118,6 +118,9 @@ export async function loadHfDataset(uri: string, options: DataOptions = {}, hub:
       budget -= 1
     }
   }
+  // A Hub (or a mirror at HF_ENDPOINT) that echoes the token into the rows it serves must not pass it on to prompts,
+  // outputs and reports: the samples are scrubbed of it here, where the token is known.
+  if (hub.token) for (const e of entries) if (e.sample) scrubDeep(e.sample, hub.token)
   return capSamples(checkUniqueIds(entries, wheres), options.maxSamples)
 }
 

@@ -1,6 +1,8 @@
 /**
  * The one scrubber for secrets (API keys, `HF_TOKEN`) in text that came from a server or an error: every place that
- * builds a message from a response scrubs with it, whole, before anything is cut, logged or stored. It lives in
+ * builds a message from a response scrubs with it, whole, before anything is cut, logged or stored, and a successful
+ * reply is scrubbed whole (`scrubDeep`) where it is decoded, by the one code that holds the secret, so nothing
+ * downstream (parsing, scoring, caches, recordings, task meta, reports, BFCL files) ever sees it. It lives in
  * `data/`, the lowest layer that holds a secret; `models/` uses it too.
  */
 
@@ -58,9 +60,62 @@ function secretList(secrets: Secrets): string[] {
 
 /** `text` with every spelling of each secret (see secretForms) replaced by `***`. */
 export function scrub(text: string, secrets: Secrets): string {
-  let out = text
-  for (const secret of secretList(secrets)) for (const form of secretForms(secret)) out = out.split(form).join(REDACTED)
-  return out
+  return scrubberFor(secrets)(text)
+}
+
+/** `scrub` for fixed secrets, their spellings computed once (for scrubbing many strings, as `scrubDeep` does). */
+export function scrubberFor(secrets: Secrets): (text: string) => string {
+  const forms = secretList(secrets).flatMap(secretForms)
+  if (forms.length === 0) return (text) => text
+  return (text) => {
+    let out = text
+    for (const form of forms) if (out.includes(form)) out = out.split(form).join(REDACTED)
+    return out
+  }
+}
+
+/**
+ * Secrets shorter than this are not looked for in a successful reply: they are placeholders (vLLM's `EMPTY`, `x`),
+ * and scrubbing them would change ordinary words of the model's output. Real keys and tokens are far longer.
+ */
+export const MIN_REPLY_SECRET = 8
+
+/**
+ * A decoded JSON value (a server's successful reply, a data row) with every string in it scrubbed, object keys
+ * included, in place; returns it. Strings that hold JSON (call arguments) are covered by the JSON-escaped spelling.
+ * Secrets under MIN_REPLY_SECRET characters are left alone. Iterative: a reply nested 100,000 levels deep is walked
+ * without recursion.
+ */
+export function scrubDeep<T>(value: T, secrets: Secrets): T {
+  const long = secretList(secrets).filter((s) => s.length >= MIN_REPLY_SECRET)
+  if (long.length === 0) return value
+  const clean = scrubberFor(long)
+  if (typeof value === 'string') return clean(value) as T
+  const stack: unknown[] = [value]
+  while (stack.length > 0) {
+    const node = stack.pop()
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) {
+        const v: unknown = node[i]
+        if (typeof v === 'string') node[i] = clean(v)
+        else if (typeof v === 'object' && v !== null) stack.push(v)
+      }
+    } else if (typeof node === 'object' && node !== null) {
+      const record = node as Record<string, unknown>
+      const keys = Object.keys(record)
+      const renamed = keys.some((k) => clean(k) !== k)
+      const entries = keys.map((k) => [renamed ? clean(k) : k, record[k]] as const)
+      // A key that held a secret is renamed: the object is rebuilt in order, every key an own data property
+      // (`__proto__` included, as the JSON decoder made it).
+      if (renamed) for (const k of keys) delete record[k]
+      for (const [k, v] of entries) {
+        const next = typeof v === 'string' ? clean(v) : v
+        if (renamed || next !== v) Object.defineProperty(record, k, { value: next, enumerable: true, writable: true, configurable: true })
+        if (typeof next === 'object' && next !== null) stack.push(next)
+      }
+    }
+  }
+  return value
 }
 
 /** `text` with a tail that is a prefix (6+ characters) of any spelling of a secret replaced by `***`. */

@@ -16,7 +16,7 @@
  * the file once (tests in a suite run in order) and lists the obsolete ids.
  */
 import { createHash } from 'node:crypto'
-import { unlink } from 'node:fs/promises'
+import { rename, unlink } from 'node:fs/promises'
 import { basename, dirname, join, relative } from 'node:path'
 import { expect } from 'vitest'
 import {
@@ -100,6 +100,16 @@ interface VitestSnapshotState {
   environment?: { readSnapshotFile(path: string): Promise<string | null>; saveSnapshotFile(path: string, content: string): Promise<void> }
   added?: { increment(key: string): void }
   updated?: { increment(key: string): void }
+}
+
+/**
+ * Save through Vitest's snapshot environment beside the file, then rename it over the file: a run killed mid-write
+ * leaves the old snapshot or the new one, never half of one (the rule of every file a run writes, as the reporter's).
+ */
+async function saveWhole(env: NonNullable<VitestSnapshotState['environment']>, path: string, content: string): Promise<void> {
+  const tmp = `${path}.${process.pid}.tmp`
+  await env.saveSnapshotFile(tmp, content)
+  await rename(tmp, path)
 }
 
 function snapshotState(): VitestSnapshotState | undefined {
@@ -199,7 +209,7 @@ export class SuiteSnapshot {
     const state = snapshotState()
     // A damaged file or one under its old name is rewritten even when its entries did not change.
     if (mode !== 'none' && (content !== before || corrupt || legacy !== undefined) && state?.environment) {
-      await state.environment.saveSnapshotFile(path, content)
+      await saveWhole(state.environment, path, content)
       if (legacy !== undefined) await unlink(legacy).catch(() => undefined) // moved: the new name holds it now
       written = true
       // Vitest's summary counts what was written: new lines as added, changed or removed ones as updated.

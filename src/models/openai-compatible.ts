@@ -9,7 +9,8 @@
  * concurrency 32 with fetch, 1.07× with `http.request`).
  *
  * The API key is read from the environment variable the user names, sent only in the Authorization header, and
- * scrubbed from every error message; it is never part of `id`, `settings`, or any field of the provider object.
+ * scrubbed from every error message and from every successful reply as it is decoded (so no output holds it); it is
+ * never part of `id`, `settings`, or any field of the provider object.
  */
 import { createHash } from 'node:crypto'
 import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } from 'node:http'
@@ -21,7 +22,7 @@ import type { ToolCall } from '../calls/types.js'
 import { formatBytes } from '../data/hub-limits.js'
 import { templateCalls } from './template-calls.js'
 import { endpointUrl, notFoundHint } from './endpoint-url.js'
-import { clip, scrub, scrubbedError } from '../data/secrets.js'
+import { clip, scrub, scrubbedError, scrubDeep } from '../data/secrets.js'
 import type { ChatMessage, Sample } from '../data/types.js'
 
 // The scrubber lives with the data layer (HF_TOKEN needs it too); re-exported where it was first published.
@@ -154,7 +155,10 @@ export function openaiCompatible(options: OpenAICompatibleOptions): ModelProvide
         if (firstMessage(decoded.value) === undefined) {
           return fail(`response has no choices[0].message: ${cut(res.text)}`, true)
         }
-        return { ok: true, json: decoded.value }
+        // The reply is scrubbed whole before anything reads it: a server that echoes the key (in text, in call
+        // arguments) must not put it into outputs, caches, reports or BFCL files. A call argument that held the key
+        // is parsed and scored with `***` in its place.
+        return { ok: true, json: scrubDeep(decoded.value, key) }
       }
       const retryable = res.status === 408 || res.status === 409 || res.status === 429 || res.status >= 500
       const hint = res.status === 404 ? notFoundHint(endpoint, CHAT_PATH) : ''

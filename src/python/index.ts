@@ -12,6 +12,7 @@
  *   comma-separated sequence of calls (`f(), g()`, what BFCL's bracket-wrapping accepts).
  * - `parsePythonCallListAt(text, i)` / `parsePythonCallAt(text, i)`: one `[...]` list of calls / one call starting
  *   at `i`, for format parsers that find calls inside prose; they report where the parse ended.
+ * - `parsePythonLiteral(text)` / `parsePythonLiteralAt(text, i)`: a literal (`[{'name': 'f'}]`) as a plain value.
  * - `unparsePython(node)`: a node's source as Python's `ast.unparse` writes it (BFCL turns a nested call without
  *   keyword arguments into that text).
  * - `renderPythonValue`, `renderPythonCall`: JSON-like values and calls written as Python source.
@@ -195,6 +196,29 @@ export function parsePythonLiteral(
     return { ok: false, error: 'not a literal (names or calls)', at: r.node.start }
   }
   return paths.floats.length > 0 ? { ok: true, value, floatPaths: paths.floats } : { ok: true, value }
+}
+
+/**
+ * `parsePythonLiteral` for the one expression starting at `start` (leading whitespace skipped), which may be followed
+ * by other text: the value and the index just after it.
+ */
+export function parsePythonLiteralAt(
+  text: string,
+  start: number,
+): { ok: true; value: unknown; floatPaths?: string[]; end: number } | { ok: false; error: string; at: number } {
+  const p = new Parser(text, {})
+  p.pos = start
+  try {
+    p.skip()
+    const node = p.expr(0)
+    if (p.failed) return { ok: false, error: p.error, at: p.errorAt }
+    const { value, paths } = plainValue(node)
+    if (paths.bareNames.length > 0 || paths.nestedCalls.length > 0) return { ok: false, error: 'not a literal (names or calls)', at: node.start }
+    return paths.floats.length > 0 ? { ok: true, value, floatPaths: paths.floats, end: p.pos } : { ok: true, value, end: p.pos }
+  } catch (e) {
+    const f = asFailure(e, p)
+    return { ok: false, error: f.error, at: f.at }
+  }
 }
 
 /** Run one of the entry points above from `start`; the runs are module functions, so a parse allocates no closure. */

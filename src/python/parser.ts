@@ -70,13 +70,40 @@ export class Parser extends PyScanner {
   callExpr(): PyCallNode {
     this.skip()
     const at = this.pos
-    const node = this.expr(1)
+    const hyphenated = this.options.hyphenatedNames ? this.hyphenatedNameEnd(at) : -1
+    let node: PyNode
+    if (hyphenated > 0) {
+      const name = this.text.slice(at, hyphenated)
+      this.pos = hyphenated
+      node = this.nameOrCall(1, name, at)
+    } else node = this.expr(1)
     if (this.failed) return FAILED_CALL
     if (node.kind !== 'call') {
       this.fail('expected a function call', at)
       return FAILED_CALL
     }
     return node
+  }
+
+  /**
+   * The end of a called name at `i` that holds `-` between identifier parts (`get-forecast`, `mcp.get-forecast`) and
+   * is followed by `(`; -1 for any other text (a plain name is read by the grammar).
+   */
+  hyphenatedNameEnd(i: number): number {
+    let hyphen = false
+    for (;;) {
+      const e = this.identifierEnd(i)
+      if (e === i) return -1
+      i = e
+      const c = i < this.end ? this.text.charCodeAt(i) : -1
+      if (c === C.MINUS) hyphen = true
+      else if (c !== C.DOT) break
+      i++
+    }
+    if (!hyphen) return -1
+    let j = i
+    while (j < this.end && (this.text.charCodeAt(j) === C.SPACE || this.text.charCodeAt(j) === C.TAB)) j++
+    return j < this.end && this.text.charCodeAt(j) === C.LPAREN ? i : -1
   }
 
   // -- expressions (Python's grammar, arithmetic subset) -------------------------------------------------------

@@ -82,6 +82,11 @@ export interface PyParseOptions {
    * compiler rejects it. BFCL's decoder parses with `ast.parse`, so its dict keeps the last value.
    */
   repeatedKeywords?: boolean
+  /**
+   * A called name (of a call in a list, or a statement's call) may hold `-` between its parts: tool names such as
+   * MCP's `get-forecast(city='Oslo')`, which Python would read as a subtraction. Only where a tool call is expected.
+   */
+  hyphenatedNames?: boolean
 }
 
 export type PyCallsResult =

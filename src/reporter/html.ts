@@ -9,8 +9,6 @@
  * Its input is narrow on purpose (`HtmlReportInput`): the final JSON report and one small record per sample, so the
  * reporter hands over what it already has and nothing here depends on how the run was collected.
  */
-import { mkdirSync, writeFileSync } from 'node:fs'
-import { dirname } from 'node:path'
 import type { EvalMeta, StoredCall } from '../eval/meta.js'
 import { FAILURE_CATEGORIES, NEMO_METRICS } from '../score/types.js'
 import type { ExpectedCall, RunMetric } from '../score/types.js'
@@ -255,12 +253,6 @@ export function renderHtmlReport(input: HtmlReportInput): string {
 </body>
 </html>
 `
-}
-
-/** Write the page to `path` (folders created as needed). */
-export function writeHtmlReport(path: string, input: HtmlReportInput): void {
-  mkdirSync(dirname(path), { recursive: true })
-  writeFileSync(path, renderHtmlReport(input))
 }
 
 /** The HTML report's view of one test case's meta (what the reporter already collects). */

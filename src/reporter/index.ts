@@ -6,14 +6,16 @@
  * It reads each sample's record from its test case's task meta only, so a run merged from sharded blob reports
  * (`vitest --merge-reports`) gives exactly the numbers of one unsharded run. This class is the edge with Vitest: it
  * gathers the run's facts, `buildRunReport` makes the one report, the gate (gate.ts) decides it, and the writers
- * render it; a failed gate exits non-zero with every reason named.
+ * render it; a failed gate exits non-zero with every reason named and, with the plugin, fails the `tool-evals gate`
+ * test case (gate-test.ts) that Vitest's own reporters count.
  */
+import { rmSync } from 'node:fs'
 import { relative, resolve } from 'node:path'
 import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason, TestSpecification, Vitest } from 'vitest/node'
 import { readEvalMeta, type EvalMeta } from '../eval/meta.js'
 import { buildRunReport, type ReportOptions, type RunFacts } from './build.js'
 import type { ModelGateOptions } from './matrix.js'
-import { htmlSampleFromMeta, writeHtmlReport, type HtmlSample } from './html.js'
+import { htmlSampleFromMeta, type HtmlSample } from './html.js'
 import { annotationCounts, annotationOverflowNotice } from './github.js'
 import { Progress } from './progress.js'
 import { TEST_TIMEOUT_ENV, VITEST_DEFAULT_TEST_TIMEOUT } from '../eval/timeout.js'
@@ -24,35 +26,29 @@ import { validateThresholds, type Thresholds } from './thresholds.js'
 import { validatePricing, type Pricing } from './usage.js'
 import type { UsageOptions } from './usage-apply.js'
 import { validateMaxThresholds, type MaxThresholds } from './usage-thresholds.js'
-import { addGateTestCase, errorLine, failedTests, moduleErrors, stdoutIsMachineReadable, unfinishedFiles, writesBlob } from './vitest-run.js'
-import {
-  githubWriter,
-  htmlWriter,
-  jsonText,
-  jsonWriter,
-  markdownWriter,
-  removeStale,
-  terminalWriter,
-  writeAtomically,
-  type DecidedRun,
-  type ReportWriter,
-} from './writers.js'
+import { errorLine, failedTests, moduleErrors, stdoutIsMachineReadable, unfinishedFiles, writesBlob } from './vitest-run.js'
+import { printable } from '../calls/printable.js'
+import type { GateVerdict } from './gate-test.js'
+import { beginRunFiles, finishRunFiles, interruptRunFiles, writeAtomically, type DecidedRun, type RunFilePaths } from './run-files.js'
+import { githubWriter, terminalWriter } from './writers.js'
 
 import { collectOutcomes, collectRunMeta, compareWithBaseline, samplesFileFor, writeSamplesFile, type GateOptions } from './compare/gate.js'
 import type { SampleOutcome } from './compare/outcomes.js'
 import type { RunMeta } from './compare/run-meta.js'
 import type { RegressionOptions } from './compare/compare.js'
 import { checkOptionKeys, type OptionKeys } from '../calls/options.js'
+import { appendToHistory, checkHistoryOptions, historyLabel, historyTags, type HistoryOptions } from './history.js'
 import { INPUT_ROOT_KEY } from '../data/input-root.js'
 
-export interface ToolEvalsReporterOptions extends GateOptions {
+export interface ToolEvalsReporterOptions extends GateOptions, HistoryOptions {
   /** Minimum rates, overall / per suite / per tool (see `Thresholds`). A run under any of them fails. */
   thresholds?: Thresholds
   /** Write the JSON report here (relative to Vitest's root). */
   outputFile?: string
   /**
-   * Append a Markdown summary to this file. Default: `$GITHUB_STEP_SUMMARY` when set (GitHub Actions); `false`
-   * turns it off.
+   * Write the Markdown summary to this file (relative to Vitest's root), replaced by each run as the JSON report is.
+   * Default: `$GITHUB_STEP_SUMMARY` when set (GitHub Actions), which is appended to (it is the job's, shared by its
+   * steps); `false` turns it off.
    */
   markdownFile?: string | false
   /** How many of the worst samples to show (default 5; 0 hides them). */
@@ -104,17 +100,13 @@ interface RunState {
   /** How the run narrows the suite (empty when whole). */
   selection: string[]
   /** Where this run's files go (absolute): a selection's beside the whole run's, never over them. */
-  paths: RunPaths
+  paths: RunFilePaths
   /** Test cases collected to run, and those finished so far (for a report written mid-run). */
   planned: number
   finished: TestCase[]
+  /** The run's test modules, the latest of each (Vitest makes a module anew when its file is collected), by file. */
+  modules: Map<string, TestModule>
   cancelHooked?: boolean
-}
-
-interface RunPaths {
-  json?: string
-  samples?: string
-  html?: string
 }
 
 export default class ToolEvalsReporter implements Reporter {
@@ -127,8 +119,6 @@ export default class ToolEvalsReporter implements Reporter {
   private run: RunState | undefined
   /** Why Vitest cancelled the current run ('test-failure' is `--bail`), if it did. */
   private cancelReason: string | undefined
-  /** The run decided by the front hook, for the views to render at this reporter's own turn. */
-  private decided: { report: ToolEvalsReport; tests: readonly TestCase[]; run: RunState } | undefined
   /** The last run's report (for programmatic use and tests). */
   report: ToolEvalsReport | undefined
   /** Whether another reporter writes a document to stdout (read once from the reporters Vitest was given). */
@@ -136,15 +126,8 @@ export default class ToolEvalsReporter implements Reporter {
   /** The run journal's folder (describeEval's resume), when this Vitest runs tests and resuming is on. */
   private journal: string | undefined
 
-  /**
-   * Placed before every other reporter (see `onInit`): it decides the run at the very start of `onTestRunEnd`, so a
-   * failed gate is a failed test case by the time JUnit, JSON or the default summary read the results. @internal
-   */
-  readonly front: Reporter = {
-    onTestRunEnd: (modules, errors, reason) => {
-      this.decide(modules, errors, reason)
-    },
-  }
+  /** The gate's test case, when the plugin runs one: where its verdict goes, and the project that holds it. */
+  private gate: { file: string; project: string } | undefined
 
   constructor(options: ToolEvalsReporterOptions = {}) {
     checkReporterOptions(options, 'ToolEvalsReporter')
@@ -159,6 +142,11 @@ export default class ToolEvalsReporter implements Reporter {
       throw new Error(`ToolEvalsReporter: option \`progressIntervalMs\` must be a positive number of milliseconds, got ${String(interval)}`)
     }
     this.progress = this.makeProgress()
+    try {
+      checkHistoryOptions(options)
+    } catch (err) {
+      throw new Error(`ToolEvalsReporter: ${(err as Error).message}`)
+    }
   }
 
   /** What buildRunReport needs of this reporter's options. */
@@ -182,6 +170,15 @@ export default class ToolEvalsReporter implements Reporter {
     else process.stdout.write(`${text}\n`)
   }
 
+  /** The plugin runs the gate's test case (reporter/gate-test.ts) in `project`; it reads its verdict from `file`. @internal */
+  useGateTest(file: string, project: string): void {
+    this.gate = { file, project }
+  }
+
+  private isGate(module: TestModule | undefined): boolean {
+    return this.gate !== undefined && module?.project?.name === this.gate.project
+  }
+
   onInit(vitest: Vitest): void {
     this.vitest = vitest
     // Relative input paths (data, recordings, caches) resolve in the workers from the root the reports go to.
@@ -194,11 +191,6 @@ export default class ToolEvalsReporter implements Reporter {
     if (typeof testTimeout === 'number' && testTimeout !== VITEST_DEFAULT_TEST_TIMEOUT) {
       ;((vitest.config.env ??= {}) as Record<string, string>)[TEST_TIMEOUT_ENV] = String(testTimeout)
     }
-    // After the reporters' onInit calls have run (inserting during Vitest's own iteration would skip one).
-    queueMicrotask(() => {
-      const list = (vitest as unknown as { reporters?: Reporter[] }).reporters
-      if (Array.isArray(list) && !list.includes(this.front)) list.unshift(this.front)
-    })
   }
 
   /**
@@ -232,13 +224,14 @@ export default class ToolEvalsReporter implements Reporter {
     this.progress.start()
     this.openJournal()
     this.cancelReason = undefined
-    this.decided = undefined
     listenForExit()
-    const selection = this.vitest ? await describeSelection(this.vitest, specifications) : []
-    this.run = { selection, paths: this.runPaths(selection.length > 0), planned: 0, finished: [] }
+    if (this.gate) rmSync(this.gate.file, { force: true })
+    const gateProject = this.gate?.project
+    const selection = this.vitest ? await describeSelection(this.vitest, specifications, (name) => name === gateProject) : []
+    this.run = { selection, paths: this.runPaths(selection.length > 0), planned: 0, finished: [], modules: new Map() }
     runsInFlight.add(this)
     // Until the run ends, every file says it did not: a killed run (SIGKILL, a crash) leaves no stale pass behind.
-    this.writeUnfinished(this.run)
+    beginRunFiles(this.run.paths, this.unfinishedRun(this.run))
   }
 
   /** Vitest drops its cancel listeners as each run starts: listen again once the run is under way. */
@@ -251,12 +244,25 @@ export default class ToolEvalsReporter implements Reporter {
     })
   }
 
-  onTestModuleQueued(): void {
+  onTestModuleQueued(module: TestModule): void {
     this.listenForCancel()
+    // Queued after every other project's files have finished (its group runs last): the gate decides now.
+    if (this.isGate(module)) this.writeGateVerdict()
+    else this.track(module)
+  }
+
+  private track(module: TestModule): void {
+    this.run?.modules.set(`${module.project?.name ?? ''}\0${module.moduleId}`, module)
+  }
+
+  onTestModuleEnd(module: TestModule): void {
+    if (!this.isGate(module)) this.track(module)
   }
 
   onTestModuleCollected(module: TestModule): void {
     this.listenForCancel()
+    if (this.isGate(module)) return
+    this.track(module)
     let n = 0
     for (const test of module.children.allTests()) if (isPlanned(test)) n++
     this.progress.addTotal(n)
@@ -264,22 +270,41 @@ export default class ToolEvalsReporter implements Reporter {
   }
 
   onTestCaseResult(test: TestCase): void {
+    if (this.isGate(test.module)) return
     this.progress.tick(readEvalMeta(test.meta())?.record.error !== undefined)
     this.run?.finished.push(test)
   }
 
-  /** The run's report from Vitest's results, decided by the gate; a failed gate becomes a failed test case. */
-  private decide(modules: ReadonlyArray<TestModule>, errors: ReadonlyArray<SerializedError>, reason: TestRunEndReason): ToolEvalsReport {
-    if (this.decided) return this.decided.report
-    const run: RunState = this.run ?? { selection: [], paths: this.runPaths(false), planned: 0, finished: [] }
+  /** The run's report at its end. */
+  private decide(modules: ReadonlyArray<TestModule>, errors: ReadonlyArray<SerializedError>, reason: TestRunEndReason): { report: ToolEvalsReport; tests: readonly TestCase[]; run: RunState } {
+    const run: RunState = this.run ?? { selection: [], paths: this.runPaths(false), planned: 0, finished: [], modules: new Map() }
     this.run = undefined
     runsInFlight.delete(this)
+    return { ...this.judge(modules, errors, reason, run, true), run }
+  }
+
+  /** The verdict the gate's test case carries: what fails the run beyond its failed tests, once every file finished. */
+  private writeGateVerdict(): void {
+    if (!this.gate || !this.run) return
+    const { report } = this.judge([...this.run.modules.values()], [], 'passed', this.run, false)
+    const verdict: GateVerdict = { reasons: report.gate.reasons.filter((r) => r.kind !== 'tests_failed').map((r) => printable(r.message)) }
+    writeAtomically(this.gate.file, JSON.stringify(verdict))
+  }
+
+  /**
+   * A report from Vitest's results (read, never changed), decided by the gate; the gate's own test case is not the
+   * run's. `final` (the run's end) writes the per-sample file and says when a baseline is missing.
+   */
+  private judge(all: ReadonlyArray<TestModule>, errors: ReadonlyArray<SerializedError>, reason: TestRunEndReason, run: RunState, final: boolean): { report: ToolEvalsReport; tests: readonly TestCase[] } {
+    const modules = all.filter((m) => !this.isGate(m))
+    // Vitest's reason counts the gate's test case too: with one, the run's tests pass when their modules do.
+    const testsPass = modules.length === all.length ? reason === 'passed' : reason !== 'interrupted' && modules.every((m) => m.ok())
     const root = this.root()
     const tests = modules.flatMap((m) => [...m.children.allTests()])
     const metas = metasOf(tests)
     const stopped: PartialReason | undefined = reason === 'interrupted' ? (this.cancelReason === 'test-failure' ? 'bail' : 'interrupted') : undefined
     const facts: RunFacts = {
-      testsPass: reason === 'passed',
+      testsPass,
       failedTests: failedTests(tests),
       runErrors: [...errors.map(errorLine), ...moduleErrors(root, modules)],
       unfinishedFiles: stopped ? [] : unfinishedFiles(root, modules),
@@ -291,34 +316,51 @@ export default class ToolEvalsReporter implements Reporter {
     let made: SampleOutcome[] | undefined
     const outcomes = (): SampleOutcome[] => (made ??= collectOutcomes(tests))
     // The per-sample file first (the report names it, with its run id and hash); a run cut short is no baseline.
-    if (run.paths.json && run.paths.samples && !stopped) facts.samples = writeSamplesFile(run.paths.json, outcomes())
+    if (final && run.paths.json && run.paths.samples && !stopped) facts.samples = writeSamplesFile(run.paths.json, outcomes())
     const baseline = compareWithBaseline(this.options, root, () => ({ meta: facts.run as RunMeta, outcomes: outcomes() }))
-    if (baseline.kind === 'missing') this.log(`tool-evals: no baseline report at ${baseline.file}: comparison skipped`)
+    if (baseline.kind === 'missing' && final) this.log(`tool-evals: no baseline report at ${baseline.file}: comparison skipped`)
     else if (baseline.kind === 'error') facts.baseline = { error: { file: baseline.file, message: baseline.message } }
     else if (baseline.kind === 'compared') facts.baseline = { comparison: baseline.comparison }
     const report = buildRunReport(metas, facts, this.reportOptions())
-    // The gate's verdict where Vitest's reporters read results (a blob run is decided when its blobs are merged).
-    if (!report.pass && !(this.vitest && writesBlob(this.vitest))) addGateTestCase(modules, report)
-    this.decided = { report, tests, run }
-    return report
+    return { report, tests }
   }
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>, errors: ReadonlyArray<SerializedError>, reason: TestRunEndReason): void {
-    const report = this.decide(modules, errors, reason)
+    const { report, tests, run } = this.decide(modules, errors, reason)
     this.progress.stop()
-    const { tests, run } = this.decided as NonNullable<typeof this.decided>
     // A run that reached its end with every file finished leaves nothing to resume: its journal is never replayed.
     // One that ran only part of the evals (filtered, or a file that failed to load) keeps what an unfinished run left.
     if (reason !== 'interrupted' && unfinishedFiles(this.root(), modules).length === 0) {
       this.retireJournal(run.selection.length > 0 || moduleErrors(this.root(), modules).length > 0)
     }
-    this.decided = undefined
     this.report = report
     let samples: HtmlSample[] | undefined
     const decided: DecidedRun = { report, htmlSamples: () => (samples ??= metasOf(tests).map(htmlSampleFromMeta)) }
-    for (const writer of this.writers(run.paths, tests)) writer.write(decided)
-    // Vitest sets the exit code from test results before reporters run; a failed gate must fail the run too.
+    const log = (line: string) => this.log(line)
+    // A merged run (`--merge-reports`) only reads blobs: its own time says nothing about the tests' run, so none is shown.
+    const elapsedMs = this.vitest?.config.mergeReports ? undefined : this.progress.elapsedMs()
+    terminalWriter(log, { summary: this.options.summary ?? true, elapsedMs }).write(decided)
+    finishRunFiles(run.paths, decided, log)
+    githubWriter(log, () => annotationOverflowNotice(annotationCounts(tests))).write(decided)
+    if (this.options.historyDir) this.appendHistory(this.options.historyDir, report, tests)
+    // The gate's verdict in Vitest's results is the exit code, as Vitest's own coverage thresholds do: Vitest set it
+    // from the tests before reporters run, and a gate that fails for more than tests (a threshold, a regression)
+    // fails the process too. Vitest's results are left as Vitest made them (see docs/ARCHITECTURE.md).
     if (!report.pass) process.exitCode ||= 1
+  }
+
+  /** The finished run into the history folder (see history.ts); a blob shard is appended when its blobs are merged. */
+  private appendHistory(dir: string, report: ToolEvalsReport, tests: readonly TestCase[]): void {
+    if (this.vitest && writesBlob(this.vitest)) return
+    try {
+      const shard = this.vitest?.config.shard
+      const label = historyLabel(report, historyTags(this.options))
+      const path = appendToHistory(this.resolvePath(dir), report, collectOutcomes(tests), label, shard ? `${shard.index}of${shard.count}` : undefined)
+      this.log(`tool-evals: run appended to the history: ${path}`)
+    } catch (err) {
+      this.log(`tool-evals: the run could not be appended to the history in ${dir}: ${errorLine(err)}`)
+      process.exitCode ||= 1
+    }
   }
 
   /** A partial run keeps what an unfinished whole run left for the run that runs everything. */
@@ -331,32 +373,11 @@ export default class ToolEvalsReporter implements Reporter {
     }
   }
 
-  /** The views, in the order a person reads them. */
-  private writers(paths: RunPaths, tests: readonly TestCase[]): ReportWriter[] {
-    const log = (line: string) => this.log(line)
-    // A merged run (`--merge-reports`) only reads blobs: its own time says nothing about the tests' run, so none is shown.
-    const elapsedMs = this.vitest?.config.mergeReports ? undefined : this.progress.elapsedMs()
-    const out: ReportWriter[] = [terminalWriter(log, { summary: this.options.summary ?? true, elapsedMs })]
-    if (paths.json) out.push(jsonWriter(paths.json, log))
-    if (paths.html) out.push(htmlWriter(paths.html, log))
-    const markdownFile = this.options.markdownFile ?? process.env['GITHUB_STEP_SUMMARY']
-    if (markdownFile) out.push(markdownWriter(this.resolvePath(markdownFile), log))
-    out.push(githubWriter(log, () => annotationOverflowNotice(annotationCounts(tests))))
-    return out
-  }
-
-  /** Every file of a run that has not finished: the JSON and HTML say so, and no stale per-sample file is left. */
-  private writeUnfinished(run: RunState): void {
-    const report = this.unfinishedReport(run)
-    if (run.paths.samples) removeStale(run.paths.samples)
-    if (run.paths.json) writeAtomically(run.paths.json, jsonText(report))
-    if (run.paths.html) writeHtmlReport(run.paths.html, { report, samples: metasOf(run.finished).map(htmlSampleFromMeta) })
-  }
-
   /** What finished of a run cut short (or, at run start, nothing): marked interrupted, never a pass. */
-  private unfinishedReport(run: RunState): ToolEvalsReport {
+  private unfinishedRun(run: RunState): DecidedRun {
     const partial = { ...scopeOf('interrupted', run.finished, run.selection), planned: run.planned, ran: run.finished.length }
-    return buildRunReport(metasOf(run.finished), { testsPass: false, partial }, this.reportOptions())
+    const report = buildRunReport(metasOf(run.finished), { testsPass: false, partial }, this.reportOptions())
+    return { report, htmlSamples: () => metasOf(run.finished).map(htmlSampleFromMeta) }
   }
 
   /** On process exit with a run still open (SIGINT, SIGTERM, `process.exit` mid-run): write what finished. @internal */
@@ -365,24 +386,36 @@ export default class ToolEvalsReporter implements Reporter {
     const run = this.run
     this.run = undefined
     runsInFlight.delete(this)
-    if (!run || (!run.paths.json && !run.paths.html)) return
+    const where = run && (run.paths.json ?? run.paths.html ?? run.paths.markdown ?? run.paths.stepSummary)
+    if (!run || !where) return
     try {
-      this.writeUnfinished(run)
-      process.stderr.write(`tool-evals: run interrupted; report of the ${run.finished.length} finished test(s) written to ${run.paths.json ?? run.paths.html}\n`)
+      interruptRunFiles(run.paths, this.unfinishedRun(run), (line) => process.stderr.write(`${line}\n`))
+      process.stderr.write(`tool-evals: run interrupted; report of the ${run.finished.length} finished test(s) written to ${where}\n`)
     } catch {
       // Exiting anyway; the files written at run start already say the run did not finish.
     }
   }
 
-  /** The files this run writes: a selection's beside the whole run's, never over them. */
-  private runPaths(partial: boolean): RunPaths {
-    const paths: RunPaths = {}
-    const { outputFile, htmlFile } = this.options
+  /**
+   * The files this run writes: a selection's beside the whole run's, never over them. The Markdown summary is the
+   * run's own file unless it is GitHub's step summary, which is appended to.
+   */
+  private runPaths(partial: boolean): RunFilePaths {
+    const paths: RunFilePaths = {}
+    const own = (file: string) => this.resolvePath(partial ? partialReportPath(file) : file)
+    const { outputFile, htmlFile, markdownFile } = this.options
     if (outputFile) {
-      paths.json = this.resolvePath(partial ? partialReportPath(outputFile) : outputFile)
+      paths.json = own(outputFile)
       if (this.options.samplesFile !== false) paths.samples = samplesFileFor(paths.json)
     }
-    if (htmlFile) paths.html = this.resolvePath(partial ? partialReportPath(htmlFile) : htmlFile)
+    if (htmlFile) paths.html = own(htmlFile)
+    const stepSummary = process.env['GITHUB_STEP_SUMMARY'] ? this.resolvePath(process.env['GITHUB_STEP_SUMMARY']) : undefined
+    if (markdownFile === undefined) {
+      if (stepSummary) paths.stepSummary = stepSummary
+    } else if (markdownFile !== false) {
+      if (this.resolvePath(markdownFile) === stepSummary) paths.stepSummary = stepSummary
+      else paths.markdown = own(markdownFile)
+    }
     return paths
   }
 
@@ -399,7 +432,7 @@ export default class ToolEvalsReporter implements Reporter {
 const REPORTER_OPTION_KEYS: OptionKeys<ToolEvalsReporterOptions> = {
   thresholds: true, outputFile: true, markdownFile: true, worst: true, progress: true, summary: true, htmlFile: true,
   pricing: true, maxThresholds: true, samplesFile: true, baseline: true, regression: true, mustPass: true, progressIntervalMs: true,
-  models: true,
+  historyDir: true, historyStep: true, historyLabel: true, models: true,
 }
 const MODEL_GATE_OPTION_KEYS: OptionKeys<ModelGateOptions> = { noneWorse: true, thresholds: true }
 const REGRESSION_OPTION_KEYS: OptionKeys<RegressionOptions> = { alpha: true, minDrop: true, metrics: true, mustPass: true }

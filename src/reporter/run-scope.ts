@@ -22,8 +22,12 @@ export interface PartialRun {
   ran: number
 }
 
-/** The selection a run's specifications make of the whole project; empty when the run is whole. */
-export async function describeSelection(vitest: Vitest, specifications: ReadonlyArray<TestSpecification>): Promise<string[]> {
+/**
+ * The selection a run's specifications make of the whole project; empty when the run is whole. Files of the projects
+ * `aside` names (the gate's own test case) are not the suite's.
+ */
+export async function describeSelection(vitest: Vitest, all: ReadonlyArray<TestSpecification>, aside: (project: string) => boolean = () => false): Promise<string[]> {
+  const specifications = all.filter((s) => !aside(s.project.name))
   const out: string[] = []
   const pattern = vitest.config.testNamePattern
   if (pattern) out.push(`-t ${String(pattern)}`)
@@ -32,13 +36,13 @@ export async function describeSelection(vitest: Vitest, specifications: Readonly
   if (specifications.some((s) => (s.testLines?.length ?? 0) > 0 || (s.testIds?.length ?? 0) > 0 || s.testNamePattern)) {
     out.push('test locations or ids')
   }
-  let all: number | undefined
+  let total: number | undefined
   try {
-    all = (await vitest.globTestSpecifications()).length
+    total = (await vitest.globTestSpecifications()).filter((s) => !aside(s.project.name)).length
   } catch {
     // Globbing failed (an unusual setup): judge by the other signs alone.
   }
-  if (all !== undefined && specifications.length < all) out.push(`test files: ${specifications.length} of ${all}`)
+  if (total !== undefined && specifications.length < total) out.push(`test files: ${specifications.length} of ${total}`)
   return out
 }
 

@@ -1,12 +1,10 @@
 /**
  * The reporter's edge with Vitest: the facts of a finished run that are not in task meta (its errors, the files
- * that did not finish, the failed tests), which other reporters write to stdout, and the gate's verdict put where
- * Vitest's own reporters read results (a failed test case), so JUnit, JSON and the default summary count it.
+ * that did not finish, the failed tests) and which other reporters write to stdout. It only reads: Vitest's results
+ * are Vitest's; the gate's verdict reaches them as a real test case (gate-test.ts) and the exit code.
  */
 import { relative } from 'node:path'
 import type { SerializedError, TestCase, TestModule, Vitest } from 'vitest/node'
-import { printable } from '../calls/printable.js'
-import type { ToolEvalsReport } from './report.js'
 
 /** One line for an error Vitest reported (its message and its causes' messages). */
 export function errorLine(error: SerializedError | unknown): string {
@@ -58,7 +56,6 @@ function reporterName(entry: unknown): { name: string; options: Record<string, u
     if (name === 'JsonReporter') return { name: 'json', options }
     if (name === 'TapReporter') return { name: 'tap', options }
     if (name === 'TapFlatReporter') return { name: 'tap-flat', options }
-    if (name === 'BlobReporter') return { name: 'blob', options }
   }
   return undefined
 }
@@ -66,6 +63,11 @@ function reporterName(entry: unknown): { name: string; options: Record<string, u
 function configuredReporters(vitest: Vitest): { name: string; options: Record<string, unknown> }[] {
   const list = (vitest.config.reporters ?? []) as unknown[]
   return list.map(reporterName).filter((r): r is { name: string; options: Record<string, unknown> } => r !== undefined)
+}
+
+/** Whether this Vitest writes a blob report (a shard of a run whose whole is decided when the blobs are merged). */
+export function writesBlob(vitest: Vitest): boolean {
+  return configuredReporters(vitest).some((r) => r.name === 'blob')
 }
 
 /**
@@ -80,44 +82,4 @@ export function stdoutIsMachineReadable(vitest: Vitest): boolean {
     if (typeof outputFile === 'string') return false
     return !(outputFile && typeof outputFile[name] === 'string')
   })
-}
-
-/** A blob run (`--reporter=blob`, a shard) is decided when the blobs are merged, not here. */
-export function writesBlob(vitest: Vitest): boolean {
-  return configuredReporters(vitest).some((r) => r.name === 'blob')
-}
-
-/** The name of the test case that carries a failed gate into Vitest's results. */
-export const GATE_TEST_NAME = 'tool-evals gate'
-
-/**
- * Put a failed gate into Vitest's results as one failed test case (in the first test module) when it fails for more
- * than failed tests (a threshold, a regression, a crashed file, an error), so every reporter that
- * runs after this one counts it: JUnit's `failures`, the JSON reporter's `success`, the default summary. Called
- * synchronously at the start of `onTestRunEnd` by a hook placed before the other reporters (see ToolEvalsReporter).
- */
-export function addGateTestCase(modules: ReadonlyArray<TestModule>, report: ToolEvalsReport): boolean {
-  // Failed tests are in Vitest's results already: the gate's own test case is for what they do not show.
-  if (report.gate.reasons.every((r) => r.kind === 'tests_failed') || modules.length === 0) return false
-  const first = [...modules].sort((a, b) => (a.moduleId < b.moduleId ? -1 : 1))[0] as TestModule
-  const file = (first as unknown as { task?: { tasks?: unknown[]; id?: string; name?: string } }).task
-  if (!file || !Array.isArray(file.tasks)) return false
-  const message = `the run fails its gate: ${report.gate.reasons.map((r) => printable(r.message)).join('; ')}`
-  file.tasks.push({
-    id: `${file.id ?? 'file'}_tool_evals_gate`,
-    type: 'test',
-    name: GATE_TEST_NAME,
-    fullName: GATE_TEST_NAME,
-    fullTestName: GATE_TEST_NAME,
-    mode: 'run',
-    file,
-    suite: file,
-    meta: {},
-    context: null,
-    timeout: 0,
-    annotations: [],
-    artifacts: [],
-    result: { state: 'fail', duration: 0, errors: [{ name: 'ToolEvalsGateFailure', message, stack: '' }] },
-  })
-  return true
 }

@@ -1,79 +1,18 @@
 /**
- * The report's views, each behind one small interface: a writer takes the decided run and renders it (a file, the
- * terminal, GitHub annotations). None of them computes a verdict or a rate: they read the report (and the HTML page
- * its per-sample view), so none can disagree with the gate.
+ * The report's views on the process's output, each behind one small interface: a writer takes the decided run and
+ * renders it (the terminal, GitHub annotations). The files are run-files.ts's. None of them computes a verdict or a
+ * rate: they read the report, so none can disagree with the gate.
  */
-import { appendFileSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
-import { dirname } from 'node:path'
 import { printable } from '../calls/printable.js'
-import { renderComparisonMarkdown, renderComparisonText } from './compare/render.js'
+import { renderComparisonText } from './compare/render.js'
 import { githubError, inGitHubActions } from './github.js'
 import { reasonTitle } from './gate.js'
-import { writeHtmlReport, type HtmlSample } from './html.js'
-import { renderMarkdown } from './markdown.js'
-import type { ToolEvalsReport } from './report.js'
+import type { DecidedRun } from './run-files.js'
 import type { PartialRun } from './run-scope.js'
 import { renderSummary, type SummaryOptions } from './terminal.js'
 
-/** A decided run, as the writers receive it. */
-export interface DecidedRun {
-  report: ToolEvalsReport
-  /** The HTML page's samples (made on first use). */
-  htmlSamples(): readonly HtmlSample[]
-}
-
 export interface ReportWriter {
   write(run: DecidedRun): void
-}
-
-/** Write beside and rename: a reader (or a kill mid-write) never sees half a file. */
-export function writeAtomically(path: string, text: string): void {
-  mkdirSync(dirname(path), { recursive: true })
-  const tmp = `${path}.${process.pid}.tmp`
-  writeFileSync(tmp, text)
-  renameSync(tmp, path)
-}
-
-export function jsonText(report: ToolEvalsReport): string {
-  return `${JSON.stringify(report, null, 2)}\n`
-}
-
-/** The JSON report (`outputFile`). */
-export function jsonWriter(path: string, log: (line: string) => void): ReportWriter {
-  return {
-    write({ report }) {
-      writeAtomically(path, jsonText(report))
-      log(`tool-evals: JSON report written to ${path}`)
-    },
-  }
-}
-
-/** Remove a file left by an earlier run (a stale per-sample file must not sit beside a report that is not its own). */
-export function removeStale(path: string): void {
-  rmSync(path, { force: true })
-}
-
-export function htmlWriter(path: string, log: (line: string) => void): ReportWriter {
-  return {
-    write(run) {
-      writeHtmlReport(path, { report: run.report, samples: run.htmlSamples(), comparison: run.report.comparison })
-      log(`tool-evals: HTML report written to ${path}`)
-    },
-  }
-}
-
-/** The Markdown summary, appended (GitHub's `$GITHUB_STEP_SUMMARY` is one file per step that several tools append to). */
-export function markdownWriter(path: string, log: (line: string) => void): ReportWriter {
-  return {
-    write({ report }) {
-      try {
-        const comparison = report.comparison ? `${renderComparisonMarkdown(report.comparison)}\n` : ''
-        appendFileSync(path, comparison + renderMarkdown(report))
-      } catch (err) {
-        log(`tool-evals: could not write the Markdown summary to ${printable(path)}: ${printable((err as Error).message)}`)
-      }
-    },
-  }
 }
 
 /** `partial run (bail): 3 of 10 planned test cases ran`: one line for the terminal. */

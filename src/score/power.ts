@@ -22,6 +22,8 @@ export interface GateDesign {
   discordance: number
   /** Clustered standard error of the mean difference with no change: the t test's noise. */
   se: number
+  /** Trials per sample, each value the mean of their 0/1 outcomes (absent: 1). */
+  trials?: number
 }
 
 const POWER = 0.8
@@ -103,7 +105,9 @@ function clustersCanReject(g: number, a: number): boolean {
 /**
  * The standard error under a drop `d`: a drop adds discordant samples, and with them variance, in proportion (as
  * McNemar's q = ψ + d does); the observed standard error with no change is the noise alone. Without it, the MDE
- * of clustered data was stated too small (60% power at it, not 80%).
+ * of clustered data was stated too small (60% power at it, not 80%). A drop is a 0/1 outcome lost with probability
+ * d in each trial, so a mean over k trials gains d/k of variance per sample, as the noise ψ/k does: the ratio of the
+ * two is d/ψ whatever k.
  */
 function seUnder(design: GateDesign, d: number): number {
   return design.discordance > 0 ? design.se * Math.sqrt(1 + d / design.discordance) : design.se
@@ -113,7 +117,7 @@ function seUnder(design: GateDesign, d: number): number {
 export function tPower(design: GateDesign, d: number, a: number, minDrop: number): number {
   const g = design.clusters
   if (g < 2 || !clustersCanReject(g, a) || d <= 0) return 0
-  if (design.se === 0) return d >= floorDrop(design, a, minDrop) ? 1 : 0
+  if (design.se === 0) return noiselessPower(design, d, a, minDrop)
   const df = g - 1
   const se = seUnder(design, d)
   // The test divides by the standard error it observes, which carries the drop's variance too.
@@ -121,10 +125,19 @@ export function tPower(design: GateDesign, d: number, a: number, minDrop: number
   return studentUpperTail((c - d) / se, df)
 }
 
-/** With no discordance at all: the drop that moves enough clusters one way to reach a (2^-k ≤ a). */
-function floorDrop(design: GateDesign, a: number, minDrop: number): number {
-  const k = Math.ceil(Math.log2(1 / a) - 1e-9)
-  return Math.max(minDrop, k / Math.max(1, design.clusters))
+/**
+ * With no noise at all, every cluster that changes changes one way, and the test rejects once enough of them have
+ * (the sign-flip's 2^-k ≤ a; past SIGN_FLIP_MAX the t test on same-signed changes rejects sooner) and the drop is at
+ * least `minDrop`. A drop d loses each trial's outcome with probability d, so a cluster of s samples with k trials
+ * each changes with probability 1 − (1 − d)^(s·k): the power is a binomial tail over the clusters, smooth in d, not
+ * the step a drop of exactly k clusters would give (that step printed "power at 10 pts: 0%" beside an MDE of 12.5).
+ */
+function noiselessPower(design: GateDesign, d: number, a: number, minDrop: number): number {
+  if (d < minDrop) return 0
+  const need = Math.min(Math.ceil(Math.log2(1 / a) - 1e-9), SIGN_FLIP_MAX + 1)
+  const draws = (design.n / Math.max(1, design.clusters)) * (design.trials ?? 1)
+  const changes = 1 - (1 - Math.min(1, d)) ** draws
+  return binomialTail(need, design.clusters, changes)
 }
 
 /** The gate's power against a drop `d` at level `a` (α over the family size) with the verdict's `minDrop`. */
@@ -141,7 +154,6 @@ export function gateMde(design: GateDesign, a: number, minDrop: number, power = 
   if (!design.mcnemar) {
     const g = design.clusters
     if (g < 2 || !clustersCanReject(g, a)) return null
-    if (design.se === 0) return floorDrop(design, a, minDrop)
   }
   const top = design.mcnemar ? 1 - design.discordance / 2 : 1
   if (!(top > 0) || gatePower(design, top, a, minDrop) < power) return null
@@ -157,17 +169,24 @@ export function gateMde(design: GateDesign, a: number, minDrop: number, power = 
 
 /**
  * The same design with `factor` times the samples (drawn like these: same flakiness, same cluster sizes) and each
- * sample's value the mean of `trials` generations (the `mean` reducer): noise shrinks by √factor and √trials, and
- * with trials the values are shares, so the t test decides instead of McNemar.
+ * sample's value the mean of `trials` generations (the `mean` reducer). One model of a drop serves every figure of
+ * a plan (power, MDE, samples and trials needed): each trial's 0/1 outcome is lost with probability d, and two runs'
+ * trials differ with probability ψ with no drop.
+ *
+ * 0/1 values of single samples: k trials of n samples are, to the gate, n·k paired 0/1 draws, each discordant with
+ * probability ψ (+ d under a drop), so the design stays McNemar's over n·k pairs: the gate's test on the samples'
+ * shares (sign-flip, paired t) sees the same counts, and its discreteness (too few samples moved to reach α) is
+ * McNemar's. Trials thus help with no flakiness at all: they give a drop more draws to show in. Otherwise (clusters,
+ * fractions) the clustered t: its standard error shrinks by √(factor·trials), ψ stays per trial (see seUnder).
  */
 export function scaleDesign(design: GateDesign, factor: number, trials = 1): GateDesign {
   const n = Math.max(1, Math.round(design.n * factor))
   const clusters = Math.max(1, Math.round(design.clusters * factor))
-  const mcnemar = design.mcnemar && trials === 1
-  // With McNemar the noise is ψ; the t test's SE follows from it when every cluster is one sample.
-  const se = design.mcnemar ? Math.sqrt(design.discordance / n / trials) : design.se / Math.sqrt(factor * trials)
-  // A mean over trials moves by the drop without gaining the variance a 0/1 flip adds: scale the discordance up.
-  return { n, clusters, mcnemar, discordance: design.discordance * trials, se }
+  if (design.mcnemar) {
+    const pairs = n * trials
+    return { n: pairs, clusters: pairs, mcnemar: true, discordance: design.discordance, se: Math.sqrt(design.discordance / pairs) }
+  }
+  return { n, clusters, mcnemar: false, discordance: design.discordance, se: design.se / Math.sqrt(factor * trials), trials: (design.trials ?? 1) * trials }
 }
 
 /**

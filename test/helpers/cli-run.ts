@@ -1,5 +1,6 @@
 // One `tool-evals` command run in process, its stdout and stderr collected as text.
 import { PassThrough } from 'node:stream'
+import { afterAll, beforeAll } from 'vitest'
 import { runCli, type Command } from '../../src/cli/command.js'
 
 /** `input` is the command's stdin, then its end, as a pipe gives it. */
@@ -30,4 +31,19 @@ export async function runCommandIn(cwd: string, commands: Command[], argv: strin
   } finally {
     process.chdir(before)
   }
+}
+
+/**
+ * Off a terminal `bfcl run` writes a progress line on a clock (every 15 s by default), so what its stderr holds
+ * depends on the machine's speed: a file whose tests expect nothing else on stderr turns the lines off for its tests.
+ */
+export function withoutProgressLines(): void {
+  const before = process.env['TOOL_EVALS_PROGRESS_INTERVAL']
+  beforeAll(() => {
+    process.env['TOOL_EVALS_PROGRESS_INTERVAL'] = 'off'
+  })
+  afterAll(() => {
+    if (before === undefined) delete process.env['TOOL_EVALS_PROGRESS_INTERVAL']
+    else process.env['TOOL_EVALS_PROGRESS_INTERVAL'] = before
+  })
 }

@@ -197,6 +197,11 @@ export interface BfclResultsFile {
   errors: string[]
 }
 
+/** The category's results file in `resultsDir` (or one folder below), the highest version where several are. */
+export function findResultsFile(resultsDir: string, category: string): Promise<string | undefined> {
+  return findFile(resultsDir, category, RESULT_FILE)
+}
+
 /** Read a category's recorded results; every unusable line becomes an error line (it still counts in the total). */
 export async function loadCategoryResults(resultsDir: string, category: string): Promise<BfclResultsFile> {
   const file = await findFile(resultsDir, category, RESULT_FILE)

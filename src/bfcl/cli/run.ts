@@ -1,30 +1,34 @@
 /**
  * `tool-evals bfcl run`: generates BFCL results from an OpenAI-compatible endpoint with BFCL's own request shapes,
  * writes them in BFCL's layout (`OUT/result/<model>/<group>/BFCL_v4_<category>_result.json`, which BFCL's
- * `bfcl evaluate` reads), scores them with `tool-evals bfcl` (score files in BFCL's layout under `OUT/score/<model>/`,
- * the leaderboard CSVs there) and prints one JSON line per category, then the summary with the overall accuracy.
+ * `bfcl evaluate` reads), scores them with `tool-evals bfcl` (score files in BFCL's layout under
+ * `OUT/score/<model>/<group>/`, the leaderboard CSVs in `OUT/score/<model>/`) and prints one JSON line per category as
+ * it ends, then the summary with the leaderboard's overall accuracy.
+ * Each category's generation, result file and scoring are `run-category.ts`'s; this file plans the run (what is
+ * skipped, what may be reused) before any request is sent.
  */
 import { existsSync } from 'node:fs'
-import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { PassThrough } from 'node:stream'
 import { printable } from '../../calls/printable.js'
 import { openaiCompatible } from '../../models/openai-compatible.js'
-import { compareIds, resultFileName } from '../checker/categories.js'
+import { resultFileName } from '../checker/categories.js'
 import { leaderboardRows } from '../checker/leaderboard.js'
-import { fromJson, pyJsonDumps } from '../../python/operations.js'
-import type { JsonValue } from '../../calls/types.js'
-import { bfclCommand } from './score.js'
 import { bfclGroupFolder, BFCL_GROUPS, expandCategories, isMultiTurnName } from './groups.js'
-import { generateCategory, type BfclMode, type BfclResultRecord, type GeneratedCategory } from '../protocol/generate.js'
+import type { BfclMode } from '../protocol/generate.js'
 import { EXIT_BAD_INPUT, EXIT_OK, UsageError, writeLine, type Command, type OptionValues } from '../../cli/command.js'
 import { isAgenticCategory } from '../agentic/checker.js'
 import { loadRecordedWebSearch } from '../agentic/web-search.js'
-import { agenticRefusal, generateAgenticCategory } from '../protocol/agentic-generate.js'
-import { generateFormatSensitivity } from '../protocol/format-sensitivity.js'
+import { agenticRefusal } from '../protocol/agentic-generate.js'
+import { entriesFile } from './expected-ids.js'
+import { filesDigest, reuseRefusal, type RunIdentity } from './result-journal.js'
+import { progressIntervalMs } from './progress.js'
+import { runCategory, type CategoryContext } from './run-category.js'
 
 /** BFCL's `generate` default temperature. */
 export const BFCL_DEFAULT_TEMPERATURE = 0.001
+
+/** Time limit of one attempt of a request, in seconds (the endpoint provider's default). */
+export const DEFAULT_TIMEOUT_S = 120
 
 /** Categories this command generates; the others are refused by name with the reason. */
 function notGenerated(category: string, mode: string, webSearch: boolean): string | undefined {
@@ -50,32 +54,21 @@ function num(values: OptionValues, name: string, fallback: number, integer: bool
   return n
 }
 
-/** A result file's text as BFCL writes it: `json.dumps` of each line (Python separators, ASCII), sorted by id. */
-export function resultFileText(records: readonly BfclResultRecord[]): string {
-  const sorted = [...records].sort((a, b) => compareIds(a.id, b.id))
-  return sorted.map((r) => pyJsonDumps(fromJson(r as unknown as JsonValue) ?? null, { ensureAscii: true })).join('\n') + '\n'
-}
-
 /** The folder name BFCL gives a model's results (`/` is not a path separator there). */
 export function modelDirName(model: string): string {
   return model.replace(/\//g, '_')
 }
 
-function mean(xs: number[]): number | null {
-  return xs.length === 0 ? null : xs.reduce((a, x) => a + x, 0) / xs.length
-}
-
-/** The per-category numbers the generation adds to the score line. */
-function generationFields(g: GeneratedCategory): Record<string, unknown> {
-  const flat = (v: number | number[][]) => (typeof v === 'number' ? [v] : v.flat())
-  const latencies = g.records.flatMap((r) => flat(r.latency))
-  return {
-    requests: g.requests,
-    inference_errors: g.errors.length,
-    input_tokens: g.records.reduce((a, r) => a + flat(r.input_token_count).reduce((x, y) => x + y, 0), 0),
-    output_tokens: g.records.reduce((a, r) => a + flat(r.output_token_count).reduce((x, y) => x + y, 0), 0),
-    latency_mean_s: mean(latencies),
-  }
+/** What a category of the run is: where its results go, and what they are generated with. */
+export interface PlannedCategory {
+  category: string
+  multi: boolean
+  /** The folder holding its result file (BFCL's group folder). */
+  dir: string
+  file: string
+  /** The folder its data file is in (the multi-turn folder for multi-turn categories). */
+  dataIn: string
+  identity: RunIdentity
 }
 
 export const bfclRunCommand: Command = {
@@ -84,8 +77,9 @@ export const bfclRunCommand: Command = {
   description: [
     "Generates BFCL results from an OpenAI-compatible endpoint, with the requests BFCL's own handler sends",
     '(gorilla 8db0b7ca, openai_completion.py), writes them as BFCL does, scores them and prints one JSON line per',
-    'category (the scoring line of tool-evals bfcl, plus requests, inference_errors, tokens and mean latency),',
-    'then {"summary": ...} with the leaderboard\'s overall accuracy (weights 10/10/10/30/40, N/A rules).',
+    'category as it finishes (the scoring line of tool-evals bfcl, plus requests, inference_errors, tokens and mean',
+    'latency of this run, and reused), then {"summary": ...} with the leaderboard\'s overall accuracy (weights',
+    '10/10/10/30/40, N/A rules).',
     '',
     '  --base-url URL        the API root, e.g. http://127.0.0.1:8000/v1',
     '  --model NAME          the model name sent in each request',
@@ -102,15 +96,25 @@ export const bfclRunCommand: Command = {
     '  --concurrency N       entries in flight at once (default 8)',
     '  --limit N             the first N entries of each category',
     '  --retries N           retries of a failed request (default 4)',
+    `  --timeout S           time limit of one attempt of a request, in seconds (default ${DEFAULT_TIMEOUT_S})`,
+    '  --strict              a category that cannot be generated fails the run (exit code 1)',
     '  --web-search-results FILE  the web-search backend for web_search_*: recorded SerpAPI responses and pages',
     '                        ({"search": {region: {keywords: response}}, "fetch": {url: {mode: text}}}); no live search',
+    '',
+    'Each answered entry is appended to its result file at once (an interrupted run keeps every answer); the file',
+    'is sorted by id when its category ends. A rerun with the same model, mode, temperature and data asks only the',
+    'entries its result files lack (and those that failed), and never shrinks a result file; results written with',
+    'other options are refused by name. Progress goes to stderr (a line every TOOL_EVALS_PROGRESS_INTERVAL seconds,',
+    'default 15, when stderr is not a terminal).',
     '',
     'Function-calling mode sends dotted function names with underscores, as BFCL\'s handler does, and scores with',
     '--underscore-to-dot. An entry whose requests still fail is written as BFCL writes it ("Error during inference:',
     '..."), counts as wrong, and is reported on stderr; the exit code is then 1. Agentic categories run in both modes',
     '(memory_kv and memory_rec_sum with their prerequisite conversations; web search with --web-search-results);',
     'format_sensitivity in prompting mode (each entry under the 26 prompt formats; its line adds accuracy_max_delta',
-    'and accuracy_std). memory_vector generation is not implemented: it is refused by name.',
+    'and accuracy_std). memory_vector generation is not implemented. A category that cannot be generated is refused',
+    'by name when named itself (exit code 1); reached through a group it is skipped, listed in the summary, and the',
+    'overall score is marked partial.',
   ].join('\n'),
   options: {
     'base-url': { type: 'string' },
@@ -124,6 +128,8 @@ export const bfclRunCommand: Command = {
     concurrency: { type: 'string' },
     limit: { type: 'string' },
     retries: { type: 'string' },
+    timeout: { type: 'string' },
+    strict: { type: 'boolean' },
     'web-search-results': { type: 'string' },
   },
   async run(values, _positionals, io) {
@@ -138,13 +144,16 @@ export const bfclRunCommand: Command = {
     const concurrency = num(values, 'concurrency', 8, true)
     const limit = values['limit'] === undefined ? undefined : num(values, 'limit', 0, true)
     const maxRetries = values['retries'] === undefined ? 4 : num(values, 'retries', 4, false)
+    const timeoutS = num(values, 'timeout', DEFAULT_TIMEOUT_S, false)
+    if (!(timeoutS > 0)) throw new UsageError(`--timeout must be a positive number of seconds, got '${String(values['timeout'])}'`)
+    const strict = values['strict'] === true
     const apiKeyEnv = str(values, 'api-key-env')
     const webSearchFile = str(values, 'web-search-results')
     const { categories, unknown } = expandCategories(names)
     if (unknown.length > 0) throw new UsageError(`unknown BFCL categories or groups: ${unknown.join(', ')} (groups: ${Object.keys(BFCL_GROUPS).join(', ')})`)
+    const namedAlone = new Set(names.filter((n) => BFCL_GROUPS[n] === undefined))
 
     const multiDir = existsSync(join(dataDir, 'multi_turn')) ? join(dataDir, 'multi_turn') : dataDir
-    const provider = openaiCompatible({ baseURL, model, temperature, concurrency, maxRetries, wire: 'bfcl', ...(apiKeyEnv !== undefined ? { apiKeyEnv } : {}) })
     const modelDir = modelDirName(model)
     const scoreDir = join(outDir, 'score', modelDir)
     let failed = false
@@ -152,6 +161,7 @@ export const bfclRunCommand: Command = {
       failed = true
       io.stderr.write(`tool-evals bfcl run: ${printable(m)}\n`)
     }
+    const note = (m: string) => io.stderr.write(`tool-evals bfcl run: ${printable(m)}\n`)
 
     let webSearch: ReturnType<typeof loadRecordedWebSearch> | undefined
     try {
@@ -159,68 +169,84 @@ export const bfclRunCommand: Command = {
     } catch (err) {
       throw new UsageError(`--web-search-results: ${err instanceof Error ? err.message : String(err)}`)
     }
-    const generated = new Map<string, GeneratedCategory>()
-    const done: { category: string; multi: boolean; dir: string }[] = []
+
+    // The plan, before any request: what is skipped and why; results of other options refused, all named at once.
+    const skipped: { category: string; reason: string }[] = []
+    const planned: PlannedCategory[] = []
+    const refusals: string[] = []
     for (const category of categories) {
-      const refused = notGenerated(category, mode, webSearch !== undefined)
-      if (refused !== undefined) {
-        warn(refused)
-        await writeLine(io.stdout, JSON.stringify({ category, skipped: refused }))
+      const reason = notGenerated(category, mode, webSearch !== undefined)
+      if (reason !== undefined) {
+        skipped.push({ category, reason })
         continue
       }
       const multi = isMultiTurnName(category)
+      const dataIn = multi ? multiDir : dataDir
       const dir = join(outDir, 'result', modelDir, bfclGroupFolder(category))
-      let g: GeneratedCategory
-      try {
-        const settings = { provider, mode, concurrency, ...(limit !== undefined ? { limit } : {}) }
-        if (isAgenticCategory(category)) {
-          const a = await generateAgenticCategory(category, dataDir, multiDir, { ...settings, modelName: model, resultDir: dir, ...(webSearch !== undefined ? { webSearch } : {}) })
-          if (a.prereq !== undefined) {
-            await mkdir(dir, { recursive: true })
-            await writeFile(join(dir, resultFileName(`${category}_prereq`)), resultFileText(a.prereq), 'utf8')
-          }
-          g = a
-        } else if (category === 'format_sensitivity') g = await generateFormatSensitivity(dataDir, settings)
-        else g = await generateCategory(category, dataDir, multiDir, multi, settings)
-      } catch (err) {
-        warn(`${category}: ${err instanceof Error ? err.message : String(err)}`)
-        await writeLine(io.stdout, JSON.stringify({ category, error: err instanceof Error ? err.message : String(err) }))
-        continue
-      }
-      for (const e of g.errors) warn(`${category}: ${e}`)
-      await mkdir(dir, { recursive: true })
-      await writeFile(join(dir, resultFileName(category)), resultFileText(g.records), 'utf8')
-      generated.set(category, g)
-      done.push({ category, multi, dir })
+      const files = [entriesFile(category, dataIn), ...(category.startsWith('web_search') && webSearchFile !== undefined ? [webSearchFile] : [])]
+      const identity: RunIdentity = { model, mode, temperature, data: filesDigest(files) }
+      const file = join(dir, resultFileName(category))
+      const refusal = reuseRefusal(file, identity)
+      if (refusal !== undefined) refusals.push(refusal)
+      planned.push({ category, multi, dir, file, dataIn, identity })
+    }
+    if (refusals.length > 0) {
+      for (const r of refusals) warn(r)
+      return EXIT_BAD_INPUT
     }
 
-    // Scoring: `tool-evals bfcl` over what was written (single-turn, then multi-turn data), its lines augmented.
-    const lines: Record<string, unknown>[] = []
-    for (const multi of [false, true]) {
-      const group = done.filter((d) => d.multi === multi)
-      if (group.length === 0) continue
-      for (const d of group) {
-        const out = new PassThrough()
-        let text = ''
-        out.on('data', (c) => (text += String(c)))
-        // Score files in BFCL's layout (score/<model>/<group>/), as its evaluate writes them and its CSV step reads them.
-        const args: OptionValues = { data: multi ? multiDir : dataDir, results: d.dir, categories: d.category, 'score-dir': scoreDir, 'group-folders': true, model: modelDir }
-        // BFCL scores function-calling models whose API forbids dots with underscore_to_dot: the tools said math_factorial.
-        if (mode === 'fc') args['underscore-to-dot'] = true
-        // A prompting model's agentic steps are all text: BFCL decodes them as a prompting model's.
-        if (mode === 'prompting' && isAgenticCategory(d.category)) args['format'] = 'prompting'
-        if ((await bfclCommand.run(args, [], { stdin: new PassThrough(), stdout: out, stderr: io.stderr })) !== EXIT_OK) failed = true
-        for (const l of text.split('\n').filter((x) => x !== '')) {
-          const line = { ...(JSON.parse(l) as Record<string, unknown>), ...generationFields(generated.get(d.category)!) }
-          lines.push(line)
-          await writeLine(io.stdout, JSON.stringify(line))
-        }
-      }
-    }
+    const provider = openaiCompatible({ baseURL, model, temperature, concurrency, maxRetries, timeoutMs: timeoutS * 1000, wire: 'bfcl', ...(apiKeyEnv !== undefined ? { apiKeyEnv } : {}) })
+    const progress = { out: io.stderr, tty: (io.stderr as { isTTY?: boolean }).isTTY === true, intervalMs: progressIntervalMs() }
+    const context: CategoryContext = { provider, mode, concurrency, model, dataDir, multiDir, scoreDir, modelDir, progress, note, warn, fail: () => (failed = true), ...(limit !== undefined ? { limit } : {}), ...(webSearch !== undefined ? { webSearch } : {}) }
+    const interrupted = onInterrupt((signal) => {
+      const kept = context.answered ?? 0
+      io.stderr.write(`tool-evals bfcl run: interrupted (${signal}); the ${kept} entries answered in this run are kept in ${printable(join(outDir, 'result', modelDir))}: the same command asks only the rest\n`)
+    })
     const scores: Record<string, { accuracy: number; total_count: number }> = {}
-    for (const l of lines) if (typeof l['accuracy'] === 'number') scores[String(l['category'])] = { accuracy: l['accuracy'], total_count: Number(l['total_count']) }
+    const partial: string[] = []
+    try {
+      for (const category of categories) {
+        const skip = skipped.find((s) => s.category === category)
+        if (skip !== undefined) {
+          // Named by itself, a category that cannot run is an error; reached through a group, it is skipped.
+          if (strict || namedAlone.has(category)) warn(skip.reason)
+          else note(`skipping ${skip.reason}`)
+          await writeLine(io.stdout, JSON.stringify({ category, skipped: skip.reason }))
+          continue
+        }
+        const plan = planned.find((p) => p.category === category)!
+        const line = await runCategory(plan, context)
+        if (line['partial'] === true || line['error'] !== undefined) partial.push(category)
+        if (typeof line['accuracy'] === 'number') scores[category] = { accuracy: line['accuracy'], total_count: Number(line['total_count']) }
+        await writeLine(io.stdout, JSON.stringify(line))
+      }
+    } finally {
+      interrupted.dispose()
+    }
     const overall = leaderboardRows(scores, model).overall
-    await writeLine(io.stdout, JSON.stringify({ summary: { overall_accuracy: overall[1], categories: Object.keys(scores).length, score_dir: scoreDir } }))
+    const summary: Record<string, unknown> = { overall_accuracy: overall[1], categories: Object.keys(scores).length, score_dir: scoreDir, partial: skipped.length > 0 || partial.length > 0 }
+    if (skipped.length > 0) summary['skipped'] = skipped
+    if (partial.length > 0) summary['partial_categories'] = partial
+    await writeLine(io.stdout, JSON.stringify({ summary }))
     return failed ? EXIT_BAD_INPUT : EXIT_OK
   },
+}
+
+/**
+ * Until `dispose`, SIGINT and SIGTERM say what is kept (`say`) and end the process as the signal would (exit code
+ * 130 or 143). Nothing is lost by ending there: every answered entry is already in its file.
+ */
+function onInterrupt(say: (signal: string) => void): { dispose(): void } {
+  const handler = (signal: NodeJS.Signals) => {
+    say(signal)
+    process.exit(signal === 'SIGINT' ? 130 : 143)
+  }
+  process.once('SIGINT', handler)
+  process.once('SIGTERM', handler)
+  return {
+    dispose() {
+      process.off('SIGINT', handler)
+      process.off('SIGTERM', handler)
+    },
+  }
 }

@@ -10,7 +10,7 @@ import { BFCL_V4_SIZES, leaderboardCsvFiles, leaderboardRows, percentCell } from
 /** The categories the overall accuracy is made of (every scoring category but live_relevance). */
 const OVERALL_PARTS = Object.keys(BFCL_V4_SIZES).filter((c) => c !== 'live_relevance')
 import { BFCL_CATEGORIES, isBfclCategory, scoreFileName, unsupportedReason } from '../checker/categories.js'
-import { loadCategoryData, loadCategoryResults, resultCategories } from '../checker/files.js'
+import { findResultsFile, loadCategoryData, loadCategoryResults, resultCategories } from '../checker/files.js'
 import { scoreCategory, scoreFileText, type BfclCategoryScore, type BfclScoreOptions } from '../checker/score.js'
 import { ApiSession } from '../multi-turn/api.js'
 import { isMultiTurnCategory, multiTurnScoreFileText, scoreMultiTurnCategory, type MultiTurnCategoryScore } from '../multi-turn/category.js'
@@ -23,6 +23,7 @@ import { scoreAgenticCategory } from '../agentic/category.js'
 import { printable } from '../../calls/printable.js'
 import { EXIT_BAD_INPUT, EXIT_OK, UsageError, writeLine, type Command, type OptionValues } from '../../cli/command.js'
 import { scoreFormatSensitivityCategory } from '../checker/format-sensitivity.js'
+import { expectedIds, lineIds } from './expected-ids.js'
 
 const FORMATS = ['auto', 'function-calling', 'prompting'] as const
 const MATCHINGS = ['greedy', 'optimal'] as const
@@ -52,6 +53,36 @@ function mappedNames(category: string, input: Parameters<typeof needsUnderscoreT
   if (options.underscoreToDot === true || !needsUnderscoreToDot(input)) return options
   stderr.write(`tool-evals bfcl: ${printable(category)}: the results call dotted functions with underscores (math_factorial for math.factorial); scoring with --underscore-to-dot, as the leaderboard does for such models\n`)
   return { ...options, underscoreToDot: true }
+}
+
+function positiveInteger(values: OptionValues, name: string): number {
+  const v = values[name]
+  const n = Number(v)
+  if (typeof v !== 'string' || v.trim() === '' || !Number.isInteger(n) || n < 1) throw new UsageError(`--${name} must be a positive integer, got '${String(v)}'`)
+  return n
+}
+
+/**
+ * The ids of the category's data (its first `limit`) that its results file lacks; undefined when either is unreadable.
+ * `known` gives the data's ids (in order) and the results' ids where scoring has read them already.
+ */
+async function missingEntries(
+  category: string,
+  dataDir: string,
+  resultsDir: string,
+  limit: number | undefined,
+  known: { expected?: readonly string[]; present?: Iterable<string | undefined> } = {},
+): Promise<{ ids: string[]; expected: number } | undefined> {
+  const expected = known.expected === undefined ? expectedIds(category, dataDir, limit) : limit === undefined ? known.expected : known.expected.slice(0, limit)
+  if (expected === undefined) return undefined
+  let present: Set<string | undefined>
+  if (known.present !== undefined) present = new Set(known.present)
+  else {
+    const file = await findResultsFile(resultsDir, category)
+    if (file === undefined) return undefined
+    present = new Set(lineIds(file))
+  }
+  return { ids: expected.filter((id) => !present.has(id)), expected: expected.length }
 }
 
 const SCORE_FILE = /^BFCL_v4_(.+)_score\.json$/
@@ -119,10 +150,15 @@ export const bfclCommand: Command = {
     '  --underscore-to-dot   compare function names with dots as underscores (models whose API forbids dots)',
     '  --summary             also print {"summary": ...}: the leaderboard\'s non-live, live and hallucination',
     '                        summaries; a missing category counts 0 and makes its summaries incomplete ("N/A")',
+    '  --limit N             a complete results file holds the first N entries of each category (bfcl run --limit)',
+    '  --partial-eval        results that lack entries of their category are not an error (BFCL\'s flag): the',
+    '                        line is still marked partial, with missing_count, and scored over the entries present',
     '',
     'Java and JavaScript arguments are converted with the leaderboard\'s own type converters. Problems in the input',
     '(missing files, bad lines, unknown ids) are reported on stderr with file, line and field; an unusable results',
-    'line counts as an incorrect entry. The exit code is then 1.',
+    'line counts as an incorrect entry. The exit code is then 1. Results that lack entries of their category are',
+    'named on stderr (how many, which), scored over the entries present and their line marked "partial": true',
+    'with missing_count; the exit code is 1 unless --partial-eval.',
   ].join('\n'),
   options: {
     data: { type: 'string' },
@@ -135,6 +171,8 @@ export const bfclCommand: Command = {
     'parallel-matching': { type: 'string' },
     'underscore-to-dot': { type: 'boolean' },
     summary: { type: 'boolean' },
+    limit: { type: 'string' },
+    'partial-eval': { type: 'boolean' },
   },
   async run(values, _positionals, io) {
     const dataDir = requiredDir(values, 'data')
@@ -173,6 +211,25 @@ export const bfclCommand: Command = {
       failed = true
       io.stderr.write(`tool-evals bfcl: ${printable(message)}\n`)
     }
+    const limit = values['limit'] === undefined ? undefined : positiveInteger(values, 'limit')
+    const partialEval = values['partial-eval'] === true
+    const partial: string[] = []
+    // A category's line, marked partial where its results lack entries of its data (BFCL's evaluate refuses such a
+    // file unless --partial-eval, and then scores the entries present: these are those numbers).
+    const emit = async (category: string, line: Record<string, unknown>, known?: Parameters<typeof missingEntries>[4]): Promise<void> => {
+      const missing = await missingEntries(category, dataDir, resultsDir, limit, known)
+      if (missing !== undefined && missing.ids.length > 0) {
+        const n = missing.ids.length
+        const some = missing.ids.slice(0, 5).join(', ') + (n > 5 ? `, and ${n - 5} more` : '')
+        const message = `${category}: the results lack ${n} of the category's ${missing.expected} entries (${some}); accuracy and total_count are over the entries present, as BFCL's evaluate --partial-eval scores them (without that flag BFCL refuses the file)`
+        if (partialEval) io.stderr.write(`tool-evals bfcl: ${printable(message)}\n`)
+        else warn(message)
+        line['partial'] = true
+        line['missing_count'] = n
+        partial.push(category)
+      }
+      await writeLine(io.stdout, JSON.stringify(line))
+    }
     if (scoreDir !== undefined) await mkdir(scoreDir, { recursive: true })
     const scores: Record<string, CategoryCount> = {}
 
@@ -194,7 +251,7 @@ export const bfclCommand: Command = {
         for (const e of score.errors) warn(e)
         for (const e of score.entries) if (e.error_type === CHECKER_ERROR) warn(`${category}: ${e.id}: ${e.error_message}`)
         const line = { category, accuracy: score.accuracy, correct_count: score.correct_count, total_count: score.total_count }
-        await writeLine(io.stdout, JSON.stringify(line))
+        await emit(category, line, { ...(score.dataIds !== undefined ? { expected: score.dataIds } : {}), present: score.entries.map((e) => e.id) })
         scores[category] = line
         await writeScore(category, text)
         continue
@@ -203,7 +260,7 @@ export const bfclCommand: Command = {
         const score = await scoreFormatSensitivityCategory(dataDir, resultsDir, modelName)
         for (const e of score.errors) warn(e)
         const line = { category, accuracy: score.accuracy, correct_count: score.correct_count, total_count: score.total_count, accuracy_max_delta: score.maxDelta, accuracy_std: score.std }
-        await writeLine(io.stdout, JSON.stringify(line))
+        await emit(category, line)
         await writeScore(category, score.scoreFile)
         continue
       }
@@ -212,7 +269,7 @@ export const bfclCommand: Command = {
         const score = await scoreAgenticCategory(dataDir, resultsDir, category, modelName, format === 'prompting' ? 'prompting' : 'function-calling')
         for (const e of score.errors) warn(e)
         const line = { category, accuracy: score.accuracy, correct_count: score.correct_count, total_count: score.total_count }
-        await writeLine(io.stdout, JSON.stringify(line))
+        await emit(category, line)
         scores[category] = line
         await writeScore(category, score.scoreFile)
         continue
@@ -253,7 +310,7 @@ export const bfclCommand: Command = {
         line['greedy_correct_count'] = greedy.correct_count
         line['verdicts_changed'] = changedVerdicts(greedy, score).length
       }
-      await writeLine(io.stdout, JSON.stringify(line))
+      await emit(category, line, { expected: [...data.entries.keys()], present: results.results.map((r) => r.id) })
       scores[category] = { accuracy: score.accuracy, total_count: score.total_count, correct_count: score.correct_count }
       await writeScore(category, scoreFileText(score, modelName))
     }
@@ -271,7 +328,8 @@ export const bfclCommand: Command = {
       }
       // The leaderboard's v4 overall (weights 10/10/10/30/40; a missing category counts 0), as data_overall.csv has it.
       const overall = leaderboardRows(scores, modelName).overall[1] as number
-      summary['overall'] = { accuracy: overall, display: percentCell(overall), complete: OVERALL_PARTS.every((c) => c in scores) }
+      summary['overall'] = { accuracy: overall, display: percentCell(overall), complete: partial.length === 0 && OVERALL_PARTS.every((c) => c in scores) }
+      if (partial.length > 0) summary['partial_categories'] = partial
       await writeLine(io.stdout, JSON.stringify({ summary }))
     }
     return failed ? EXIT_BAD_INPUT : EXIT_OK

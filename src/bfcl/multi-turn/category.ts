@@ -23,6 +23,8 @@ export interface MultiTurnCategoryScore {
   total_count: number
   /** Every entry's verdict, in the results file's order. */
   entries: MultiTurnVerdict[]
+  /** The ids of the category's data, in its order (what a complete results file holds). */
+  dataIds?: string[]
   /** `file:line: what` problems in the input. */
   errors: string[]
 }
@@ -160,6 +162,7 @@ export async function scoreMultiTurnCategory(
     correct_count: correct,
     total_count: verdicts.length,
     entries: verdicts,
+    dataIds: [...entries.keys()],
     errors,
   }
 }

@@ -30,7 +30,7 @@ import { MEMORY_BACKENDS, MEMORY_SCENARIOS, memoryJson, withMemoryPrompt, type M
 import type { PyDict, PyValue } from '../../python/operations.js'
 import { WebSearchApi, type WebSearchBackend } from '../agentic/web-search.js'
 import { runAgenticPrompting } from './agentic-prompting.js'
-import { byTurn, pool, recording, type BfclResultRecord, type GenerateSettings, type GeneratedCategory } from './generate.js'
+import { byTurn, entriesToAsk, pool, recording, type BfclResultRecord, type GenerateSettings, type GeneratedCategory } from './generate.js'
 
 const FUNC_DOCS: Record<string, string> = { WebSearchAPI: 'web_search.json', MemoryAPI_kv: 'memory_kv.json', MemoryAPI_rec_sum: 'memory_rec_sum.json' }
 
@@ -40,6 +40,8 @@ export interface AgenticSettings extends GenerateSettings {
   /** Where BFCL's memory snapshots go: `OUT/result/<model>/<group folder>`. */
   resultDir: string
   webSearch?: WebSearchBackend
+  /** Memory categories: called with each prerequisite conversation's record as soon as it is answered. */
+  onPrereqRecord?: (record: BfclResultRecord, error?: string) => void
 }
 
 export interface GeneratedAgentic extends GeneratedCategory {
@@ -122,9 +124,11 @@ async function webSearch(category: string, dir: string, funcDocDir: string, sett
   let data = lines(join(dir, 'BFCL_v4_web_search.json'))
   if (settings.limit !== undefined) data = data.slice(0, settings.limit)
   const backend = settings.webSearch!
-  const out = await pool(data, settings.concurrency, (l) => {
-    const entry: Entry = { id: String(l.json['id']).replaceAll('web_search', category), question: l.json['question'] as ChatMessage[][], className: 'WebSearchAPI', prereq: false }
-    return runEntry(entry, withAnswerFormat(entry.question[0] ?? []), new WebSearchApi(backend, !category.includes('no_snippet')), settings, funcDocDir)
+  const entries = data.map((l): Entry => ({ id: String(l.json['id']).replaceAll('web_search', category), question: l.json['question'] as ChatMessage[][], className: 'WebSearchAPI', prereq: false }))
+  const out = await pool(entriesToAsk(entries, (e) => e.id, settings), settings.concurrency, async (entry) => {
+    const r = await runEntry(entry, withAnswerFormat(entry.question[0] ?? []), new WebSearchApi(backend, !category.includes('no_snippet')), settings, funcDocDir)
+    settings.onRecord?.(r.record, r.error)
+    return r
   })
   return { records: out.map((o) => o.record), errors: out.flatMap((o) => (o.error !== undefined ? [o.error] : [])), requests: out.reduce((a, o) => a + o.requests, 0) }
 }
@@ -176,6 +180,7 @@ async function memory(category: string, dir: string, funcDocDir: string, setting
     for (const entry of prereqs) {
       const backend = make(entry.id.endsWith('-0') ? undefined : latest.get(scenario))
       const r = await runEntry(entry, withMemoryPrompt(entry.question[0] ?? [], category, scenario, backend), backend, settings, funcDocDir)
+      settings.onPrereqRecord?.(r.record, r.error)
       requests += r.requests
       prereqRecords.push(r.record)
       if (r.error !== undefined) errors.push(r.error)
@@ -188,9 +193,12 @@ async function memory(category: string, dir: string, funcDocDir: string, setting
   const byFirstPrereq = scenarios.map((s) => ({ s, first: compareKey(lines(join(dir, 'memory_prereq_conversation', `memory_${s}.json`))[0]?.json['id']) })).sort((a, b) => a.first - b.first)
   if (settings.concurrency === 1) for (const { s } of byFirstPrereq) await runScenario(s)
   else await Promise.all(scenarios.map(runScenario))
-  const out = await pool(questions, settings.concurrency, (entry) => {
+  settings.onStart?.(questions.map((q) => q.id), 0)
+  const out = await pool(questions, settings.concurrency, async (entry) => {
     const backend: MemoryBackend = make(latest.get(entry.scenario!))
-    return runEntry(entry, withMemoryPrompt(withAnswerFormat(entry.question[0] ?? []), category, entry.scenario!, backend), backend, settings, funcDocDir)
+    const r = await runEntry(entry, withMemoryPrompt(withAnswerFormat(entry.question[0] ?? []), category, entry.scenario!, backend), backend, settings, funcDocDir)
+    settings.onRecord?.(r.record, r.error)
+    return r
   })
   for (const r of out) {
     requests += r.requests

@@ -15,7 +15,7 @@ import type { Sample } from '../../data/types.js'
 import { dataFileName } from '../checker/categories.js'
 import { parseJsonLines } from '../checker/files.js'
 import { isPyDict, type PyValue } from '../../python/operations.js'
-import { pool, recording, type GenerateSettings, type GeneratedCategory } from './generate.js'
+import { generateEntries, recording, type GenerateSettings, type GeneratedCategory } from './generate.js'
 
 export interface FormatSensitivityEntry {
   id: string
@@ -70,21 +70,11 @@ export function formatSensitivityEntries(dataDir: string, limit?: number): Forma
 
 export async function generateFormatSensitivity(dataDir: string, settings: GenerateSettings): Promise<GeneratedCategory> {
   const entries = formatSensitivityEntries(dataDir, settings.limit)
-  const errors: string[] = []
-  let requests = 0
-  const records = await pool(entries, settings.concurrency, async (entry) => {
+  const samples: Sample[] = entries.map((entry) => ({ id: entry.id, messages: entry.messages, expected: [] }))
+  return generateEntries(samples, settings, async (sample) => {
     const { provider, steps } = recording(settings.provider, 'prompting')
-    const sample: Sample = { id: entry.id, messages: entry.messages, expected: [] }
-    try {
-      await provider.generate(sample)
-      requests++
-      const s = steps[0]!
-      return { id: entry.id, result: s.response, input_token_count: s.input, output_token_count: s.output, latency: s.latencyS }
-    } catch (err) {
-      const message = err instanceof Error ? err.message : String(err)
-      errors.push(`${entry.id}: ${message}`)
-      return { id: entry.id, result: `Error during inference: ${message}`, input_token_count: 0, output_token_count: 0, latency: 0 }
-    }
+    await provider.generate(sample)
+    const s = steps[0]!
+    return { record: { id: sample.id, result: s.response, input_token_count: s.input, output_token_count: s.output, latency: s.latencyS }, requests: 1 }
   })
-  return { records, errors, requests }
 }

@@ -40,6 +40,12 @@ export interface GenerateSettings {
   /** Entries in flight at once. */
   concurrency: number
   limit?: number
+  /** Entries not to ask (answered in an earlier run); they are left out of `records`. */
+  skip?: ReadonlySet<string>
+  /** Called once, before the first request, with the ids of the entries to ask and how many `skip` left out. */
+  onStart?: (toAsk: readonly string[], skipped: number) => void
+  /** Called with each entry's record as soon as it is answered (`error`: its generation failed). */
+  onRecord?: (record: BfclResultRecord, error?: string) => void
 }
 
 export interface GeneratedCategory {
@@ -213,17 +219,42 @@ export async function generateCategory(category: string, dataDir: string, multiD
     samples = dataLines(dataDir, category, settings.limit).map((l) => singleTurnSample(category, l.json, l.py, settings.mode))
     run = (s) => singleTurn(s, settings)
   }
+  return generateEntries(samples, settings, run)
+}
+
+/** The entries `settings.skip` does not name, announced to `settings.onStart`. */
+export function entriesToAsk<T>(entries: readonly T[], id: (e: T) => string, settings: GenerateSettings): T[] {
+  const todo = settings.skip === undefined ? [...entries] : entries.filter((e) => !settings.skip!.has(id(e)))
+  settings.onStart?.(todo.map(id), entries.length - todo.length)
+  return todo
+}
+
+/**
+ * Ask each sample not skipped, `settings.concurrency` at a time; a failed one gets BFCL's own result
+ * (`Error during inference: <message>`) and is listed in `errors`. Each record goes to `settings.onRecord` as soon as
+ * it is made.
+ */
+export async function generateEntries(
+  samples: readonly Sample[],
+  settings: GenerateSettings,
+  run: (sample: Sample) => Promise<{ record: BfclResultRecord; requests: number }>,
+): Promise<GeneratedCategory> {
   const errors: string[] = []
   let requests = 0
-  const records = await pool(samples, settings.concurrency, async (sample) => {
+  const records = await pool(entriesToAsk(samples, (s) => s.id, settings), settings.concurrency, async (sample) => {
+    let record: BfclResultRecord
+    let error: string | undefined
     try {
       const r = await run(sample)
       requests += r.requests
-      return r.record
+      record = r.record
     } catch (err) {
-      errors.push(`${sample.id}: ${errorText(err)}`)
-      return { id: sample.id, result: `Error during inference: ${errorText(err)}`, input_token_count: 0, output_token_count: 0, latency: 0 }
+      error = `${sample.id}: ${errorText(err)}`
+      errors.push(error)
+      record = { id: sample.id, result: `Error during inference: ${errorText(err)}`, input_token_count: 0, output_token_count: 0, latency: 0 }
     }
+    settings.onRecord?.(record, error)
+    return record
   })
   return { records, errors, requests }
 }

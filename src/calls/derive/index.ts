@@ -8,7 +8,7 @@
 import { FORMATS } from '../formats/index.js'
 import type { ChatMessage } from '../types.js'
 import { inferFormat, commonPrefix, commonSuffix, probeId, type Rendered } from './infer.js'
-import { DEFAULT_TEMPLATE_BUDGET, renderBounded, templateBudget, type Rendering, type TemplateBudget } from './jinja.js'
+import { DEFAULT_TEMPLATE_BUDGET, renderBounded, templateBudget, type Rendering, type TemplateBudget, explainEngineError } from './jinja.js'
 import { PLAIN_ANSWER, PROBES, PROBE_TOOLS, USER_TEXT, sameCalls, type Probe } from './probes.js'
 import type { DerivedFormat, DeriveError } from './types.js'
 
@@ -41,6 +41,25 @@ const VARIANTS: { stringArguments: boolean; nullContent: boolean; callIds?: bool
   { stringArguments: false, nullContent: false, callIds: true, note: 'call ids were passed as functions.NAME:IDX' },
   { stringArguments: true, nullContent: false, callIds: true, note: 'call ids were passed as functions.NAME:IDX, arguments as JSON strings' },
 ]
+
+/**
+ * The variables Python-side renderers (transformers, vLLM, the model's own serving code) give templates beyond
+ * `messages` and `tools`: the special tokens (''), FireFunction's `functions` (the offered functions as JSON text) and
+ * `datetime`, Llama 3.1's `date_string`, and thinking switches off (`enable_thinking`, `thinking`), so that an assistant
+ * turn renders as the model writes it without reasoning. A fixed date keeps derivation deterministic. `strftime_now`
+ * is the engine's own.
+ */
+const TEMPLATE_VARIABLES: Record<string, unknown> = {
+  bos_token: '',
+  eos_token: '',
+  pad_token: '',
+  unk_token: '',
+  functions: JSON.stringify(PROBE_TOOLS.map((t) => t.function)),
+  datetime: '2026-01-01 00:00:00',
+  date_string: '01 Jan 2026',
+  enable_thinking: false,
+  thinking: false,
+}
 
 // Per template: the budget it was derived under, and the result. Keyed by the template itself, so a hit costs a
 // lookup of a string whose hash V8 keeps, not the hashing of a new key built from it.
@@ -76,21 +95,24 @@ export function deriveFormat(chatTemplate: string, options: DeriveOptions = {}):
 
 function derive(source: string, options: DeriveOptions, budget: Readonly<Required<TemplateBudget>>): DerivedFormat | DeriveError {
   if (typeof source !== 'string' || source.trim() === '') return { error: 'the chat template is empty' }
-  const context = (messages: ChatMessage[]): Record<string, unknown> => ({
-    bos_token: '', eos_token: '', pad_token: '', unk_token: '', ...options.context, messages, tools: PROBE_TOOLS, add_generation_prompt: false,
+  const context = (messages: ChatMessage[], generationPrompt = false): Record<string, unknown> => ({
+    ...TEMPLATE_VARIABLES, ...options.context, messages, tools: PROBE_TOOLS, add_generation_prompt: generationPrompt,
   })
   // Every conversation the derivation may look at, rendered in one bounded job (the template is compiled once).
   const conversations = [[{ role: 'user', content: USER_TEXT }, { role: 'assistant', content: PLAIN_ANSWER }] as ChatMessage[]]
   for (const variant of VARIANTS) {
     for (const probe of PROBES) conversations.push([{ role: 'user', content: USER_TEXT }, assistantMessage(probe, variant)])
   }
-  const rendered = renderBounded(source, conversations.map(context), budget)
+  // Last, a user turn without and with the generation prompt: whether the prompt opens the first call.
+  const user: ChatMessage[] = [{ role: 'user', content: USER_TEXT }]
+  const rendered = renderBounded(source, [...conversations.map((c) => context(c)), context(user), context(user, true)], budget)
   if (rendered.error !== undefined) return { error: rendered.error, invalid: rendered.invalid }
   const renders: Rendering[] = rendered.renders
   const renderingOf = (variantIndex: number, probeIndex: number): Rendering => renders[1 + variantIndex * PROBES.length + probeIndex]!
 
+  const [withoutPrompt, withPrompt] = renders.slice(conversations.length)
   const plain = renders[0]!
-  if (plain.error !== undefined) return { error: `the template cannot render a plain conversation: ${plain.error}` }
+  if (plain.error !== undefined) return { error: `the template cannot render a plain conversation: ${explainEngineError(source, plain.error)}` }
   const plainText = plain.text
   const userEnd = plainText.lastIndexOf(USER_TEXT)
   const answerAt = userEnd < 0 ? -1 : plainText.indexOf(PLAIN_ANSWER, userEnd + USER_TEXT.length)
@@ -113,7 +135,7 @@ function derive(source: string, options: DeriveOptions, budget: Readonly<Require
     for (const [p, probe] of PROBES.entries()) {
       const r = renderingOf(v, p)
       if (r.error !== undefined) {
-        notes.push(`probe "${probe.id}" is left out: the template raises ${JSON.stringify(r.error)}`)
+        notes.push(`probe "${probe.id}" is left out: the template raises ${JSON.stringify(explainEngineError(source, r.error))}`)
         continue
       }
       const body = turn(r.text)
@@ -133,6 +155,7 @@ function derive(source: string, options: DeriveOptions, budget: Readonly<Require
       continue
     }
     if (variant.note) notes.push(variant.note)
+    if (generationPromptEndsWith(withoutPrompt, withPrompt, f.callOpen)) f.openedByPrompt = true
     f.notes.unshift(...notes)
     // A hand-written format matches when it is detected in, and reads back, every probe, and finds nothing in a plain answer.
     const matching = FORMATS.find(
@@ -148,6 +171,16 @@ function derive(source: string, options: DeriveOptions, budget: Readonly<Require
   }
   // The variants mostly fail alike: the first one's reason, and how many more were tried.
   return { error: errors[0]! + (errors.length > 1 ? ` (${errors.length - 1} other ways of writing the probes fail too)` : '') }
+}
+
+/**
+ * Whether the generation prompt (what a user turn renders with `add_generation_prompt`, beyond what it renders
+ * without) ends with `callOpen`: then the model's output begins inside its first call.
+ */
+function generationPromptEndsWith(without: Rendering | undefined, withPrompt: Rendering | undefined, callOpen: string): boolean {
+  const open = callOpen.trim()
+  if (open === '' || without?.text === undefined || withPrompt?.text === undefined) return false
+  return withPrompt.text.startsWith(without.text) && withPrompt.text.slice(without.text.length).trimEnd().endsWith(open)
 }
 
 function safeParse(fmt: (typeof FORMATS)[number], text: string) {

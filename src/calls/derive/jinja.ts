@@ -226,7 +226,7 @@ export function renderBounded(source: string, contexts: Record<string, unknown>[
   }
   if (typeof reply['syntax'] === 'string') {
     const where = typeof reply['where'] === 'string' ? ` at ${reply['where']}` : ''
-    return { error: `the chat template does not compile${where}: ${reply['syntax']}`, invalid: 'syntax' }
+    return { error: `the chat template does not compile${where}: ${explainEngineError(source, reply['syntax'])}`, invalid: 'syntax' }
   }
   if (reply['budget'] === 'time') {
     return { error: `rendering the chat template took longer than its time budget of ${budget.timeMs} ms (a template looping without bound?)`, invalid: 'budget' }
@@ -235,4 +235,34 @@ export function renderBounded(source: string, contexts: Record<string, unknown>[
     return { error: `rendering the chat template went over its memory budget of ${budget.memoryMb} MB (a template building values without bound?)`, invalid: 'budget' }
   }
   return { error: `rendering the chat template crashed its worker: ${String(reply['crashed'])}`, invalid: 'budget' }
+}
+
+/**
+ * Constructs of Python's Jinja (and of the Python values templates call methods on) that `@huggingface/jinja` lacks:
+ * the engine's own message says only "not a function" or "unknown filter", so the template is searched for them.
+ */
+const ENGINE_GAPS: { construct: string; pattern: RegExp }[] = [
+  { construct: '{% do %}', pattern: /\{%-?\s*do\b/ },
+  { construct: 'list.append()', pattern: /\.append\(/ },
+  { construct: 'list.extend()', pattern: /\.extend\(/ },
+  { construct: 'list.pop()', pattern: /\.pop\(/ },
+  { construct: 'dict.update()', pattern: /\.update\(/ },
+  { construct: 'str.format()', pattern: /\.format\(/ },
+  { construct: 'str.count()', pattern: /\.count\(/ },
+  { construct: 'str.find()', pattern: /\.r?find\(/ },
+  { construct: 'str.splitlines()', pattern: /\.splitlines\(/ },
+  { construct: 'loop.cycle()', pattern: /loop\.cycle\(/ },
+  { construct: 'dict()', pattern: /[^\w.]dict\(/ },
+  { construct: 'zip()', pattern: /[^\w.]zip\(/ },
+  { construct: "map('tojson') (map without attribute=)", pattern: /\|\s*map\(\s*['"]/ },
+  { construct: 'a filter it lacks (format, round, e, sum, min, max, batch, groupby, attr, pprint, truncate, urlencode, wordcount, bool)', pattern: /\|\s*(?:format|round|e|sum|min|max|batch|groupby|attr|pprint|truncate|urlencode|wordcount|bool)\b/ },
+]
+
+/** `message` (an engine error), with the constructs of `source` the engine lacks named when the error is one of those. */
+export function explainEngineError(source: string, message: string): string {
+  if (!/not a function|Unknown \w+ filter|Unknown statement type|not currently supported|Unknown operator/.test(message)) return message
+  const used = ENGINE_GAPS.filter((g) => g.pattern.test(source)).map((g) => g.construct)
+  return used.length === 0
+    ? `${message} (a construct of Python's Jinja that @huggingface/jinja lacks)`
+    : `${message} (the template uses ${used.join(', ')}, which Python's Jinja has and @huggingface/jinja lacks)`
 }

@@ -6,7 +6,7 @@
 import { decodeArguments, invalidArguments, isPlainObject, makeCall } from '../call-object.js'
 import { parseJson, parseJsonAt, skipSpace } from '../json.js'
 import { parsePythonCallAt } from '../../python/index.js'
-import { toolCallFromPython } from '../pythonic-calls.js'
+import { TOOL_CALL_SYNTAX, toolCallFromPython } from '../pythonic-calls.js'
 import { ForwardSearch, forEachBlock, forEachMarkerRegion } from '../scan.js'
 import { ArgumentsBuilder, stripOneNewline, typeValue } from '../schema-values.js'
 import type { ParseOptions, ToolCall } from '../types.js'
@@ -52,18 +52,36 @@ export function parseDerived(text: string, f: DerivedFormat, options: ParseOptio
           out.push(makeCall(c.name, invalidArguments('text in the call that its format does not read'), format, text.slice(from, to), c.id))
         } else out.push(r.call)
       }
+      // The generation prompt wrote the first call's opening: the output starts with that call's name.
+      if (f.openedByPrompt) {
+        const first = text.indexOf(callOpen)
+        const limit = first < 0 ? text.length : first
+        const close = callClose === '' ? -1 : text.indexOf(callClose)
+        visit(0, close >= 0 && close < limit ? close : limit, close >= 0 && close < limit)
+      }
       if (callClose !== '') forEachBlock(text, callOpen, callClose, (_b, from, to, closed) => visit(from, to, closed))
       else forEachMarkerRegion(text, callOpen, visit)
     } else if (blockOpen !== '') {
       forEachMarkerRegion(text, blockOpen, (start, limit) => readSequence(text, start, limit, f, options, format, out, searches))
     } else {
-      // No marker at all (bare JSON objects): calls are read at the start of the output only.
-      readSequence(text, 0, text.length, f, options, format, out, searches)
+      // No marker at all (bare JSON objects): calls are read from the start of the output, or, for call objects, from
+      // the first `{"NAME_KEY"` after the text before them (Llama 4 writes its content, then the objects back to back).
+      readSequence(text, firstCallObject(text, f.shape), text.length, f, options, format, out, searches)
     }
   } catch {
     // A bug here must not crash an eval run: what was read so far stands.
   }
   return out
+}
+
+/** Where the first call object (`{`, then the name key) starts; 0 for other shapes or when none does. */
+function firstCallObject(text: string, shape: CallShape): number {
+  if (shape.kind !== 'json-object') return 0
+  const key = JSON.stringify(shape.nameKey)
+  for (let i = text.indexOf('{'); i >= 0; i = text.indexOf('{', i + 1)) {
+    if (text.startsWith(key, skipSpace(text, i + 1, text.length))) return i
+  }
+  return 0
 }
 
 /** Calls one after another from `start` (no marker before each): separated by `separator`, each closed by `callClose`. */
@@ -116,7 +134,7 @@ export function readCall(
       return { call: makeCall(n.name, decodeArguments(r.value, r.floatPaths, raw.length), format, raw, n.id), end: r.end }
     }
     case 'python': {
-      const r = parsePythonCallAt(text.slice(p, limit), 0, { jsonLiterals: true })
+      const r = parsePythonCallAt(text.slice(p, limit), 0, TOOL_CALL_SYNTAX)
       if (!r.ok || r.calls.length !== 1) return undefined
       return { call: toolCallFromPython(r.calls[0]!, format), end: p + r.end }
     }

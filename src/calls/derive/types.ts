@@ -68,6 +68,11 @@ export interface DerivedFormat {
    * uses it as the format hint, since it also knows the format's variants the template does not show.
    */
   matches?: string
+  /**
+   * The generation prompt already ends with `callOpen` (Functionary v2's `<|from|>assistant\n<|recipient|>`): the
+   * model's output starts inside its first call, with the name, so a call is also read at the output's start.
+   */
+  openedByPrompt?: boolean
   /** The probes rendered and read back exactly. */
   verified: string[]
   /** What the derivation noticed and worked around (probes the template cannot render, input variants used). */

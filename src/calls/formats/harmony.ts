@@ -31,7 +31,7 @@ import { decodeArguments, makeCall } from '../call-object.js'
 import { parseJsonAt, parseJsonSpan, skipSpace } from '../json.js'
 import type { FormatParser, ToolCall } from '../types.js'
 import { ForwardSearch } from '../scan.js'
-import { quoted, unreadAfter, unreadText } from '../unread.js'
+import { unreadAfter, unreadRunOn } from '../unread.js'
 
 const START = '<|start|>'
 const CHANNEL = '<|channel|>'
@@ -84,9 +84,10 @@ export function parseHarmony(text: string): ToolCall[] {
   }
   /**
    * Where a stop token at `at` is followed, before the next header or `limit`, by text and another stop token: the
-   * position of that one, else -1. Stop tokens with only whitespace between are one end.
+   * position of that one and where the text before it starts, else undefined. Stop tokens with only whitespace
+   * between are one end.
    */
-  const stopAgain = (at: number, limit: number): number => {
+  const stopAgain = (at: number, limit: number): { from: number; at: number } | undefined => {
     let p = at
     for (;;) {
       const t = STOPS.find((s) => text.startsWith(s, p))
@@ -94,7 +95,7 @@ export function parseHarmony(text: string): ToolCall[] {
       p = skipSpace(text, p + t.length, text.length)
     }
     const q = bodyEnd(p, limit)
-    return q > p && isStopToken(text, q) ? q : -1
+    return q > p && isStopToken(text, q) ? { from: p, at: q } : undefined
   }
   const calls: ToolCall[] = []
   let headerStart = 0
@@ -123,12 +124,12 @@ export function parseHarmony(text: string): ToolCall[] {
       end = bodyEnd(r.ok ? r.end : bodyStart, limit)
       const rawStart = headerStart + Math.max(0, header.lastIndexOf(START))
       const call = [makeCall(name, args, 'harmony', text.slice(rawStart, r.ok ? r.end : end))]
-      // The body is the JSON alone: text after it in the same body, or a second stop token after the first with
-      // text between (the first was inside a value, so the JSON ended early), is unread.
+      // The body is the JSON and content: argument text after it in the same body, or a second stop token after the
+      // first with such text between (the first was inside a value, so the JSON ended early), is unread.
       if (r.ok) unreadAfter(call, text, r.end, end)
       if (isStopToken(text, end)) {
         const again = stopAgain(end, limit)
-        if (again >= 0) unreadText(call, `a stop token written twice: the call's text runs on past the first, unread (${quoted(text, end, again)})`)
+        if (again) unreadRunOn(call, text, 'a stop token', again.from, again.at)
       }
       calls.push(...call)
     } else end = bodyEnd(bodyStart, limit)

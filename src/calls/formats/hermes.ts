@@ -27,7 +27,7 @@
 import { parseJsonSpan, skipSpace } from '../json.js'
 import type { FormatParser, JsonValue, ParseOptions, ToolCall } from '../types.js'
 import { functionTagCalls } from '../function-tags.js'
-import { unreadAfter, unreadText } from '../unread.js'
+import { unreadAfter, unreadRunOn } from '../unread.js'
 import { markedBy } from '../marker-scan.js'
 import { callsFromValue, jsonCallsIn, parseJsonPast, pastMarkerBudget, unknownCall, type Budget } from '../json-calls.js'
 
@@ -108,7 +108,7 @@ function toolCallBlocks(text: string, options: ParseOptions, first: number): Too
     // `</tool_call>` again before the next block: the first was inside a value, so the call ran on past it.
     if (closed && block.length > 0) {
       const again = text.indexOf(CLOSE, close + CLOSE.length)
-      if (again >= 0 && (nextOpen < 0 || again < nextOpen)) unreadText(block, `${CLOSE} written twice: the text between is unread`)
+      if (again >= 0 && (nextOpen < 0 || again < nextOpen)) unreadRunOn(block, text, CLOSE, close + CLOSE.length, again)
     }
     if (found === 0 && closed && attemptsJson(text, start, regionEnd)) out.push(unknownCall(FORMAT, text.slice(open, rawEnd)))
     open = nextOpen

@@ -3,7 +3,7 @@
  * tried in this order, and the first that yields at least one call wins; calls from different formats are never
  * mixed. Formats with distinctive special tokens come first, formats that share a marker are ordered from the most
  * specific shape to the least (Qwen3-Coder and GLM before Hermes, all three use `<tool_call>`), and the bare shapes
- * (pythonic lists, then any JSON call object) come last. NeMo's own order (Harmony, Hermes, Llama, Mistral, JSON
+ * (pythonic lists, then any JSON call object, then a Python-literal list of call dicts) come last. NeMo's own order (Harmony, Hermes, Llama, Mistral, JSON
  * fallback) is preserved as a subsequence.
  */
 import type { FormatParser } from '../types.js'
@@ -46,6 +46,7 @@ import { toolCallsTag } from './tool-calls-tag.js'
 import { granite } from './granite.js'
 import { granite20bFc } from './granite-20b-fc.js'
 import { functionaryV31 } from './functionary-v3-1.js'
+import { functionaryV2 } from './functionary-v2.js'
 import { hermes } from './hermes.js'
 import { llama3Builtin } from './llama3-builtin.js'
 import { llama3Json } from './llama3-json.js'
@@ -54,6 +55,7 @@ import { functools } from './functools.js'
 import { functionaryV32 } from './functionary-v3-2.js'
 import { pythonic } from './pythonic.js'
 import { genericJson } from './generic-json.js'
+import { sarashina } from './sarashina.js'
 
 export const FORMATS: readonly FormatParser[] = [
   harmony,
@@ -95,6 +97,7 @@ export const FORMATS: readonly FormatParser[] = [
   granite,
   granite20bFc,
   functionaryV31,
+  functionaryV2,
   hermes,
   llama3Builtin,
   llama3Json,
@@ -103,4 +106,5 @@ export const FORMATS: readonly FormatParser[] = [
   functionaryV32,
   pythonic,
   genericJson,
+  sarashina,
 ]

@@ -15,7 +15,7 @@ import { parseJson } from '../json.js'
 import { ForwardSearch } from '../scan.js'
 import type { FormatParser, ToolCall } from '../types.js'
 import { markedBy } from '../marker-scan.js'
-import { unreadText } from '../unread.js'
+import { unreadRunOn } from '../unread.js'
 
 const FORMAT = 'inkling'
 const INVOKE = '<|content_invoke_tool_json|>'
@@ -48,7 +48,7 @@ function parse(text: string): ToolCall[] {
       // The end token written again before the next call: the first was inside a value (issue 22).
       const again = ends[0]!.next(end + ENDS[0]!.length)
       const next = invoke.next(end + 1)
-      if (text.startsWith(ENDS[0]!, end) && again >= 0 && (next < 0 || again < next)) unreadText([call], `${ENDS[0]} written twice: the text between is unread`)
+      if (text.startsWith(ENDS[0]!, end) && again >= 0 && (next < 0 || again < next)) unreadRunOn([call], text, ENDS[0]!, end + ENDS[0]!.length, again)
       out.push(call)
     }
     at = invoke.next(end)

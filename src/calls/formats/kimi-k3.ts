@@ -17,6 +17,8 @@
  * of the tools section; `<|sep|>` after a closing tag is optional (seen missing in engines' samples). A call body
  * must be closed arguments and whitespace (issue 22): other text, a header that is not attributes, an argument
  * without its `<|close|>argument`, or a token inside a value makes the call's arguments invalid, with the reason.
+ * Attribute values (the tool's name, an argument's key) are XML attribute values: `&amp;`, `&quot;`, `&lt;` are
+ * decoded; a value's text is kept as written.
  */
 import { invalidArguments, makeCall } from '../call-object.js'
 import { blankBetween, quoted } from '../unread.js'
@@ -25,6 +27,7 @@ import { ArgumentsBuilder, renderRawValue } from '../schema-values.js'
 import { ForwardSearch } from '../scan.js'
 import type { FormatParser, ParseOptions, ToolCall } from '../types.js'
 import { markedBy } from '../marker-scan.js'
+import { decodeXmlEntities } from '../xml-entities.js'
 
 const FORMAT = 'kimi_k3'
 const TOOLS_OPEN = '<|open|>tools<|sep|>'
@@ -46,7 +49,8 @@ function attributes(header: string): Record<string, string> | undefined {
   const out: Record<string, string> = Object.create(null) as Record<string, string>
   // An exec loop rather than matchAll, which copies the pattern on every call.
   ATTRIBUTE.lastIndex = 0
-  for (let m = ATTRIBUTE.exec(header); m !== null; m = ATTRIBUTE.exec(header)) out[m[1]!] = m[2]!
+  // Values are XML attribute values: `tool="a&amp;b"` names the tool `a&b`.
+  for (let m = ATTRIBUTE.exec(header); m !== null; m = ATTRIBUTE.exec(header)) out[m[1]!] = decodeXmlEntities(m[2]!)
   return out
 }
 

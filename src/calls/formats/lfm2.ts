@@ -15,9 +15,9 @@ import { callFromObject, makeCall, subPaths } from '../call-object.js'
 import { parseJson, skipSpace } from '../json.js'
 import { parsePythonCalls } from '../../python/index.js'
 import type { FormatParser, ToolCall } from '../types.js'
-import { renderPythonicList, toolCallFromPython } from '../pythonic-calls.js'
+import { TOOL_CALL_SYNTAX, renderPythonicList, toolCallFromPython } from '../pythonic-calls.js'
 import { ForwardSearch, forEachBlock } from '../scan.js'
-import { unreadText } from '../unread.js'
+import { unreadRunOn } from '../unread.js'
 import { markedBy } from '../marker-scan.js'
 
 const FORMAT = 'lfm2'
@@ -43,7 +43,7 @@ function callsInBlock(block: string, out: ToolCall[]): boolean {
   const second = block.charCodeAt(skipSpace(block, s + 1))
   // JSON: `{...}` or `[{...}]` (or `[]`); otherwise Python calls.
   if ((c === 123 || (c === 91 && (second === 123 || second === 93))) && jsonCalls(block, out)) return true
-  const r = parsePythonCalls(block, { jsonLiterals: true })
+  const r = parsePythonCalls(block, TOOL_CALL_SYNTAX)
   if (r.ok) for (const call of r.calls) out.push(toolCallFromPython(call, FORMAT))
   return r.ok
 }
@@ -62,7 +62,7 @@ function parse(text: string): ToolCall[] {
     else if (closed && out.length > before) {
       const again = ends.next(to + END.length)
       const next = starts.next(to)
-      if (again >= 0 && (next < 0 || again < next)) unreadText(out.slice(before), `${END} written twice: the text between is unread`)
+      if (again >= 0 && (next < 0 || again < next)) unreadRunOn(out.slice(before), text, END, to + END.length, again)
     }
   })
   return out

@@ -6,10 +6,10 @@
 import { parsePythonCalls } from '../../python/index.js'
 import type { FormatParser, ParseOptions, ToolCall } from '../types.js'
 import { callLimit } from '../call-limit.js'
-import { listFinders, pythonicListsIn, readPythonicLists, renderPythonicList, toolCallFromPython } from '../pythonic-calls.js'
+import { TOOL_CALL_SYNTAX, listFinders, pythonicListsIn, readPythonicLists, renderPythonicList, toolCallFromPython } from '../pythonic-calls.js'
 import { markedBy } from '../marker-scan.js'
 import { ForwardSearch } from '../scan.js'
-import { blankBetween, unreadText } from '../unread.js'
+import { unreadAfter, unreadRunOn } from '../unread.js'
 
 const FORMAT = 'llama4_pythonic'
 const START = '<|python_start|>'
@@ -37,19 +37,17 @@ function parse(text: string, options: ParseOptions): ToolCall[] {
     const to = end >= 0 && (next < 0 || end < next) ? end : next >= 0 ? next : text.length
     const { calls: lists, end: listsEnd } = readPythonicLists(text, FORMAT, from, to, finders, Math.max(0, limit - out.length))
     // Inside the markers, text after the last list is unread (`[f(a='V')]<|python_ena1', b=2)]`), issue 22.
-    if (lists.length > 0 && to === end && !blankBetween(text, listsEnd, to)) {
-      unreadText(lists, `text after the call list, before ${END}, unread: ${JSON.stringify(text.slice(listsEnd, Math.min(to, listsEnd + 40)))}`)
-    }
+    if (lists.length > 0 && to === end) unreadAfter(lists, text, listsEnd, to)
     // `<|python_end|>` written twice before the next block: the first was inside a value, the rest is unread.
     if (to === end && lists.length > 0) {
       const again = ends.next(end + END.length)
-      if (again >= 0 && (next < 0 || again < next)) unreadText(lists, `${END} written twice: the text between is unread`)
+      if (again >= 0 && (next < 0 || again < next)) unreadRunOn(lists, text, END, end + END.length, again)
     }
     if (lists.length > 0) out.push(...lists)
     else if (!opensList(text, from, to)) {
       // Bare calls (`f(a=1), g()`). A block that opens with `[` was just read as a list, with the same grammar,
       // and failed: parsing it again as calls would fail again (and double the cost of cut-off blocks).
-      const r = parsePythonCalls(text.slice(from, to), { jsonLiterals: true })
+      const r = parsePythonCalls(text.slice(from, to), TOOL_CALL_SYNTAX)
       if (r.ok) for (const c of r.calls) out.push(toolCallFromPython(c, FORMAT))
     }
     start = next

@@ -13,7 +13,7 @@
  * `tests/tool_parsers/test_minimax_m3_tool_parser.py` (vLLM's parser is its Rust crate). Xinference writes the same
  * tags without NS, inside M2's wrapper: `<minimax:tool_call><invoke name="search"><query>…</query></invoke>`; those
  * invokes are read here (tried before M2, whose reader would find no `<parameter>` in them), and an invoke holding
- * `<parameter>` elements is left to M2. Values are typed by the tool schema (`../schema-values.ts`), nested ones by the
+ * `<parameter>` elements is left to M2; their text is XML, its entities (`&amp;`, `&lt;`) decoded. Values are typed by the tool schema (`../schema-values.ts`), nested ones by the
  * nested schema; containers written as JSON text are decoded. A tag closed by a plain `</key>` inside an NS value is
  * accepted. Anything in an invoke that is not a tag or a value (a stray word, a tag closed in the wrong order, a tag
  * never closed) makes the call's arguments invalid, with the reason. Linear: forward searches and one pass per invoke.
@@ -24,6 +24,7 @@ import { ForwardSearch } from '../scan.js'
 import { skipSpace } from '../json.js'
 import type { FormatParser, JsonSchema, ParseOptions, ToolCall } from '../types.js'
 import { markedBy } from '../marker-scan.js'
+import { decodeXmlEntities } from '../xml-entities.js'
 
 const FORMAT = 'minimax_m3'
 const NS = ']<]minimax[>['
@@ -120,7 +121,8 @@ function readBody(
       raw = raw.trimEnd().slice(0, -(tag.length + 3))
       closedHere = true
     }
-    if (raw.trim().length > 0) frame.text = ns ? raw.trimEnd() : raw
+    // Without NS the invoke is XML (Xinference's): its text escapes `&`, `<`, `>` as entities.
+    if (raw.trim().length > 0) frame.text = ns ? raw.trimEnd() : decodeXmlEntities(raw)
     else if (closedHere) frame.text = ''
     if (closedHere) assign(top, tag, finish(frame))
     else stack.push(frame)
@@ -147,7 +149,7 @@ function parse(text: string, options: ParseOptions): ToolCall[] {
     const ns = at >= NS.length && text.startsWith(NS, at - NS.length)
     const tagEnd = search.gt.next(at + INVOKE.length)
     const m = tagEnd >= 0 && tagEnd < end ? NAME_ATTRIBUTE.exec(text.slice(at + INVOKE.length, tagEnd)) : null
-    const name = m ? (m[1] ?? m[2])!.trim() : ''
+    const name = m ? decodeXmlEntities((m[1] ?? m[2])!.trim()) : ''
     // Without NS, only Xinference's shape inside M2's wrapper is M3's; `<parameter>` children are M2's.
     const firstChild = tagEnd < 0 ? end : skipSpace(text, tagEnd + 1, end)
     const ownPlain =

@@ -6,9 +6,9 @@
  */
 import { parsePythonCallAt, parsePythonCallListAt, renderPythonCall } from '../../python/index.js'
 import type { FormatParser, ToolCall } from '../types.js'
-import { toolCallFromPython } from '../pythonic-calls.js'
+import { TOOL_CALL_SYNTAX, toolCallFromPython } from '../pythonic-calls.js'
 import { ForwardSearch, forEachBlock } from '../scan.js'
-import { unreadGlued, unreadText } from '../unread.js'
+import { unreadGlued, unreadRunOn, unreadText } from '../unread.js'
 import { markedBy } from '../marker-scan.js'
 
 const FORMAT = 'olmo3'
@@ -31,8 +31,8 @@ function callsInBlock(block: string, out: ToolCall[]): ToolCall[] {
   let i = skipSeparators(block, 0, block.length)
   while (i < block.length) {
     const r = block.charCodeAt(i) === 91 /* [ */
-      ? parsePythonCallListAt(block, i, { jsonLiterals: true })
-      : parsePythonCallAt(block, i, { jsonLiterals: true })
+      ? parsePythonCallListAt(block, i, TOOL_CALL_SYNTAX)
+      : parsePythonCallAt(block, i, TOOL_CALL_SYNTAX)
     if (!r.ok) {
       // Text that does not parse right after a call, with no separator between (`f(a='V')</fa1', b=2)`), is the
       // rest of that call, unread (issue 22); after a separator it is another entry, and the calls before it stand.
@@ -60,7 +60,7 @@ function parse(text: string): ToolCall[] {
     // `</function_calls>` written twice before the next block: the first was inside a value, the rest is unread.
     const again = closes.next(to + CLOSE.length)
     const next = opens.next(to)
-    if (again >= 0 && (next < 0 || again < next)) unreadText(calls, `${CLOSE} written twice: the text between is unread`)
+    if (again >= 0 && (next < 0 || again < next)) unreadRunOn(calls, text, CLOSE, to + CLOSE.length, again)
   })
   return out
 }

@@ -5,8 +5,9 @@
  * <|plamo:begin_tool_requests:plamo|><|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>get_weather<|plamo:end_tool_name:plamo|><|plamo:begin_tool_arguments:plamo|><|plamo:msg|>{"city": "Paris"}<|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|><|plamo:end_tool_requests:plamo|>
  * ```
  *
- * Source: vLLM's `tool_parsers/plamo3_tool_parser.py` and its tests. vLLM's opener of the arguments is a composite
- * token pair; here any `<|plamo:…|>` tokens between `begin_tool_arguments` and the JSON are skipped. A request whose
+ * Source: vLLM's `tool_parsers/plamo3_tool_parser.py`, SGLang's `plamo3_detector.py` and their tests. The model
+ * writes the constraint prefix `<|plamo:constrain|>json<|plamo:msg|>` before the JSON: the JSON is what follows
+ * `<|plamo:msg|>` (as the engines take it); without it, any `<|plamo:…|>` tokens before the JSON are skipped. A request whose
  * name or arguments are not closed is no call; arguments that are not a JSON object give the call with invalid
  * arguments (vLLM passes the text through unchecked).
  */
@@ -25,6 +26,7 @@ const NAME_END = tag('end_tool_name')
 const ARGS = tag('begin_tool_arguments')
 const ARGS_END = tag('end_tool_arguments')
 const TOKEN = '<|plamo:'
+const MSG = '<|plamo:msg|>'
 
 function parse(text: string): ToolCall[] {
   const out: ToolCall[] = []
@@ -32,6 +34,7 @@ function parse(text: string): ToolCall[] {
   const nameEnd = new ForwardSearch(text, NAME_END)
   const argsEnd = new ForwardSearch(text, ARGS_END)
   const tokenEnd = new ForwardSearch(text, '|>')
+  const msg = new ForwardSearch(text, MSG)
   let at = request.next(0)
   while (at >= 0) {
     const next = request.next(at + REQUEST.length)
@@ -46,7 +49,10 @@ function parse(text: string): ToolCall[] {
       const ae = argsEnd.next(a)
       if (name && text.startsWith(ARGS, a) && ae >= 0 && ae < limit) {
         let j = a + ARGS.length
-        // Tokens such as `<|plamo:msg|>` between the opener and the JSON.
+        // The JSON follows `<|plamo:msg|>` where it is written, whatever precedes it (the constraint prefix
+        // `<|plamo:constrain|>json`); otherwise tokens between the opener and the JSON are skipped.
+        const m = msg.next(j)
+        if (m >= 0 && m < ae) j = m + MSG.length
         while (text.startsWith(TOKEN, j)) {
           const e = tokenEnd.next(j)
           if (e < 0 || e >= ae) break
@@ -69,6 +75,6 @@ export const plamo3: FormatParser = {
   parse,
   render: (calls) =>
     tag('begin_tool_requests') +
-    calls.map((c) => `${REQUEST}${NAME}${c.name}${NAME_END}${ARGS}<|plamo:msg|>${JSON.stringify(c.arguments)}${ARGS_END}${REQUEST_END}`).join('') +
+    calls.map((c) => `${REQUEST}${NAME}${c.name}${NAME_END}${ARGS}<|plamo:constrain|>json${MSG}${JSON.stringify(c.arguments)}${ARGS_END}${REQUEST_END}`).join('') +
     tag('end_tool_requests'),
 }

@@ -14,6 +14,7 @@
 import { ToolRuntimeError } from '../agent.js'
 import { boundedFetch, type Oversize } from './bounded-fetch.js'
 import { describeServer, isStdio, scrubSecrets, type McpPlan } from './server.js'
+import { scrubDeep } from '../../data/secrets.js'
 
 export type McpMethod = 'tools/list' | 'tools/call'
 
@@ -162,7 +163,9 @@ export function liveWire(plan: McpPlan): McpWire {
       live.broken.add(reject as (err: unknown) => void)
       try {
         const asked = method === 'tools/list' ? live.client.listTools(params, options) : live.client.callTool(params, undefined, options)
-        return { result: await Promise.race([asked, broke]) }
+        // A result that echoes a secret of the plan (an env value, a header) is scrubbed as error text is: what the
+        // model, the recording and the report see never holds it.
+        return { result: scrubDeep(await Promise.race([asked, broke]), plan.secrets) }
       } catch (err) {
         const code = (err as { code?: unknown }).code
         const what = method === 'tools/call' ? `tools/call ${String(params['name'])}` : method

@@ -13,6 +13,9 @@ export interface PairCounts {
   /** Samples (`<suite> > <id>`) listed more than once without distinct trial indexes, per run. */
   baseRepeated: readonly string[]
   headRepeated: readonly string[]
+  /** Paired samples the baseline scored that this run skipped (by policy) or errored on (in sample order). */
+  headSkipped: readonly string[]
+  headErrored: readonly string[]
 }
 
 const listed = (ids: readonly string[]) => `${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ` and ${ids.length - 5} more` : ''}`
@@ -20,7 +23,7 @@ const listed = (ids: readonly string[]) => `${ids.slice(0, 5).join(', ')}${ids.l
 /**
  * Whether the paired samples can show a regression at all. Anything that would let a real drop pass unseen is a
  * reason (`incomparable`): no shared sample, a baseline with nothing evaluated or only errors (every value 0, so no
- * drop is possible), a gated metric one side lacks, a metric the baseline measured and this run no longer does
+ * drop is possible), a sample the baseline scored that this run skipped or errored on, a gated metric one side lacks, a metric the baseline measured and this run no longer does
  * (renamed or dropped: without `metrics` every measured metric is gated). A metric new in this run is a warning.
  */
 export function comparability(
@@ -39,6 +42,9 @@ export function comparability(
     incomparable.push(`no sample is in both runs (paired by suite and id; baseline ${counts.baseSamples}, this run ${counts.headSamples}): another dataset or suite?`)
     return { incomparable, warnings }
   }
+  // A sample this run did not score cannot show whether it dropped: the gate never passes what it could not compare.
+  if (counts.headSkipped.length > 0) incomparable.push(`${counts.headSkipped.length} sample(s) the baseline scored were skipped in this run (by policy, e.g. maxPromptTokens), so they cannot be compared: ${listed(counts.headSkipped)}`)
+  if (counts.headErrored.length > 0) incomparable.push(`${counts.headErrored.length} sample(s) the baseline scored errored in this run, so they cannot be compared: ${listed(counts.headErrored)}`)
   if (counts.baseEvaluated === 0) incomparable.push(`none of the ${counts.paired} paired baseline samples was evaluated (all skipped)`)
   else if (counts.baseErrored === counts.baseEvaluated) incomparable.push(`all ${counts.baseErrored} paired baseline samples errored: no drop can be seen against them`)
   else if (counts.baseErrored > 0) warnings.push(`${counts.baseErrored} of ${counts.baseEvaluated} paired baseline samples errored: they cannot show a regression`)

@@ -24,7 +24,8 @@ import { gateMde } from '../../score/power.js'
 import { closedUnitHolm, type TestUnit } from '../../score/stats.js'
 import { jointTest, PAIR, powerSummary, testMetric, type Column, type Tested } from './metric-tests.js'
 import { comparability } from './comparable.js'
-import { isRight, type SampleOutcome } from './outcomes.js'
+import { compareKeys, fold, keyOf, type Folded } from './fold.js'
+import type { SampleOutcome } from './outcomes.js'
 import { metaDifferences, type RunMeta } from './run-meta.js'
 
 export interface RegressionOptions {
@@ -114,7 +115,12 @@ export interface Comparison {
   options: { alpha: number; minDrop: number; metrics: string[] }
   metrics: Record<string, MetricComparison>
   suites: Record<string, { metrics: Record<string, MetricComparison> }>
-  samples: { regressed: string[]; improved: string[]; added: string[]; removed: string[]; changedCalls: number }
+  /**
+   * Paired samples by what happened to them. `headSkipped` and `headErrored`: samples the baseline scored (some trial
+   * evaluated without error) that this run skipped (by policy) or errored on, in any trial; they cannot be compared,
+   * so each list, when not empty, is also a reason in `incomparable` (never counted as regressed, never a pass).
+   */
+  samples: { regressed: string[]; improved: string[]; added: string[]; removed: string[]; changedCalls: number; headSkipped: string[]; headErrored: string[] }
   /** `mustPass` samples that went from right to wrong (they fail the run whatever the statistics). */
   mustPassFailed: string[]
   /** Calls of flipped samples (head's, and expected), for diffs: `<suite> > <id>` → lines. */
@@ -132,120 +138,11 @@ export interface Comparison {
   power?: GatePowerSummary
 }
 
-/** A sample's outcome with its trials folded: the mean per metric, right only when every trial was. */
-interface Folded {
-  suite: string
-  id: string
-  values: Record<string, number>
-  right: boolean
-  evaluated: boolean
-  /** Every evaluated trial errored (false until one is evaluated). */
-  erroredOnly: boolean
-  mustPass: boolean
-  failures: string[]
-  hash?: string
-  usage?: Record<string, number>
-  expected?: string
-  calls?: string
-  /** Trials folded in (1 without trials). */
-  trials: number
-  /** Per metric, how many trials gave a value (only once a second trial came). */
-  counts?: Record<string, number>
-}
-
 /** Flipped samples whose calls the comparison keeps (the lists of ids are complete; the diffs are for reading). */
 export const MAX_DETAILS = 200
 
-const keyOf = (suite: string, id: string) => `${suite} > ${id}`
 /** Samples expanded from one dialogue (`id#k`) share a cluster. */
 const clusterOf = (suite: string, id: string) => `${suite}\u0000${id.replace(/#\d+$/, '')}`
-
-function newFolded(o: SampleOutcome): Folded {
-  return { suite: o.suite, id: o.id, values: o.values, right: true, evaluated: false, erroredOnly: false, mustPass: false, failures: [], trials: 1 }
-}
-
-/** Add a further trial's values (sums and counts; divided at the end of `fold`). */
-function addTrial(f: Folded, o: SampleOutcome): void {
-  if (!f.counts) {
-    // Copy on the second trial: until then the outcome's own values serve (no copy per sample).
-    f.values = { ...f.values }
-    f.counts = {}
-    for (const m in f.values) f.counts[m] = 1
-  }
-  f.trials++
-  for (const m in o.values) {
-    f.values[m] = (f.values[m] ?? 0) + (o.values[m] as number)
-    f.counts[m] = (f.counts[m] ?? 0) + 1
-  }
-}
-
-/** Sample order: suite, then id (the sidecar's order; `sortOutcomes` gives the same). */
-function compareKeys(aSuite: string, aId: string, bSuite: string, bId: string): number {
-  if (aSuite !== bSuite) return aSuite < bSuite ? -1 : 1
-  return aId === bId ? 0 : aId < bId ? -1 : 1
-}
-
-function isSorted(outcomes: readonly SampleOutcome[]): boolean {
-  for (let i = 1; i < outcomes.length; i++) {
-    const a = outcomes[i - 1] as SampleOutcome
-    const b = outcomes[i] as SampleOutcome
-    if (compareKeys(a.suite, a.id, b.suite, b.id) > 0) return false
-  }
-  return true
-}
-
-/**
- * One Folded per sample, in sample order: the outcomes sorted (sidecars and the reporter's are already), then each
- * run of equal (suite, id), its trials, folded. No map keyed by strings: sorting makes pairing a merge.
- */
-function fold(input: readonly SampleOutcome[], repeated: string[]): Folded[] {
-  const outcomes = isSorted(input) ? input : [...input].sort((a, b) => compareKeys(a.suite, a.id, b.suite, b.id))
-  const out: Folded[] = []
-  let f: Folded | undefined
-  // Only trials (each with its own index) may share a (suite, id); anything else repeated would be folded as trials.
-  const trials = new Set<number>()
-  let untrialled = false
-  for (const o of outcomes) {
-    if (f && f.suite === o.suite && f.id === o.id) {
-      if (untrialled || o.trial === undefined || trials.has(o.trial)) repeated.push(keyOf(o.suite, o.id))
-      addTrial(f, o)
-    } else {
-      out.push((f = newFolded(o)))
-      trials.clear()
-      untrialled = false
-    }
-    if (o.trial === undefined) untrialled = true
-    else trials.add(o.trial)
-    if (o.skipped) continue
-    f.erroredOnly = o.errored === true && (f.erroredOnly || !f.evaluated)
-    f.evaluated = true
-    if (!isRight(o)) {
-      if (f.right) f.failures = o.errored ? ['errored', ...o.failures] : o.failures
-      f.right = false
-      if (o.expected !== undefined) f.expected = o.expected
-      if (o.calls !== undefined) f.calls = o.calls
-    }
-    if (o.mustPass) f.mustPass = true
-    if (o.callsHash !== undefined) f.hash = o.callsHash
-    if (o.usage) {
-      if (f.usage === undefined) f.usage = f.trials === 1 ? o.usage : { ...o.usage }
-      else {
-        if (f.usage === o.usage) f.usage = { ...o.usage }
-        for (const k in o.usage) f.usage[k] = (f.usage[k] ?? 0) + (o.usage[k] as number)
-      }
-    }
-  }
-  for (const x of out) {
-    // A sample with no evaluated trial (skipped by policy) is not right either.
-    if (!x.evaluated) x.right = false
-    if (x.counts) for (const m in x.values) x.values[m] = (x.values[m] as number) / (x.counts[m] as number)
-    if (x.usage && x.trials > 1) {
-      x.usage = { ...x.usage }
-      for (const k in x.usage) x.usage[k] = (x.usage[k] as number) / x.trials
-    }
-  }
-  return out
-}
 
 /** One scope's columns (by metric index) and its clusters' ids. */
 interface Scope {
@@ -334,6 +231,8 @@ export function compareRuns(base: RunForComparison, head: RunForComparison, opti
   const regressedIds: string[] = []
   const improvedIds: string[] = []
   const mustPassFailed: string[] = []
+  const headSkipped: string[] = []
+  const headErrored: string[] = []
   const details: Comparison['details'] = {}
   const usageSums = new Map<string, { base: number; head: number; n: number }>()
   let changedCalls = 0
@@ -351,7 +250,10 @@ export function compareRuns(base: RunForComparison, head: RunForComparison, opti
       push(suiteScope, j, bv, hv, inSuite)
     }
     if (bf.hash !== undefined && hf.hash !== undefined && bf.hash !== hf.hash) changedCalls++
-    if (bf.right && !hf.right) {
+    // Scored in the baseline, not (wholly) in this run: not comparable, so neither a pass nor a regression to test.
+    const unscored = bf.scoredTrials > 0 && (hf.skippedTrials > 0 || hf.erroredTrials > 0)
+    if (unscored) (hf.skippedTrials > 0 ? headSkipped : headErrored).push(keyOf(hf.suite, hf.id))
+    if (bf.right && !hf.right && !(unscored && hf.skippedTrials > 0)) {
       const key = keyOf(hf.suite, hf.id)
       regressedIds.push(key)
       if (hf.mustPass || bf.mustPass || mustPass.has(key) || mustPass.has(hf.id)) mustPassFailed.push(key)
@@ -454,7 +356,7 @@ export function compareRuns(base: RunForComparison, head: RunForComparison, opti
 
   const warnings = metaDifferences(base.meta, head.meta)
   const checked = comparability(
-    { paired: paired.length, baseSamples: b.length, headSamples: h.length, baseEvaluated, baseErrored, baseRepeated, headRepeated },
+    { paired: paired.length, baseSamples: b.length, headSamples: h.length, baseEvaluated, baseErrored, baseRepeated, headRepeated, headSkipped, headErrored },
     baseMeasured,
     known,
     available,
@@ -475,7 +377,7 @@ export function compareRuns(base: RunForComparison, head: RunForComparison, opti
     options: { alpha, minDrop, metrics: gatedMetrics },
     metrics: metricsOut,
     suites: suitesOut,
-    samples: { regressed: regressedIds.sort(), improved: improvedIds.sort(), added: added.sort(), removed: removed.sort(), changedCalls },
+    samples: { regressed: regressedIds.sort(), improved: improvedIds.sort(), added: added.sort(), removed: removed.sort(), changedCalls, headSkipped, headErrored },
     mustPassFailed: mustPassFailed.sort(),
     details,
     usage,

@@ -4,14 +4,16 @@
  * (`baseline` option or `TOOL_EVALS_BASELINE`). Kept apart from the reporter class, which calls these at run end.
  */
 import { randomUUID } from 'node:crypto'
-import { existsSync, mkdirSync, renameSync } from 'node:fs'
-import { basename, dirname, resolve } from 'node:path'
+import { existsSync } from 'node:fs'
+import { basename, resolve } from 'node:path'
 import type { TestCase, TestModule } from 'vitest/node'
 import { readEvalMeta } from '../../eval/meta.js'
 import { readSuiteRunInfo, type SuiteRunInfo } from '../../eval/run-info.js'
 import { compareRuns, type Comparison, type RegressionOptions } from './compare.js'
 import { loadReport } from './load.js'
-import { cachedLookup, outcomeFromMeta, sortOutcomes, writeOutcomes, type SampleOutcome } from './outcomes.js'
+import { writeAtomically } from '../run-files.js'
+import { cachedLookup, outcomeFromMeta, serialiseOutcomes, sortOutcomes, type SampleOutcome } from './outcomes.js'
+import { samplesHash } from './samples-file.js'
 import { runMeta, type RunMeta } from './run-meta.js'
 
 export const BASELINE_ENV = 'TOOL_EVALS_BASELINE'
@@ -53,16 +55,14 @@ export function collectRunMeta(root: string, modules: readonly TestModule[]): Ru
 }
 
 /**
- * Write the sidecar beside the report (atomically). Returns the report's fields that name it and bind it to the
+ * Write the sidecar beside the report (atomically, as every file of a run: run-files.ts). Returns the report's fields that name it and bind it to the
  * report: `samplesFile` (its name, relative to the report), `runId` (also in the file's header) and `samplesHash`.
  */
 export function writeSamplesFile(reportPath: string, outcomes: readonly SampleOutcome[], runId: string = randomUUID()): { samplesFile: string; runId: string; samplesHash: string } {
   const path = samplesFileFor(reportPath)
-  mkdirSync(dirname(path), { recursive: true })
-  const tmp = `${path}.${process.pid}.tmp`
-  const stamp = writeOutcomes(tmp, outcomes, runId)
-  renameSync(tmp, path)
-  return { samplesFile: basename(path), ...stamp }
+  const text = serialiseOutcomes(outcomes, runId)
+  writeAtomically(path, text)
+  return { samplesFile: basename(path), runId, samplesHash: samplesHash(text) }
 }
 
 export type BaselineResult =

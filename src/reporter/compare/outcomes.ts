@@ -123,7 +123,7 @@ export function isRight(o: SampleOutcome): boolean {
 
 // ---- the sidecar (samples-file.ts; re-exported here, where callers have always found it) ----
 
-export { byKey, parseOutcomes, parseSamplesFile, readOutcomes, SAMPLES_FORMAT, serialiseOutcomes, writeOutcomes } from './samples-file.js'
+export { byKey, parseOutcomes, parseSamplesFile, readOutcomes, SAMPLES_FORMAT, serialiseOutcomes } from './samples-file.js'
 
 /** Outcomes in sidecar order (suite, id, trial): the order a comparison sums in, so reporter and CLI agree bit for bit. */
 export function sortOutcomes<T extends SampleOutcome>(outcomes: T[]): T[] {

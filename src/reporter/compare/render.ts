@@ -93,7 +93,7 @@ export function renderComparisonMarkdown(c: Comparison, options: RenderOptions =
   lines.push('', `${P_LEGEND}; tests: exact McNemar for 0/1 metrics of single samples, over dialogues an exact sign-flip test or a clustered t, paired t for fractions. MDE: the drop the gate flags as regressed with 80% power, after the family correction (α=${c.options.alpha}).`)
 
   const s = c.samples
-  lines.push('', `Samples: ${s.regressed.length} regressed · ${s.improved.length} fixed · ${s.added.length} added · ${s.removed.length} removed · ${s.changedCalls} with changed calls`)
+  lines.push('', `Samples: ${s.regressed.length} regressed · ${s.improved.length} fixed · ${s.added.length} added · ${s.removed.length} removed · ${s.changedCalls} with changed calls${notScored(s, ' · ')}`)
   if (s.regressed.length > 0) {
     lines.push('', `<details open><summary>Regressed samples (${s.regressed.length})</summary>`, '')
     capped(lines, s.regressed, max, (id) => sampleLine(c, id))
@@ -104,7 +104,7 @@ export function renderComparisonMarkdown(c: Comparison, options: RenderOptions =
     capped(lines, s.improved, max, (id) => sampleLine(c, id))
     lines.push('', '</details>')
   }
-  for (const [label, ids] of [['Added', s.added], ['Removed', s.removed]] as const) {
+  for (const [label, ids] of [['Skipped in this run (not compared)', s.headSkipped ?? []], ['Errored in this run (not compared)', s.headErrored ?? []], ['Added', s.added], ['Removed', s.removed]] as const) {
     if (ids.length === 0) continue
     lines.push('', `<details><summary>${label} samples (${ids.length})</summary>`, '')
     capped(lines, ids, max, (id) => `- ${mdText(id)}`)
@@ -121,6 +121,13 @@ export function renderComparisonMarkdown(c: Comparison, options: RenderOptions =
   const commit = meta?.git?.commit ? meta.git.commit.slice(0, 12) : 'unknown commit'
   lines.push('', `Baseline: ${mdText(c.base.file ?? 'report')} · ${commit}${meta?.git?.branch ? ` (${mdText(meta.git.branch)})` : ''} · ${age(meta?.time, now)}`, '')
   return lines.join('\n')
+}
+
+/** The paired samples this run did not score (absent in comparisons saved before they were counted). */
+function notScored(s: Comparison['samples'], sep: string): string {
+  const skipped = s.headSkipped?.length ?? 0
+  const errored = s.headErrored?.length ?? 0
+  return `${skipped > 0 ? `${sep}${skipped} skipped in this run (not compared)` : ''}${errored > 0 ? `${sep}${errored} errored in this run (not compared)` : ''}`
 }
 
 function num(x: number): string {
@@ -153,7 +160,7 @@ export function renderComparisonText(c: Comparison): string {
     for (const [name, m] of Object.entries(s.metrics)) if (m.gated && (m.verdict === 'regressed' || m.verdict === 'inconclusive')) lines.push(`  ${m.verdict.padEnd(12)} ${printable(suite)}: ${printable(name)} (${pts(m.delta)}, p=${shownP(m)})`)
   }
   const s = c.samples
-  lines.push(`  samples: ${s.regressed.length} regressed, ${s.improved.length} fixed, ${s.added.length} added, ${s.removed.length} removed, ${s.changedCalls} with changed calls`)
+  lines.push(`  samples: ${s.regressed.length} regressed, ${s.improved.length} fixed, ${s.added.length} added, ${s.removed.length} removed, ${s.changedCalls} with changed calls${notScored(s, ', ')}`)
   if (c.mustPassFailed.length > 0) lines.push(`  mustPass samples now wrong: ${c.mustPassFailed.slice(0, 20).map(printable).join(', ')}${c.mustPassFailed.length > 20 ? ` … and ${c.mustPassFailed.length - 20} more` : ''}`)
   for (const w of c.warnings) lines.push(`  warning: ${printable(w)}`)
   return lines.join('\n')

@@ -7,7 +7,7 @@
  * Errors never quote a line's text, only the field that is wrong.
  */
 import { createHash, randomUUID } from 'node:crypto'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import type { SampleOutcome } from './outcomes.js'
 
 export const SAMPLES_FORMAT = 'tool-evals-samples'
@@ -66,13 +66,6 @@ export function serialiseOutcomes(outcomes: readonly SampleOutcome[], runId: str
     lines.push(JSON.stringify(line))
   }
   return lines.join('\n') + '\n'
-}
-
-/** Write the file; returns the stamp its report must carry. */
-export function writeOutcomes(path: string, outcomes: readonly SampleOutcome[], runId: string = randomUUID()): SamplesFileStamp {
-  const text = serialiseOutcomes(outcomes, runId)
-  writeFileSync(path, text)
-  return { runId, samplesHash: samplesHash(text) }
 }
 
 export interface ParsedSamples {
