@@ -203,3 +203,42 @@ for (const [name, spec, runSpec, s] of [['200 single-turn', single, {}, 1], ['20
 }
 const mc = Math.sqrt(0.05 * 0.95 / NULL_REPS)
 console.log(`Monte Carlo standard error at 5%: ${pct(mc)} (${NULL_REPS} runs per null scenario, ${DROP_REPS} per drop)`)
+
+// ---- The model matrix (describeEval's `models`): every model drawn from the same project, compared with the
+// reference by the reporter's compareModels (compareRuns per model, Holm over models × gated metrics). On equal
+// models, the share of runs where some model is called worse (what `models: { noneWorse: true }` fails on) and
+// where some model is called better; with one model dropped by d points, the share that calls it worse.
+const { compareModels } = await import(`${dist.replace(/\/?$/, '/')}reporter/matrix.js`)
+
+function simulateMatrix(name, projectSpec, runSpec, modelCount, drop, reps, seed) {
+  const project = makeProject(seed, projectSpec)
+  const r = rng(seed * 7919 + 5)
+  let worse = 0
+  let better = 0
+  let family = 0
+  for (let i = 0; i < reps; i++) {
+    const outcomes = new Map()
+    for (let k = 0; k < modelCount; k++) outcomes.set(`m${k}`, drawRun(project, r, { ...runSpec, drop: k === modelCount - 1 ? drop : 0 }))
+    const c = compareModels(outcomes, 'm0', { alpha: 0.05, minDrop: 0.02 })
+    family = c.family
+    const verdicts = Object.values(c.comparisons).flatMap((x) => Object.values(x.metrics).filter((m) => m.gated).map((m) => m.verdict))
+    if (verdicts.includes('worse')) worse++
+    if (verdicts.includes('better')) better++
+  }
+  return { name, modelCount, drop, reps, family, worse: worse / reps, better: better / reps }
+}
+
+console.log('')
+console.log('| matrix scenario | models | drop of the last (pts) | runs | family (Holm) | some model called worse | some model called better |')
+console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |')
+const showMatrix = (s) => console.log(`| ${s.name} | ${s.modelCount} | ${s.drop > 0 ? (s.drop * 100).toFixed(1) : 'none'} | ${s.reps} | ${s.family} | ${pct(s.worse)} | ${pct(s.better)} |`)
+let mseed = 201
+for (const [name, spec, runSpec] of [
+  ['200 single-turn', single, {}],
+  ['200 single, trials 3 mean', single, { trials: 3, reducer: 'mean' }],
+  ['30 dialogues, ρ 0.5', { dialogues: 30 }, { rho: 0.5 }],
+]) {
+  for (const k of [3, 5]) showMatrix(simulateMatrix(name, spec, runSpec, k, 0, NULL_REPS, mseed++))
+}
+for (const d of [0.05, 0.1]) showMatrix(simulateMatrix('200 single-turn', single, {}, 3, d, DROP_REPS, 301))
+console.log(`Monte Carlo standard error at 5%: ${pct(mc)} (${NULL_REPS} runs per equal-models scenario, ${DROP_REPS} per drop)`)

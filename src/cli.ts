@@ -7,7 +7,7 @@ import { runCli, type Command } from './cli/command.js'
 import { parseCommand } from './cli/parse.js'
 import { scoreCommand } from './cli/score.js'
 import { bfclCommand } from './bfcl/cli/score.js'
-import { bfclRunCommand } from './bfcl/cli/run.js'
+import { withSeveralModels } from './bfcl/cli/run-models.js'
 import { compareCommand } from './cli/compare.js'
 import { planCommand } from './cli/plan.js'
 import { historyCommand } from './cli/history.js'
@@ -17,7 +17,7 @@ const COMMANDS: readonly Command[] = [
   parseCommand,
   scoreCommand,
   bfclCommand,
-  bfclRunCommand,
+  withSeveralModels(),
   compareCommand,
   planCommand,
   historyCommand,

@@ -8,6 +8,10 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { Browser, Page } from 'playwright-core'
 import { launchChromium } from './helpers/browser.js'
+import { buildRunReport } from '../src/reporter/build.js'
+import type { EvalMeta } from '../src/eval/meta.js'
+import type { ToolCall } from '../src/calls/types.js'
+import { scoreSample } from '../src/score/nemo.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { evaluate } from '../src/eval/describe-eval.js'
 import { confusionMatrix, htmlReportData, htmlSampleFromMeta, NO_CALL, renderHtmlReport, scriptSafeJson, wilsonInterval } from '../src/reporter/html.js'
@@ -429,6 +433,35 @@ describe('the HTML report in a browser', () => {
     expect(regressed).toHaveLength(101)
     expect(regressed[100]).toBe('3 more')
     expect(await page.textContent('#comparison-improved')).toBe('weather > w5')
+    expect(problems).toEqual([])
+  })
+
+  it('draws a model matrix: the leaderboard with intervals and verdicts, failures, confused tools, disagreements', async () => {
+    const metas: EvalMeta[] = []
+    const expected = [{ name: 'get_weather', arguments: { city: 'Paris' } }]
+    for (let i = 0; i < 12; i++) {
+      for (const model of ['base', 'sft']) {
+        const right = model === 'sft' || i >= 9
+        const calls: ToolCall[] = [{ name: right || i > 0 ? 'get_weather' : 'get_forecast', arguments: { city: right ? 'Paris' : 'Rome' }, argumentsValid: true, format: 'hermes' }]
+        const m: EvalMeta = { v: 1, record: { id: `s${i}`, suite: `weather > ${model}`, score: scoreSample(calls, expected) }, model, reference: 'base' }
+        if (!right) Object.assign(m, { expected, calls })
+        metas.push(m)
+      }
+    }
+    const matrix = buildRunReport(metas, { testsPass: true }, { thresholds: {}, usage: { pricing: undefined, maxThresholds: {} }, worst: 5 })
+    const file = join(shots, 'models.html')
+    writeFileSync(file, renderHtmlReport({ report: matrix, samples: metas.map(htmlSampleFromMeta) }))
+    await page.goto(pathToFileURL(file).href)
+    await page.waitForSelector('body[data-ready="true"]', { timeout: 5000 })
+    expect(await page.isVisible('#models')).toBe(true)
+    expect(await page.$$eval('#model-verdicts li', (lis) => lis.map((li) => li.textContent))).toEqual([
+      'sft beats base on args_exact_match by 75.0 points, p = 0.0039 (Holm).',
+    ])
+    const cell = await page.textContent('#model-leaderboard tr[data-metric="args_exact_match"] td[data-model="sft"]')
+    expect(cell).toBe('100.0%75.8% \u2013 100.0%+75.0 pt, p = 0.0039 (Holm), better')
+    expect(await page.textContent('#model-failures tr[data-model="base"]')).toBe('base18')
+    expect(await page.textContent('#model-confusion tr[data-tool="get_weather"] td[data-model="base"]')).toBe('get_forecast 1')
+    expect(await page.$$eval('#model-disagreements tbody tr', (trs) => trs.length)).toBe(9)
     expect(problems).toEqual([])
   })
 })

@@ -10,7 +10,7 @@ import { thrownMessage } from '../calls/thrown.js'
 import type { TaskMeta } from '@vitest/runner'
 import { afterAll, describe, expect, test } from 'vitest'
 import { adoptInputRoot } from './input-root.js'
-import { INVALID_OPTIONS_TEST, planSuite, type SuitePlan } from './suite-plan.js'
+import { INVALID_OPTIONS_TEST, planMatrix, planSuite, type MatrixTag, type SuitePlan } from './suite-plan.js'
 import type { ToolCall } from '../calls/types.js'
 import { formatSampleError, loadDataAsync } from '../data/load.js'
 import type { DataOptions, DataSource, Sample, SampleError } from '../data/types.js'
@@ -33,7 +33,7 @@ import { configuredTestTimeout, defaultSampleTimeout } from './timeout.js'
 import { callsHash } from './calls-hash.js'
 import { RUN_INFO_KEY, suiteRunInfo } from './run-info.js'
 import * as vitestApi from 'vitest'
-import { lastUserPrompt, META_LIMITS, rightCallsLine, storedCalls, storedExpected, truncate, writeEvalMeta, type EvalMeta } from './meta.js'
+import { lastUserPrompt, META_LIMITS, rightCallsLine, storedCalls, storedExpected, truncate, writeEvalMeta as writeMeta, type EvalMeta } from './meta.js'
 import { agentProvider, type AgentOptions } from './agent.js'
 import type { EvalTask } from './task.js'
 import { checkSchemaSnapshot, requireServerTools, schemaTestName, withServerTools } from './mcp/suite.js'
@@ -60,7 +60,7 @@ export interface EvalResult extends ScorerResults {
 export interface EvalOptions extends ScorerOptions, DataOptions, AgentOptions {
   /** JSONL path (relative to Vitest's root, see data/input-root.ts) or URL, `hf://datasets/<owner>/<name>`, or an array of sample objects. */
   data: DataSource
-  /** The model under test: `replay(...)`, a local model, an endpoint, your own provider. Give this or `task`. */
+  /** The model under test: `replay(...)`, a local model, an endpoint, your own provider. Give this, `models` or `task`. */
   model?: ModelProvider
   /**
    * Your application under test instead of a model: `async (sample, { signal, deadline }) => output`, returning text,
@@ -68,6 +68,13 @@ export interface EvalOptions extends ScorerOptions, DataOptions, AgentOptions {
    * "Testing your app"). A throw, a late answer or an unknown shape is that sample's error. Give this or `model`.
    */
   task?: EvalTask
+  /**
+   * A model matrix: every sample runs against every model, one describe block per key (`weather > sft_500 > w1`,
+   * so `-t sft_500` selects a model). The report compares each model with `reference` (see docs/comparing-models.md).
+   */
+  models?: Record<string, ModelProvider>
+  /** The key of `models` every other model is compared with (default: the first key). */
+  reference?: string
   /** Generations in flight at once for this suite (default: the provider's `concurrency` hint, else 4). */
   concurrency?: number
   /**
@@ -130,9 +137,12 @@ export function describeEval(name: string, options: EvalOptions): void {
   // `assert` callbacks use the tool-call matchers: make them available even without the setup entry.
   registerMatchers()
   const stack = definitionStack() // locates the per-sample annotations at this call in the eval file
-  let plan: SuitePlan
+  let plans: { key?: string; plan: SuitePlan }[]
+  let reference: string | undefined
   try {
-    plan = planSuite(name, options)
+    const matrix = planMatrix(name, options)
+    reference = matrix?.reference
+    plans = matrix ? matrix.models.map(({ key, model }) => ({ key, plan: planSuite(name, { ...options, models: undefined, reference: undefined, model }) })) : [{ plan: planSuite(name, options) }]
   } catch (err) {
     // A mistake in the options fails this suite with its message, not the file's collection or the run.
     describe(name, () => {
@@ -142,6 +152,17 @@ export function describeEval(name: string, options: EvalOptions): void {
     })
     return
   }
+  if (reference === undefined) return defineSuite(name, name, options, plans[0]!.plan, stack)
+  // One describe block per model inside the eval's: records name the model (`EvalMeta.model`), and their suite is
+  // `<eval> > <model>`, so every per-suite view and the baseline gate keep each model's samples apart.
+  const ref = reference
+  describe(name, () => {
+    for (const { key, plan } of plans) defineSuite(key as string, `${name} > ${key}`, options, plan, stack, { model: key as string, reference: ref })
+  })
+}
+
+/** One eval suite: a describe block `blockName`, whose records name `name` as their suite. */
+function defineSuite(blockName: string, name: string, options: EvalOptions, plan: SuitePlan, stack: ReturnType<typeof definitionStack>, matrix?: MatrixTag): void {
   const { model, mcp, agent, scorers, trials, snapshot } = plan
   // The scorers' providers (a judge) are closed with the model, when the last suite using them ends.
   const providers = [...new Set([model, ...scorers.flatMap((s) => s.providers ?? [])])]
@@ -161,8 +182,11 @@ export function describeEval(name: string, options: EvalOptions): void {
   if (options.strictTypes !== undefined) scoreOptions.strictTypes = options.strictTypes
   adoptInputRoot()
 
+  // Every meta this suite writes names its model in a matrix.
+  const writeEvalMeta = (taskMeta: TaskMeta, meta: EvalMeta) => writeMeta(taskMeta, matrix ? { ...meta, ...matrix } : meta)
+
   // Async: a Hub dataset is fetched (or read from its cache) while Vitest collects the suite.
-  describe(name, async () => {
+  describe(blockName, async () => {
     // The describe block's own task meta (taken before any await: the current suite is only known synchronously).
     const suiteMeta = currentSuiteMeta()
     const loaded = await loadDataAsync(options.data, options)
@@ -191,7 +215,7 @@ export function describeEval(name: string, options: EvalOptions): void {
         const error = entry.error
         test(invalidSampleTestName(error), (ctx) => {
           writeInputs(ctx.task.meta, inputs)
-          failInvalidSample(error, name, ctx.task.meta, scorers)
+          failInvalidSample(error, name, ctx.task.meta, scorers, matrix)
         })
         continue
       }
@@ -304,14 +328,14 @@ function invalidReason(error: SampleError): string {
   return error.field ? `invalid sample: field \`${error.field}\`: ${error.message}` : `invalid sample: ${error.message}`
 }
 
-function failInvalidSample(error: SampleError, suite: string, taskMeta: TaskMeta, scorers: readonly Scorer[]): never {
+function failInvalidSample(error: SampleError, suite: string, taskMeta: TaskMeta, scorers: readonly Scorer[], matrix?: MatrixTag): never {
   const detail = formatSampleError(error)
   const record: SampleRecord = { id: error.id ?? error.where, suite, error: invalidReason(error) }
   if (error.expected) record.score = scoreSample([], error.expected)
   applyErroredScorers(record, undefined, scorers)
-  const meta: EvalMeta = { v: 1, record, detail }
+  const meta: EvalMeta = { v: 1, record, detail, ...matrix }
   if (error.expected) meta.expected = storedExpected(error.expected)
-  writeEvalMeta(taskMeta, meta)
+  writeMeta(taskMeta, meta)
   throw new Error(error.unreadable ? detail : `Invalid sample: ${detail}`)
 }
 

@@ -67,6 +67,10 @@ export interface EvalMeta {
   snapshot?: SampleSnapshotMeta
   /** On the last sample of a suite with `snapshot`: the suite's snapshot file, its obsolete ids, whether it was written. */
   snapshotSuite?: SuiteSnapshotMeta
+  /** In a model matrix (describeEval's `models`): the model's key; the record's suite is `<eval> > <model>`. */
+  model?: string
+  /** In a model matrix: the key of the model the others are compared with. */
+  reference?: string
 }
 
 /** Limits that keep one test's meta small however large the model's output was. */

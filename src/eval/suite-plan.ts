@@ -5,7 +5,7 @@
  * test.
  */
 import { assertKnownFormat } from '../calls/index.js'
-import { checkOptionKeys, type OptionKeys } from '../calls/options.js'
+import { checkOptionKeys, suggestion, type OptionKeys } from '../calls/options.js'
 import type { ModelProvider } from '../models/types.js'
 import type { Scorer } from '../score/scorer.js'
 import { BUILTIN_SCORERS, type BuiltinScorerOptions } from '../score/scorers/index.js'
@@ -25,7 +25,7 @@ const OWN_OPTION_KEYS: OptionKeys<Omit<EvalOptions, keyof BuiltinScorerOptions>>
   data: true, model: true, concurrency: true, timeout: true, strict: true, assert: true, match: true, strictTypes: true,
   format: true, failOnError: true, maxOutputChars: true, trials: true, snapshot: true, scorers: true, limit: true,
   maxSamples: true, split: true, revision: true, config: true, hub: true, tools: true, environment: true, maxSteps: true,
-  resume: true, task: true,
+  resume: true, task: true, models: true, reference: true,
 }
 const EVAL_OPTION_KEYS: readonly string[] = [...Object.keys(OWN_OPTION_KEYS), ...BUILTIN_SCORERS.map((s) => s.name)]
 
@@ -75,6 +75,41 @@ function modelOf(options: EvalOptions, name: string, where: string): ModelProvid
     throw new TypeError(`${where}: option \`model\` must be a provider (replay(...), openaiCompatible(...), local(...)), or give \`task\`, your own function; got ${model === null ? 'null' : typeof model}`)
   }
   return model
+}
+
+/** What a matrix suite's metas carry: the model's key and the eval's reference model (EvalMeta.model, .reference). */
+export interface MatrixTag {
+  model: string
+  reference: string
+}
+
+/**
+ * A model matrix's models in the order given and its reference (the first key unless `reference` names another);
+ * undefined without `models`. Throws on `models` with `model`, an empty or non-provider entry, an unknown reference.
+ */
+export function planMatrix(name: string, options: EvalOptions): { models: { key: string; model: ModelProvider }[]; reference: string } | undefined {
+  const where = `describeEval("${name}")`
+  const { models, reference } = options
+  if (models === undefined) {
+    if (reference !== undefined) throw new TypeError(`${where}: option \`reference\` names a model of \`models\`, and there is no \`models\``)
+    return undefined
+  }
+  if (options.model !== undefined) throw new TypeError(`${where}: give \`model\` or \`models\`, not both`)
+  if (options.task !== undefined) throw new TypeError(`${where}: give \`task\` or \`models\`, not both`)
+  if (typeof models !== 'object' || models === null || Array.isArray(models)) throw new TypeError(`${where}: option \`models\` must be an object of providers by name ({ base: …, sft: … })`)
+  const entries = Object.entries(models)
+  if (entries.length === 0) throw new TypeError(`${where}: option \`models\` names no model`)
+  for (const [key, model] of entries) {
+    if (typeof model !== 'object' || model === null || typeof (model as ModelProvider).generate !== 'function') {
+      throw new TypeError(`${where}: option \`models.${key}\` must be a provider (replay(...), openaiCompatible(...), local(...)), got ${model === null ? 'null' : typeof model}`)
+    }
+    // The key is a describe block's name and a part of the suite's: a `>` would make `<eval> > <model>` ambiguous.
+    if (key.trim() === '' || key.includes('>')) throw new TypeError(`${where}: option \`models\`: the name ${JSON.stringify(key)} cannot name a model (empty, or holds \`>\`)`)
+  }
+  const keys = entries.map(([k]) => k)
+  const ref = reference ?? (keys[0] as string)
+  if (!keys.includes(ref)) throw new TypeError(`${where}: option \`reference\` is ${JSON.stringify(ref)}, not a key of \`models\`; ${suggestion(ref, keys, 'models')}`)
+  return { models: entries.map(([key, model]) => ({ key, model })), reference: ref }
 }
 
 const NESTED_OPTION_KEYS: { [K in 'judge' | 'schema' | 'trajectory' | 'trials' | 'snapshot' | 'hub']: OptionKeys<Extract<EvalOptions[K], object>> } = {

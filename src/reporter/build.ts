@@ -14,6 +14,8 @@ import { buildReport, type ToolEvalsReport } from './report.js'
 import type { PartialRun } from './run-scope.js'
 import { checkThresholds, type Thresholds } from './thresholds.js'
 import { applyUsage, type UsageOptions } from './usage-apply.js'
+import { MatrixCollector, type ModelGateOptions } from './matrix.js'
+import type { RegressionOptions } from './compare/compare.js'
 
 /** What the run says about itself, beside the samples. */
 export interface RunFacts {
@@ -38,11 +40,18 @@ export interface ReportOptions {
   usage: UsageOptions
   /** How many worst samples to keep. */
   worst: number
+  /** A model matrix's gate (the reporter's `models`) and its tests' level and minimum drop (`regression`). */
+  models?: ModelGateOptions
+  regression?: RegressionOptions
 }
 
 export function buildRunReport(metas: Iterable<EvalMeta>, facts: RunFacts, options: ReportOptions): ToolEvalsReport {
   const collector = new RunCollector(options.worst)
-  for (const meta of metas) collector.add(meta)
+  const matrix = new MatrixCollector()
+  for (const meta of metas) {
+    collector.add(meta)
+    matrix.add(meta)
+  }
   const overall = collector.overallAggregate()
   const suites = collector.suiteAggregates()
   const partial = facts.partial !== undefined
@@ -61,5 +70,7 @@ export function buildRunReport(metas: Iterable<EvalMeta>, facts: RunFacts, optio
   if (facts.samples) Object.assign(report, facts.samples)
   if (facts.baseline && 'comparison' in facts.baseline) report.comparison = facts.baseline.comparison
   else if (facts.baseline) report.baselineError = facts.baseline.error
+  const models = matrix.finish({ regression: options.regression, gate: options.models, partial })
+  if (models) report.models = models
   return applyGate(report)
 }

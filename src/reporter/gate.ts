@@ -9,6 +9,7 @@
  * gate still is: failed tests (errored samples, `strict`, `assert`), `mustPass` samples gone wrong, Vitest's errors.
  */
 import { regressions } from './compare/compare.js'
+import { matrixGateFailures } from './matrix.js'
 import type { ToolEvalsReport, UndecidedReport } from './report.js'
 import { describeThreshold } from './thresholds.js'
 import { describeMaxThreshold } from './usage-thresholds.js'
@@ -25,6 +26,7 @@ export type GateReasonKind =
   | 'regression'
   | 'must_pass'
   | 'baseline'
+  | 'model_worse'
 
 export interface GateReason {
   kind: GateReasonKind
@@ -68,6 +70,14 @@ export function gateReasons(report: UndecidedReport): { reasons: GateReason[]; n
     if (regressed.length > 0 && !filtered) add('regression', `regressed against the baseline: ${regressed.join(', ')}`)
     if (c.mustPassFailed.length > 0) add('must_pass', `mustPass samples now wrong: ${c.mustPassFailed.join(', ')}`)
   }
+  if (report.models) {
+    const failed = matrixGateFailures(report.models)
+    if (!filtered) {
+      for (const w of failed.worse) add('model_worse', w)
+      for (const { model, result } of failed.thresholds) add('threshold', `${model}: ${describeThreshold(result)}`)
+      for (const u of failed.unknown) add('threshold', u)
+    }
+  }
   if (!filtered) return { reasons }
   const what = (partial.selection ?? []).join(', ') || 'a selection'
   return { reasons, notGated: `filtered run (${what}): thresholds and regression verdicts are shown, not gated; failed tests, mustPass samples and errors still fail it` }
@@ -88,6 +98,6 @@ export function applyGate(undecided: UndecidedReport): ToolEvalsReport {
 /** The title of a reason's GitHub error annotation (the README documents `tool-evals threshold failed`). */
 export function reasonTitle(kind: GateReasonKind): string {
   if (kind === 'threshold' || kind === 'usage_bound') return 'tool-evals threshold failed'
-  if (kind === 'regression' || kind === 'must_pass' || kind === 'baseline') return 'tool-evals regression'
+  if (kind === 'regression' || kind === 'must_pass' || kind === 'baseline' || kind === 'model_worse') return 'tool-evals regression'
   return 'tool-evals gate failed'
 }

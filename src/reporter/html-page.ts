@@ -2,8 +2,10 @@
  * The HTML report's inlined styles and page script. The script is plain browser JavaScript kept as a string (it
  * runs in the report page, not in Node): it reads the JSON from `#tool-evals-data` and builds the page with DOM
  * calls only. Every piece of data goes in through `textContent`, never as markup, so model output cannot inject
- * anything. No backticks or template placeholders inside (this is a template literal).
+ * anything. No backticks or template placeholders inside (this is a template literal), but one: the model matrix's
+ * section, kept in matrix-render.ts.
  */
+import { MATRIX_PAGE_FUNCTIONS } from './matrix-render.js'
 
 export const PAGE_CSS = String.raw`
 :root { --fg:#1d2330; --muted:#667085; --line:#e4e7ec; --bg:#f7f8fa; --card:#fff; --good:#12805c; --bad:#c4320a; --accent:#3757d4; }
@@ -227,6 +229,7 @@ export const PAGE_SCRIPT = String.raw`
     return el;
   }
 
+${MATRIX_PAGE_FUNCTIONS}
   // ---- sample browser
   var state = { suite: '', tool: '', category: '', q: '', shown: PAGE, open: -1 };
   var controls = {};
@@ -406,7 +409,7 @@ export const PAGE_SCRIPT = String.raw`
     d.scrollIntoView({ block: 'nearest' });
   }
 
-  var main = h('main', null, header(), cards(), thresholds(), failures(), suites(), tools(), confusion(), renderComparison(DATA.comparison), browser());
+  var main = h('main', null, header(), cards(), thresholds(), failures(), suites(), tools(), confusion(), models(), renderComparison(DATA.comparison), browser());
   document.body.appendChild(main);
   drawList();
   document.body.setAttribute('data-ready-ms', String(Math.round(performance.now())));

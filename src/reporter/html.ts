@@ -17,6 +17,7 @@ import { PAGE_CSS, PAGE_SCRIPT } from './html-page.js'
 import { reportedMetrics, type SuiteReport, type ToolEvalsReport } from './report.js'
 import type { Comparison, MetricComparison } from './compare/compare.js'
 import { P_LEGEND, shownP } from './compare/render.js'
+import { matrixForPage } from './matrix-render.js'
 
 /** One sample as the HTML report shows it. */
 export interface HtmlSample {
@@ -208,6 +209,7 @@ export function htmlReportData(input: HtmlReportInput) {
       .map((s) => pageSample(s, suiteIndex.get(s.suite ?? '(no suite)') ?? 0))
       .sort((a, b) => a.s - b.s || ID_ORDER.compare(a.i, b.i)),
     comparison: comparisonForPage(input.comparison),
+    models: matrixForPage(report.models),
   }
 }
 

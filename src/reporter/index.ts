@@ -13,7 +13,8 @@ import { rmSync } from 'node:fs'
 import { relative, resolve } from 'node:path'
 import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason, TestSpecification, Vitest } from 'vitest/node'
 import { readEvalMeta, type EvalMeta } from '../eval/meta.js'
-import { buildRunReport, type RunFacts } from './build.js'
+import { buildRunReport, type ReportOptions, type RunFacts } from './build.js'
+import type { ModelGateOptions } from './matrix.js'
 import { htmlSampleFromMeta, type HtmlSample } from './html.js'
 import { annotationCounts, annotationOverflowNotice } from './github.js'
 import { Progress } from './progress.js'
@@ -73,6 +74,11 @@ export interface ToolEvalsReporterOptions extends GateOptions, HistoryOptions {
    * turns it off (a report without it cannot be a baseline).
    */
   samplesFile?: false
+  /**
+   * A model matrix's gate (describeEval's `models`): `{ noneWorse: true }` fails the run when a model is significantly
+   * worse than the reference; `thresholds: { sft_1000: { args_exact_match: 0.8 } }` sets minimums per model.
+   */
+  models?: ModelGateOptions
 }
 
 /**
@@ -127,6 +133,8 @@ export default class ToolEvalsReporter implements Reporter {
     checkReporterOptions(options, 'ToolEvalsReporter')
     this.options = options
     this.thresholds = validateThresholds(options.thresholds)
+    // Each model's thresholds checked as the run's are (a misspelt metric must not silently disable a gate).
+    for (const t of Object.values(options.models?.thresholds ?? {})) validateThresholds(t)
     const pricing = validatePricing(options.pricing)
     this.usageOptions = { pricing, maxThresholds: validateMaxThresholds(options.maxThresholds, pricing !== undefined) }
     const interval = options.progressIntervalMs
@@ -139,6 +147,14 @@ export default class ToolEvalsReporter implements Reporter {
     } catch (err) {
       throw new Error(`ToolEvalsReporter: ${(err as Error).message}`)
     }
+  }
+
+  /** What buildRunReport needs of this reporter's options. */
+  private reportOptions(): ReportOptions {
+    const out: ReportOptions = { thresholds: this.thresholds, usage: this.usageOptions, worst: this.options.worst ?? 5 }
+    if (this.options.models) out.models = this.options.models
+    if (this.options.regression) out.regression = this.options.regression
+    return out
   }
 
   private makeProgress(): Progress {
@@ -305,7 +321,7 @@ export default class ToolEvalsReporter implements Reporter {
     if (baseline.kind === 'missing' && final) this.log(`tool-evals: no baseline report at ${baseline.file}: comparison skipped`)
     else if (baseline.kind === 'error') facts.baseline = { error: { file: baseline.file, message: baseline.message } }
     else if (baseline.kind === 'compared') facts.baseline = { comparison: baseline.comparison }
-    const report = buildRunReport(metas, facts, { thresholds: this.thresholds, usage: this.usageOptions, worst: this.options.worst ?? 5 })
+    const report = buildRunReport(metas, facts, this.reportOptions())
     return { report, tests }
   }
 
@@ -360,7 +376,7 @@ export default class ToolEvalsReporter implements Reporter {
   /** What finished of a run cut short (or, at run start, nothing): marked interrupted, never a pass. */
   private unfinishedRun(run: RunState): DecidedRun {
     const partial = { ...scopeOf('interrupted', run.finished, run.selection), planned: run.planned, ran: run.finished.length }
-    const report = buildRunReport(metasOf(run.finished), { testsPass: false, partial }, { thresholds: this.thresholds, usage: this.usageOptions, worst: this.options.worst ?? 5 })
+    const report = buildRunReport(metasOf(run.finished), { testsPass: false, partial }, this.reportOptions())
     return { report, htmlSamples: () => metasOf(run.finished).map(htmlSampleFromMeta) }
   }
 
@@ -416,8 +432,9 @@ export default class ToolEvalsReporter implements Reporter {
 const REPORTER_OPTION_KEYS: OptionKeys<ToolEvalsReporterOptions> = {
   thresholds: true, outputFile: true, markdownFile: true, worst: true, progress: true, summary: true, htmlFile: true,
   pricing: true, maxThresholds: true, samplesFile: true, baseline: true, regression: true, mustPass: true, progressIntervalMs: true,
-  historyDir: true, historyStep: true, historyLabel: true,
+  historyDir: true, historyStep: true, historyLabel: true, models: true,
 }
+const MODEL_GATE_OPTION_KEYS: OptionKeys<ModelGateOptions> = { noneWorse: true, thresholds: true }
 const REGRESSION_OPTION_KEYS: OptionKeys<RegressionOptions> = { alpha: true, minDrop: true, metrics: true, mustPass: true }
 
 /** Unknown keys in the reporter's options (and its `regression` object) are errors naming the closest known one. @internal */
@@ -425,6 +442,8 @@ export function checkReporterOptions(options: object, where: string, extra: read
   checkOptionKeys(options, [...Object.keys(REPORTER_OPTION_KEYS), ...extra], where)
   const regression = (options as ToolEvalsReporterOptions).regression
   if (regression !== undefined) checkOptionKeys(regression, REGRESSION_OPTION_KEYS, `${where}: \`regression\``)
+  const models = (options as ToolEvalsReporterOptions).models
+  if (models !== undefined) checkOptionKeys(models, MODEL_GATE_OPTION_KEYS, `${where}: \`models\``)
 }
 
 function metasOf(tests: readonly TestCase[]): EvalMeta[] {

@@ -8,6 +8,7 @@ import { reportedMetrics, type ToolEvalsReport } from './report.js'
 import { snapshotMarkdown } from './snapshots.js'
 import { describeThreshold, formatRate } from './thresholds.js'
 import { usageMarkdownRows } from './usage-render.js'
+import { matrixMarkdownLines } from './matrix-render.js'
 import { describeMaxThreshold } from './usage-thresholds.js'
 
 export function renderMarkdown(report: ToolEvalsReport): string {
@@ -55,6 +56,7 @@ export function renderMarkdown(report: ToolEvalsReport): string {
     for (const t of bounds) lines.push(`| ${t.pass ? '✅' : '❌'} | ${mdText(describeMaxThreshold(t))} |`)
   }
 
+  if (report.models) lines.push(...matrixMarkdownLines(report.models))
   lines.push(...snapshotMarkdown(report))
 
   const failures = Object.entries(report.failures).filter(([, n]) => n > 0)

@@ -19,6 +19,7 @@ import type { TrialsReport } from './trials.js'
 import type { Comparison } from './compare/compare.js'
 import type { RunMeta } from './compare/run-meta.js'
 import type { Gate } from './gate.js'
+import type { ModelMatrixReport } from './matrix.js'
 
 export interface CountByReason {
   count: number
@@ -134,6 +135,8 @@ export interface ToolEvalsReport extends ScorerDetails {
   samplesHash?: string
   /** The comparison with the baseline report, when one was set and found. */
   comparison?: Comparison
+  /** A model matrix (describeEval's `models`): per model, and each against the reference; absent without one. */
+  models?: ModelMatrixReport
 }
 
 /** The metrics a report carries, in table order: NeMo's, then the scorers' that were measured in the run. */

@@ -12,6 +12,7 @@ import { snapshotSection } from './snapshots.js'
 import { describeThreshold, formatRate, type ThresholdResult, type Thresholds } from './thresholds.js'
 import { trialsLine } from './trials.js'
 import { usageLines } from './usage-render.js'
+import { matrixTerminalLines } from './matrix-render.js'
 import { describeMaxThreshold } from './usage-thresholds.js'
 
 /** More suites than this and the table shows the overall column only (the JSON report has them all). */
@@ -73,6 +74,7 @@ export function renderSummary(report: ToolEvalsReport, options: SummaryOptions):
     if (failures.length > 0) out.push('', `  ${c.dim('failures')}  ${failures.map(([k, n]) => `${printable(k)} ${n}`).join(c.dim(' · '))}`)
     out.push(...usageLines(report.usage, c))
     out.push(...toolsTable(report, c, width))
+    if (report.models) out.push(...matrixTerminalLines(report.models, c))
     out.push(...trialsLine(report, c))
     out.push(...snapshotSection(report, c))
     out.push(...erroredSection(report, c))

@@ -220,21 +220,42 @@ export function leaderboardRows(scores: Scores, model: string): Record<'non_live
   }
 }
 
-/** A table's text as the leaderboard writes it: header, then the row ranked 1; no newline after the last line. */
-function csvText(header: readonly string[], row: readonly (string | number)[]): string {
-  const cells = row.map((v, j) => (j === 0 ? '1' : typeof v === 'string' ? v : percentCell(v)))
-  return [header.join(','), cells.join(',')].join('\n')
+/** The column each table is ranked by (BFCL's `sort_column_index`): the overall accuracy, or the table's own. */
+const SORT_COLUMN = { non_live: 2, live: 2, multi_turn: 2, agentic: 2, format_sensitivity: 2, overall: 1 } as const
+type Table = keyof typeof SORT_COLUMN
+
+/** A cell's sort key as BFCL's `write_score_csv_file` takes it: the value, `N/A` as -1 (below every accuracy). */
+function sortKey(v: string | number | undefined): number {
+  if (v === undefined || v === 'N/A') return -1
+  return typeof v === 'number' ? v : Number(v)
+}
+
+/**
+ * A table's text as the leaderboard writes it: header, then the rows by the table's sort column, highest first
+ * (a stable sort, as Python's with `reverse=True`: tied rows keep the order the models were given), ranked from 1;
+ * no newline after the last line.
+ */
+function csvText(header: readonly string[], rows: readonly (string | number)[][], column: number): string {
+  const sorted = rows.map((row, i) => ({ row, i, key: sortKey(row[column]) })).sort((a, b) => b.key - a.key || a.i - b.i)
+  const lines = sorted.map(({ row }, rank) => row.map((v, j) => (j === 0 ? String(rank + 1) : typeof v === 'string' ? v : percentCell(v))).join(','))
+  return [header.join(','), ...lines].join('\n')
 }
 
 /** The six CSV files, by file name, for one model's category scores. */
 export function leaderboardCsvFiles(scores: Scores, model: string): Record<string, string> {
-  const rows = leaderboardRows(scores, model)
+  return leaderboardCsvFilesOf([{ scores, model }])
+}
+
+/** The six CSV files over several models, one row each, ranked per table as `generate_leaderboard_csv` ranks them. */
+export function leaderboardCsvFilesOf(models: readonly { scores: Scores; model: string }[]): Record<string, string> {
+  const rows = models.map(({ scores, model }) => leaderboardRows(scores, model))
+  const table = (name: Table, header: readonly string[]) => csvText(header, rows.map((r) => r[name]), SORT_COLUMN[name])
   return {
-    'data_non_live.csv': csvText(COLUMNS_NON_LIVE, rows.non_live),
-    'data_live.csv': csvText(COLUMNS_LIVE, rows.live),
-    'data_multi_turn.csv': csvText(COLUMNS_MULTI_TURN, rows.multi_turn),
-    'data_agentic.csv': csvText(COLUMNS_AGENTIC, rows.agentic),
-    'data_format_sensitivity.csv': csvText(COLUMNS_FORMAT_SENSITIVITY, rows.format_sensitivity),
-    'data_overall.csv': csvText(COLUMNS_OVERALL, rows.overall),
+    'data_non_live.csv': table('non_live', COLUMNS_NON_LIVE),
+    'data_live.csv': table('live', COLUMNS_LIVE),
+    'data_multi_turn.csv': table('multi_turn', COLUMNS_MULTI_TURN),
+    'data_agentic.csv': table('agentic', COLUMNS_AGENTIC),
+    'data_format_sensitivity.csv': table('format_sensitivity', COLUMNS_FORMAT_SENSITIVITY),
+    'data_overall.csv': table('overall', COLUMNS_OVERALL),
   }
 }

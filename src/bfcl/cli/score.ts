@@ -91,7 +91,7 @@ const SCORE_FILE = /^BFCL_v4_(.+)_score\.json$/
 /** The folders a score file may be in: OUT itself, and BFCL's group folders under it (`non_live/`, `agentic/memory/kv/`, ...). */
 const SCORE_FOLDERS = ['', ...new Set(BFCL_ALL_CATEGORIES.map(bfclGroupFolder))]
 
-async function scoreFilesIn(dir: string): Promise<Record<string, CategoryCount>> {
+export async function scoreFilesIn(dir: string): Promise<Record<string, CategoryCount>> {
   const out: Record<string, CategoryCount> = {}
   const files: string[] = []
   for (const folder of SCORE_FOLDERS) {
