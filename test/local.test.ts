@@ -173,6 +173,15 @@ describe('local provider on the scripted fixture model', () => {
       /the chat template of .* cannot be used: rendering the chat template took longer than its time budget of 300 ms/,
     )
     expect(performance.now() - t0).toBeLessThan(3000)
+    // Harmless on the probe conversations, endless on one sample's: that sample's own prompt is rendered under the
+    // budget too, so it errors instead of hanging the process in the tokenizer.
+    const onParis = `{% if 'Paris' in messages[0].content %}${nested}{% endif %}{% for t in tools %}{{ t.function.name }}{% endfor %}{{ messages[0].content }}`
+    const t1 = performance.now()
+    await expect(local(scripted, { chatTemplate: onParis, templateBudget: { timeMs: 300 } }).generate(ask('p', 'Weather in Paris?'))).rejects.toThrow(
+      /the chat template of .* cannot render sample "p": rendering the chat template took longer than its time budget of 300 ms/,
+    )
+    expect(performance.now() - t1).toBeLessThan(3000)
+    expect((await local(scripted, { chatTemplate: onParis, templateBudget: { timeMs: 300 } }).generate(ask('o', 'Weather in Oslo?'))).text).toBeTypeOf('string')
   })
 
   it('loads a model once per process, shared by providers, and by relative path or localModelPath id', async () => {

@@ -16,7 +16,7 @@ export { MAX_ARGUMENT_DEPTH } from './call-object.js'
 export { DEFAULT_MAX_CALLS, TOO_MANY_CALLS } from './call-limit.js'
 export { stripReasoning } from './reasoning.js'
 export { bigIntsIn, exactInteger } from './big-ints.js'
-export { chatTemplateOf, deriveFormat, parseDerived, DERIVED, DEFAULT_TEMPLATE_BUDGET } from './derive/index.js'
+export { chatTemplateOf, deriveFormat, parseDerived, renderTemplateBounded, DERIVED, DEFAULT_TEMPLATE_BUDGET } from './derive/index.js'
 export type { CallShape, DerivedFormat, DeriveError, DeriveOptions, TemplateBudget } from './derive/index.js'
 
 const byName = new Map<string, FormatParser>()

@@ -204,6 +204,23 @@ function assistantMessage(probe: Probe, variant: (typeof VARIANTS)[number]): Cha
 }
 
 /**
+ * One context rendered under the budget in the bounded worker. For a caller that must then render on its own thread
+ * (transformers.js's tokenizer in `local()`): a template that loops or allocates without bound on this input fails
+ * here, naming the budget, instead of hanging or crashing the process. `{ text }`, or `{ error, invalid }` when the
+ * template cannot be used at all; `{ error }` alone when it raised on this input (the caller's own render says so too).
+ */
+export function renderTemplateBounded(
+  chatTemplate: string,
+  context: Record<string, unknown>,
+  budget?: TemplateBudget,
+): { text: string; error?: undefined } | { error: string; invalid?: 'engine' | 'syntax' | 'budget' } {
+  const rendered = renderBounded(chatTemplate, [context], templateBudget(budget))
+  if (rendered.error !== undefined) return { error: rendered.error, invalid: rendered.invalid }
+  const r = rendered.renders[0]!
+  return r.error !== undefined ? { error: r.error } : { text: r.text }
+}
+
+/**
  * The tool-use chat template in a tokenizer_config.json or chat_template.json object: `chat_template` as a string,
  * or the list of named templates (`tool_use` first, then `default`). Undefined when there is none.
  */

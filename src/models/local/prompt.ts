@@ -2,7 +2,7 @@
  * Rendering a sample into the model's prompt with the tokenizer's own chat template, and reading the template's
  * tool-call wire format (the parser hint).
  */
-import { deriveFormat, getFormat, type TemplateBudget } from '../../calls/index.js'
+import { deriveFormat, getFormat, renderTemplateBounded, type TemplateBudget } from '../../calls/index.js'
 import { parseJson } from '../../calls/json.js'
 import { isPlainObject } from '../../calls/call-object.js'
 import type { ChatMessage, Sample } from '../../data/types.js'
@@ -28,7 +28,7 @@ export interface RenderOptions {
 export function renderPrompt(tokenizer: Tokenizer, sample: Sample, modelName: string, options: RenderOptions = {}): string {
   const messages = sample.messages.map(templateMessage)
   const tools = sample.tools && sample.tools.length > 0 ? sample.tools : null
-  assertTemplateUsable(tokenizer, modelName, options, tools !== null)
+  assertTemplateUsable(tokenizer, modelName, options, sample, messages, tools)
   let text: unknown
   try {
     text = tokenizer.apply_chat_template(messages, {
@@ -54,15 +54,24 @@ export function renderPrompt(tokenizer: Tokenizer, sample: Sample, modelName: st
 }
 
 /**
- * The template is first rendered under its budget, in a worker (`deriveFormat`, cached per template): one that does
- * not compile or goes over the budget there is never given to the tokenizer, which renders on this thread unbounded.
+ * The template is first rendered under its budget, in a worker: its probe conversations (`deriveFormat`, cached per
+ * template), then this sample's own prompt (a template can be harmless on the probes and loop on one conversation).
+ * One that does not compile or goes over the budget there is never given to the tokenizer, which renders on this
+ * thread unbounded. The worker renders with the same engine (`@huggingface/jinja`) and empty special tokens: only
+ * the budget is read from it, the prompt itself is the tokenizer's.
  */
-function assertTemplateUsable(tokenizer: Tokenizer, modelName: string, options: RenderOptions, withTools: boolean): void {
-  const template = chatTemplateText(tokenizer, options, withTools)
+function assertTemplateUsable(tokenizer: Tokenizer, modelName: string, options: RenderOptions, sample: Sample, messages: ChatMessage[], tools: Sample['tools'] | null): void {
+  const template = chatTemplateText(tokenizer, options, tools !== null)
   if (template === undefined) return
-  const derived = deriveFormat(template, options.templateBudget === undefined ? {} : { budget: options.templateBudget })
+  const budget = options.templateBudget === undefined ? {} : { budget: options.templateBudget }
+  const derived = deriveFormat(template, budget)
   if ('error' in derived && (derived.invalid === 'syntax' || derived.invalid === 'budget')) {
     throw new Error(`the chat template of ${modelName} cannot be used: ${derived.error}`)
+  }
+  const context = { bos_token: '', eos_token: '', pad_token: '', unk_token: '', ...options.templateKwargs, messages, tools, add_generation_prompt: true }
+  const own = renderTemplateBounded(template, context, options.templateBudget)
+  if ('invalid' in own && (own.invalid === 'syntax' || own.invalid === 'budget')) {
+    throw new Error(`the chat template of ${modelName} cannot render sample "${sample.id}": ${own.error}`)
   }
 }
 
