@@ -153,12 +153,7 @@ describe('layers', () => {
 const CIRCLES_LEFT: string[] = [
   'bfcl/cli/run-category.ts ↔ bfcl/cli/run.ts',
   'bfcl/scorer/scorer.ts ↔ score/aggregate.ts ↔ score/judge.ts ↔ score/nemo.ts ↔ score/schema-deepfabric.ts ↔ score/schema.ts ↔ score/scorer.ts ↔ score/scorers/index.ts ↔ score/scorers/judge.ts ↔ score/scorers/schema.ts ↔ score/scorers/trajectory.ts ↔ score/types.ts',
-  'eval/agent.ts ↔ eval/mcp/connection.ts ↔ eval/mcp/recording.ts ↔ eval/mcp/tools.ts',
   'eval/describe-eval.ts ↔ eval/suite-plan.ts',
-  'reporter/collect.ts ↔ reporter/intervals.ts ↔ reporter/snapshots.ts ↔ reporter/trials.ts',
-  'reporter/compare/compare.ts ↔ reporter/compare/metric-tests.ts',
-  'reporter/compare/outcomes.ts ↔ reporter/compare/samples-file.ts',
-  'reporter/gate.ts ↔ reporter/report.ts',
 ]
 /** Being taken apart: each entry goes when it no longer names BFCL. */
 const BFCL_BELOW_LEFT: string[] = ['matchers/index.ts', 'matchers/register.ts', 'score/scorers/index.ts', 'score/types.ts']

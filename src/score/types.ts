@@ -50,6 +50,9 @@ export interface Sample {
   mustPass?: boolean
 }
 
+/** Records with no suite (not written by describeEval) are grouped under this name. */
+export const NO_SUITE = '(no suite)'
+
 /** Why a sample is not fully right; a sample may have several. */
 export type FailureCategory =
   | 'no_call' // calls were expected and the model made none at all
