@@ -26,7 +26,8 @@ const OWN_OPTION_KEYS: OptionKeys<Omit<EvalOptions, keyof BuiltinScorerOptions>>
   maxSamples: true, split: true, revision: true, config: true, hub: true, tools: true, environment: true, maxSteps: true,
   resume: true,
 }
-const EVAL_OPTION_KEYS: readonly string[] = [...Object.keys(OWN_OPTION_KEYS), ...BUILTIN_SCORERS.map((s) => s.name)]
+// Read at each check: a part above (BFCL) registers its scorer, and so its option, when its entry is loaded.
+const evalOptionKeys = (): readonly string[] => [...Object.keys(OWN_OPTION_KEYS), ...BUILTIN_SCORERS.map((s) => s.name)]
 
 export interface SuitePlan {
   model: ModelProvider
@@ -40,7 +41,7 @@ export interface SuitePlan {
 /** describeEval's options, checked (a misspelt key, a missing model or data, a bad value throw naming it). */
 export function planSuite(name: string, options: EvalOptions): SuitePlan {
   const where = `describeEval("${name}")`
-  checkOptionKeys(options, EVAL_OPTION_KEYS, where)
+  checkOptionKeys(options, evalOptionKeys(), where)
   const { model, data } = options
   if (typeof model !== 'object' || model === null || typeof model.generate !== 'function') {
     throw new TypeError(`${where}: option \`model\` must be a provider (replay(...), openaiCompatible(...), local(...)), got ${model === null ? 'null' : typeof model}`)
