@@ -14,7 +14,7 @@ export default defineConfig({
     alias: [
       { find: /^vitest-tool-evals$/, replacement: src('index.ts') },
       { find: /^vitest-tool-evals\/setup$/, replacement: src('setup.ts') },
-      { find: /^vitest-tool-evals\/matchers$/, replacement: src('matchers/index.ts') },
+      { find: /^vitest-tool-evals\/matchers$/, replacement: src('matchers.ts') },
       { find: /^vitest-tool-evals\/bfcl$/, replacement: src('bfcl/index.ts') },
       { find: /^vitest-tool-evals\/scorers$/, replacement: src('scorers.ts') },
     ],

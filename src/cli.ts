@@ -3,6 +3,8 @@
  * The `tool-evals` command. Each subcommand is one entry of COMMANDS, implemented in src/cli/<name>.ts; the frame
  * (option parsing, usage, exit codes) is src/cli/command.ts.
  */
+// `score` and `compare` sum reports of BFCL's scorer: registered here (src/bfcl/register.ts).
+import './bfcl/register.js'
 import { runCli, type Command } from './cli/command.js'
 import { parseCommand } from './cli/parse.js'
 import { scoreCommand } from './cli/score.js'

@@ -6,6 +6,10 @@
 // `vitest-tool-evals/matchers` (the matcher objects and their types), `vitest-tool-evals/mcp` (MCP servers' types).
 // docs/reference.md ("Entry points") lists where each name moved when it left this list.
 
+// BFCL plugs into the scorers and matchers from above, by its registration: loaded here, describeEval's `bfcl`
+// option, the report's `bfcl_accuracy` and `toMatchBfclAnswer` work for users of this entry alone.
+import './bfcl/register.js'
+
 // Evals: samples as Vitest test cases.
 export { describeEval, type EvalOptions, type EvalResult } from './eval/describe-eval.js'
 export type { EvalTask, TaskAssistantMessage, TaskCall, TaskContext, TaskOutput, TaskStep, TaskText, TaskTrajectory, TaskUsage } from './eval/task.js'

@@ -15,6 +15,8 @@ import { basename, dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Plugin, TestProjectConfiguration } from 'vitest/config'
 import type { Reporter, TestModule, Vitest } from 'vitest/node'
+// The reporter it adds sums BFCL's scorer: registered here (src/bfcl/register.ts).
+import './bfcl/register.js'
 import type { OptionKeys } from './calls/options.js'
 import { readInputs } from './eval/inputs.js'
 import ToolEvalsReporter, { checkReporterOptions, type ToolEvalsReporterOptions } from './reporter/index.js'

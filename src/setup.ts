@@ -3,7 +3,7 @@
  * BFCL matchers with Vitest's `expect`. Naming it in a tsconfig's `types` also types them without an import.
  */
 import './matchers/types.js'
-import './bfcl/scorer/matchers.js'
+import './bfcl/register.js'
 import './matchers/trajectory.js'
 import { registerMatchers } from './matchers/register.js'
 import { adoptInputRoot } from './eval/input-root.js'

@@ -55,7 +55,33 @@ describe('package entries', () => {
       expect(Object.keys(root), name).toContain(name)
     }
     expect(Object.keys(root).filter((n) => /bfcl/i.test(n))).toEqual([])
-    expect(source('../src/index.ts')).not.toMatch(/bfcl\//)
+    // It loads BFCL's registration for its effect (so its `bfcl` option and matcher work), and names nothing of it.
+    const text = source('../src/index.ts')
+    expect(text).toMatch(/^import '\.\/bfcl\/register\.js'$/m)
+    expect(text.replace(/^import '\.\/bfcl\/register\.js'$/m, '')).not.toMatch(/bfcl\//)
+  })
+
+  it('BFCL registers once: again is a no-op, another scorer or matcher under its name an error', async () => {
+    await import('../src/reporter.js')
+    const { BUILTIN_SCORERS, BUILTIN_SCORER_METRICS, builtinScorer, registerBuiltinScorer } = await import('../src/score/scorers/index.js')
+    const { addMatchers, allMatchers } = await import('../src/matchers/registry.js')
+    const bfcl = builtinScorer('bfcl')!
+    expect(bfcl).toBeDefined()
+    const count = BUILTIN_SCORERS.length
+    await import('../src/bfcl/register.js')
+    registerBuiltinScorer(bfcl)
+    expect(BUILTIN_SCORERS.length).toBe(count)
+    expect(BUILTIN_SCORER_METRICS.filter((m) => m === 'bfcl_accuracy')).toEqual(['bfcl_accuracy'])
+    expect(() => registerBuiltinScorer({ ...bfcl })).toThrow('a built-in scorer named "bfcl" is registered already')
+    addMatchers({ toMatchBfclAnswer: allMatchers['toMatchBfclAnswer']! })
+    expect(() => addMatchers({ toMatchBfclAnswer: () => ({ pass: true, message: () => '' }) })).toThrow('a matcher named "toMatchBfclAnswer"')
+  })
+
+  it('each entry that may meet BFCL loads its registration, and the registration loads nothing of Vitest', () => {
+    for (const file of ['index.ts', 'setup.ts', 'plugin.ts', 'reporter.ts', 'matchers.ts', 'cli.ts', 'bfcl/index.ts']) {
+      expect(source(`../src/${file}`), file).toMatch(/^import '\.\/(bfcl\/)?register\.js'$/m)
+    }
+    expect(source('../src/bfcl/register.ts')).not.toMatch(/from 'vitest'|matchers\/register\.js/)
   })
 
   it.each(Object.keys(MOVED))('every name that left the root is on vitest-tool-evals/%s', async (entry) => {

@@ -65,12 +65,60 @@ export function importsOf(text: string): { spec: string; line: number }[] {
   for (const m of text.matchAll(re)) {
     const spec = m[1] ?? m[2] ?? m[3]
     if (spec === undefined) continue
-    out.push({ spec, line: text.slice(0, m.index).split('\n').length })
+    out.push({ spec, line: text.slice(0, m.index + m[0].search(/\S/)).split('\n').length })
   }
   return out
 }
 
 const files = sourceFiles(SRC)
+
+/** The files under src/ a file imports (static, dynamic, re-export, side effect, type-only), resolved to their paths. */
+function importedFiles(file: string): { target: string; spec: string; line: number }[] {
+  const known = new Set(files)
+  return importsOf(readFileSync(file, 'utf8')).flatMap(({ spec, line }) => {
+    if (!spec.startsWith('.')) return []
+    const base = resolve(dirname(file), spec)
+    const target = [base.replace(/\.js$/, '.ts'), base.replace(/\.mjs$/, '.mts'), base, join(base, 'index.ts')].find((f) => known.has(f))
+    return target === undefined ? [] : [{ target, spec, line }]
+  })
+}
+
+/**
+ * The import circles among files: every strongly connected set of more than one file (Tarjan's algorithm), and each
+ * file that imports itself. Each circle is listed by its files, sorted, relative to src/.
+ */
+export function importCircles(graph: Map<string, string[]>): string[][] {
+  const index = new Map<string, number>()
+  const low = new Map<string, number>()
+  const stack: string[] = []
+  const onStack = new Set<string>()
+  const circles: string[][] = []
+  let next = 0
+  const visit = (v: string): void => {
+    index.set(v, next)
+    low.set(v, next)
+    next++
+    stack.push(v)
+    onStack.add(v)
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w)
+        low.set(v, Math.min(low.get(v)!, low.get(w)!))
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!))
+    }
+    if (low.get(v) !== index.get(v)) return
+    const members: string[] = []
+    let w: string
+    do {
+      w = stack.pop()!
+      onStack.delete(w)
+      members.push(w)
+    } while (w !== v)
+    if (members.length > 1 || (graph.get(v) ?? []).includes(v)) circles.push(members.sort())
+  }
+  for (const v of graph.keys()) if (!index.has(v)) visit(v)
+  return circles.sort((a, b) => a[0]!.localeCompare(b[0]!))
+}
 
 describe('layers', () => {
   it('reads the sources', () => {
@@ -101,6 +149,42 @@ describe('layers', () => {
   })
 })
 
+describe('import circles', () => {
+  it('finds a circle, and only the files on it', () => {
+    const graph = new Map([
+      ['a', ['b']],
+      ['b', ['c']],
+      ['c', ['a', 'd']],
+      ['d', []],
+      ['e', ['e']],
+    ])
+    expect(importCircles(graph)).toEqual([['a', 'b', 'c'], ['e']])
+  })
+
+  // Type-only imports count: a circle of types still ties the files into one idea that neither can be read, moved or
+  // tested without, and the declaration files the build emits keep those imports.
+  it('no files import each other in a circle, type-only imports included', () => {
+    const graph = new Map(files.map((f) => [relative(SRC, f), importedFiles(f).map((i) => relative(SRC, i.target))]))
+    expect(importCircles(graph).map((c) => c.join(' ↔ '))).toEqual([])
+  })
+})
+
+describe('BFCL plugs in from above', () => {
+  // BFCL's parts stand on the floors they serve, but the floors below know nothing of them: BFCL registers its
+  // scorer and matchers in the registries those floors expose. Only the package's entries (rank 9) name it.
+  it('no file outside src/bfcl/ imports from it, but the package entries', () => {
+    const violations: string[] = []
+    for (const file of files) {
+      const from = layerOf(file)
+      if (from === 'bfcl' || from.startsWith('bfcl/') || LAYERS[from] === 9) continue
+      for (const { target, spec, line } of importedFiles(file)) {
+        if (layerOf(target).startsWith('bfcl')) violations.push(`src/${relative(SRC, file)}:${line} (${from}) imports ${spec}`)
+      }
+    }
+    expect(violations).toEqual([])
+  })
+})
+
 describe('file size', () => {
   it('no source file is over 600 lines', () => {
     const long = files
@@ -112,6 +196,7 @@ describe('file size', () => {
 
 describe('one matcher set', () => {
   it('the setup entry, the plugin (through the setup entry) and describeEval register the same matchers', async () => {
+    await import('../src/bfcl/register.js')
     const { allMatchers } = await import('../src/matchers/register.js')
     const { toolMatchers } = await import('../src/matchers/matchers.js')
     const { bfclMatchers } = await import('../src/bfcl/scorer/matchers.js')

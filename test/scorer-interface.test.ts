@@ -1,6 +1,8 @@
 // The scorer interface: user scorers (defineScorer) from the sample to the report, the reporter summing scorers it
 // has never loaded, one parse per sample with a preparing scorer, the typed BFCL slot, and task meta size.
 import { describe, expect, it } from 'vitest'
+// The bfcl scorer is BFCL's, registered by the entries; these tests use the core's modules, so they load it as an entry does.
+import '../src/bfcl/register.js'
 import type { ToolCall } from '../src/calls/types.js'
 import { loadArray } from '../src/data/load.js'
 import type { Sample } from '../src/data/types.js'

@@ -4,6 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+// The bfcl scorer is BFCL's, registered by the entries; these tests use the core's modules, so they load it as an entry does.
+import '../src/bfcl/register.js'
 import type { Sample } from '../src/data/types.js'
 import { evaluate } from '../src/eval/describe-eval.js'
 import { META_LIMITS, type EvalMeta } from '../src/eval/meta.js'

@@ -3,6 +3,9 @@
 // the multi-turn protocol, then the checker itself (decoding, category scoring, score files, summaries) and the
 // Python values it works on. `import * as bfcl from 'vitest-tool-evals/bfcl'` is what the root's `bfcl` namespace was.
 
+// Its scorer and matcher join the built-in ones (register.ts).
+import './register.js'
+
 // Data: BFCL's files as samples.
 export { bfclTools, loadBfclCategory, type BfclLoadOptions, type BfclLoadResult, type BfclSampleLine } from './data/load.js'
 

@@ -10,7 +10,7 @@ import type { ModelProvider } from '../models/types.js'
 import type { Scorer } from '../score/scorer.js'
 import { BUILTIN_SCORERS, type BuiltinScorerOptions } from '../score/scorers/index.js'
 import { agentOptionsOf } from './agent.js'
-import type { EvalOptions } from './describe-eval.js'
+import type { EvalOptions } from './options.js'
 import { isMcpTools, type McpTools } from './mcp/tools.js'
 import { activeScorers } from './scorers.js'
 import { snapshotPlan } from './snapshot.js'
@@ -27,7 +27,8 @@ const OWN_OPTION_KEYS: OptionKeys<Omit<EvalOptions, keyof BuiltinScorerOptions>>
   maxSamples: true, split: true, revision: true, config: true, hub: true, tools: true, environment: true, maxSteps: true,
   resume: true, task: true, models: true, reference: true,
 }
-const EVAL_OPTION_KEYS: readonly string[] = [...Object.keys(OWN_OPTION_KEYS), ...BUILTIN_SCORERS.map((s) => s.name)]
+// Read at each check: a part above (BFCL) registers its scorer, and so its option, when its entry is loaded.
+const evalOptionKeys = (): readonly string[] => [...Object.keys(OWN_OPTION_KEYS), ...BUILTIN_SCORERS.map((s) => s.name)]
 
 export interface SuitePlan {
   model: ModelProvider
@@ -41,7 +42,7 @@ export interface SuitePlan {
 /** describeEval's options, checked (a misspelt key, a missing model or data, a bad value throw naming it). */
 export function planSuite(name: string, options: EvalOptions): SuitePlan {
   const where = `describeEval("${name}")`
-  checkOptionKeys(options, EVAL_OPTION_KEYS, where)
+  checkOptionKeys(options, evalOptionKeys(), where)
   const { data } = options
   const model = modelOf(options, name, where)
   if (typeof data !== 'string' && !(data instanceof URL) && !Array.isArray(data)) {

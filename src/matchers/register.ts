@@ -1,20 +1,21 @@
 /**
- * The one matcher set and its registration, shared by the setup entry, the plugin (through the setup entry) and
- * describeEval, so every way in gives a test file the same matchers.
+ * The matcher set's registration with Vitest's `expect`, shared by the setup entry, the plugin (through the setup
+ * entry) and describeEval, so every way in gives a test file the same matchers (the set is registry.ts's).
  */
 import { expect } from 'vitest'
-import { bfclMatchers } from '../bfcl/scorer/matchers.js'
-import { toolMatchers } from './matchers.js'
-import { trajectoryMatchers } from './trajectory.js'
+import { allMatchers } from './registry.js'
 
-/** Every matcher the package adds to `expect`. */
-export const allMatchers = { ...toolMatchers, ...bfclMatchers, ...trajectoryMatchers }
+export { allMatchers } from './registry.js'
 
-let registered = false
+const extended = new Set<string>()
 
-/** Add every matcher to Vitest's `expect` (once per module instance). */
+/**
+ * Add every matcher of the set to Vitest's `expect` (each once per module instance): a call after a part's entry
+ * added more extends `expect` with those too.
+ */
 export function registerMatchers(): void {
-  if (registered) return
-  registered = true
-  expect.extend(allMatchers)
+  const pending = Object.entries(allMatchers).filter(([name]) => !extended.has(name))
+  if (pending.length === 0) return
+  for (const [name] of pending) extended.add(name)
+  expect.extend(Object.fromEntries(pending))
 }

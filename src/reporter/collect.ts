@@ -6,7 +6,7 @@
 import { addToRun, createRunAccumulator, finishRun, type RunAccumulator } from '../score/run.js'
 import type { ScorerLookup } from '../score/scorer.js'
 import type { Aggregate, ExpectedCall, NemoMetric, SampleRecord } from '../score/types.js'
-import { NEMO_METRICS } from '../score/types.js'
+import { NEMO_METRICS, NO_SUITE } from '../score/types.js'
 import type { EvalMeta, StoredCall } from '../eval/meta.js'
 import { UsageCollector } from './usage.js'
 
@@ -35,9 +35,6 @@ export interface ErroredSample {
 
 /** Errored samples listed by name in reports; beyond this only their count (by reason) is kept. */
 export const MAX_LISTED_ERRORED = 200
-
-/** Records with no suite (not written by describeEval) are grouped under this name. */
-export const NO_SUITE = '(no suite)'
 
 export class RunCollector {
   readonly overall: RunAccumulator

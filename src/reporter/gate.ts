@@ -10,36 +10,11 @@
  */
 import { regressions } from './compare/compare.js'
 import { matrixGateFailures } from './matrix.js'
-import type { ToolEvalsReport, UndecidedReport } from './report.js'
+import type { Gate, GateReason, GateReasonKind, ToolEvalsReport, UndecidedReport } from './report.js'
+
+export type { Gate, GateReason, GateReasonKind } from './report.js'
 import { describeThreshold } from './thresholds.js'
 import { describeMaxThreshold } from './usage-thresholds.js'
-
-/** Why a run fails, by kind (a report lists each reason with its kind and one line of text). */
-export type GateReasonKind =
-  | 'threshold'
-  | 'usage_bound'
-  | 'tests_failed'
-  | 'run_error'
-  | 'file_unfinished'
-  | 'interrupted'
-  | 'bail'
-  | 'regression'
-  | 'must_pass'
-  | 'baseline'
-  | 'model_worse'
-
-export interface GateReason {
-  kind: GateReasonKind
-  message: string
-}
-
-/** The run's verdict and every reason for it (`reasons` is empty exactly when `pass` is true). */
-export interface Gate {
-  pass: boolean
-  reasons: GateReason[]
-  /** Shown but not gated, and why (a filtered run's thresholds and regression verdicts). */
-  notGated?: string
-}
 
 /** The reasons the run fails, from the report's facts; empty when it passes. */
 export function gateReasons(report: UndecidedReport): { reasons: GateReason[]; notGated?: string } {

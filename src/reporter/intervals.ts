@@ -10,8 +10,7 @@ import { builtinScorer } from '../score/scorers/index.js'
 import type { ScorerAccumulator } from '../score/scorer.js'
 import { addCluster, clusterOf, clusteredWilson, emptyClusterTotals, wilson, type ClusterTotals, type Interval } from '../score/intervals.js'
 import { finite } from '../score/aggregate.js'
-import { NEMO_METRICS, type SampleRecord, type ToolBreakdown } from '../score/types.js'
-import { NO_SUITE, type RunCollector } from './collect.js'
+import { NEMO_METRICS, NO_SUITE, type SampleRecord, type ToolBreakdown } from '../score/types.js'
 import type { ThresholdIntervals } from './thresholds.js'
 import type { Aggregate } from '../score/types.js'
 
@@ -139,7 +138,7 @@ export function toolIntervals(tools: Readonly<Record<string, ToolBreakdown>>): T
 }
 
 /** The intervals thresholds on `on: 'lower'` read, before the report is built. */
-export function thresholdIntervals(collector: RunCollector, overall: Aggregate, suites: ReadonlyMap<string, Aggregate>): ThresholdIntervals {
+export function thresholdIntervals(collector: { readonly intervals: IntervalCollector }, overall: Aggregate, suites: ReadonlyMap<string, Aggregate>): ThresholdIntervals {
   const bySuite = new Map<string, MetricIntervals>()
   for (const [name, agg] of suites) bySuite.set(name, collector.intervals.suiteIntervals(name, agg.metrics))
   return { overall: collector.intervals.overallIntervals(overall.metrics), suites: bySuite, tools: toolIntervals(overall.tools) }

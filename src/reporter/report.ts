@@ -18,8 +18,34 @@ import type { TrialsReport } from './trials.js'
 
 import type { Comparison } from './compare/compare.js'
 import type { RunMeta } from './compare/run-meta.js'
-import type { Gate } from './gate.js'
 import type { ModelMatrixReport } from './matrix.js'
+
+/** Why a run fails, by kind (a report lists each reason with its kind and one line of text). */
+export type GateReasonKind =
+  | 'threshold'
+  | 'usage_bound'
+  | 'tests_failed'
+  | 'run_error'
+  | 'file_unfinished'
+  | 'interrupted'
+  | 'bail'
+  | 'regression'
+  | 'must_pass'
+  | 'baseline'
+  | 'model_worse'
+
+export interface GateReason {
+  kind: GateReasonKind
+  message: string
+}
+
+/** The run's verdict and every reason for it (`reasons` is empty exactly when `pass` is true). */
+export interface Gate {
+  pass: boolean
+  reasons: GateReason[]
+  /** Shown but not gated, and why (a filtered run's thresholds and regression verdicts). */
+  notGated?: string
+}
 
 export interface CountByReason {
   count: number

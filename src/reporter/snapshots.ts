@@ -6,7 +6,7 @@
 import type { ChalkInstance } from 'chalk'
 import type { EvalMeta } from '../eval/meta.js'
 import { printable } from '../calls/printable.js'
-import { NO_SUITE } from './collect.js'
+import { NO_SUITE } from '../score/types.js'
 import { mdText } from './markdown-text.js'
 
 export interface SnapshotReport {

@@ -26,8 +26,11 @@ import { BUILTIN_SCORER_METRICS } from '../score/scorers/index.js'
 import type { Interval } from '../score/intervals.js'
 import { REPORT_METRICS, type Aggregate, type RunMetric } from '../score/types.js'
 
-/** Metrics known before any sample ran; user scorers' (`<scorer>.<metric>`) are learnt from the samples. */
-const KNOWN_METRICS: readonly string[] = [...REPORT_METRICS, ...BUILTIN_SCORER_METRICS]
+/**
+ * Metrics known before any sample ran (the built-in scorers registered by now: a part above registers its own when
+ * loaded); user scorers' (`<scorer>.<metric>`) are learnt from the samples.
+ */
+const knownMetrics = (): readonly string[] => [...REPORT_METRICS, ...BUILTIN_SCORER_METRICS]
 /** A user scorer's metric as reported: `<scorer>.<metric>` (see defineScorer). */
 const USER_METRIC = /^[a-z][a-z0-9_-]*\.[a-z][a-z0-9_-]*$/
 
@@ -84,23 +87,23 @@ export function validateThresholds(thresholds: unknown): Thresholds {
   for (const [key, value] of Object.entries(thresholds)) {
     if (key === 'suites' || key === 'tools') {
       if (!isObject(value)) throw new Error(`tool-evals reporter: \`thresholds.${key}\` must be an object`)
-      const allowed = key === 'suites' ? KNOWN_METRICS : TOOL_METRICS
+      const allowed = key === 'suites' ? knownMetrics() : TOOL_METRICS
       for (const [scope, mins] of Object.entries(value)) {
         if (!isObject(mins)) throw new Error(`tool-evals reporter: \`thresholds.${key}.${scope}\` must be an object`)
-        for (const [metric, min] of Object.entries(mins)) checkEntry(`thresholds.${key}.${scope}.${metric}`, metric, min, allowed)
+        for (const [metric, min] of Object.entries(mins)) checkEntry(`thresholds.${key}.${scope}.${metric}`, metric, min, allowed, [], key === 'suites')
       }
       continue
     }
-    checkEntry(`thresholds.${key}`, key, value, KNOWN_METRICS, ['suites', 'tools'])
+    checkEntry(`thresholds.${key}`, key, value, knownMetrics(), ['suites', 'tools'], true)
   }
   return thresholds as Thresholds
 }
 
-function checkEntry(path: string, metric: string, spec: unknown, allowed: readonly string[], scopes: readonly string[] = []): void {
-  const userMetric = allowed === KNOWN_METRICS && USER_METRIC.test(metric)
+function checkEntry(path: string, metric: string, spec: unknown, allowed: readonly string[], scopes: readonly string[] = [], userMetrics = false): void {
+  const userMetric = userMetrics && USER_METRIC.test(metric)
   if (!allowed.includes(metric) && !userMetric) {
     const near = closest(metric, [...allowed, ...scopes])
-    const user = allowed === KNOWN_METRICS ? ', or a user scorer\'s `<scorer>.<metric>`' : ''
+    const user = userMetrics ? ', or a user scorer\'s `<scorer>.<metric>`' : ''
     const hint = near !== undefined ? `; did you mean \`${near}\`?` : ''
     throw new Error(`tool-evals reporter: unknown metric in \`${path}\`; known: ${allowed.join(', ')}${user}${hint}`)
   }
@@ -209,7 +212,7 @@ export function thresholdSpecFor(thresholds: Thresholds, metric: string, suite?:
 export function describeThreshold(r: ThresholdResult): string {
   const scope = r.suite !== undefined ? ` (suite ${r.suite})` : r.tool !== undefined ? ` (tool ${r.tool})` : ''
   if (r.notRun) return `${r.metric}${scope}: not run in this partial run (required ${formatRate(r.min)})`
-  if (r.actual === null && !KNOWN_METRICS.includes(r.metric)) {
+  if (r.actual === null && !knownMetrics().includes(r.metric)) {
     return `${r.metric}${scope}: no sample produced this metric: is the scorer on, and are its name and metric spelt right? (required ${formatRate(r.min)})`
   }
   if (r.known !== undefined) {

@@ -112,6 +112,13 @@ export interface BuiltinScorer<O = unknown, V = unknown, A = unknown, D = unknow
   configure(option: O | undefined, context: ScorerContext): Scorer<V, A, D> | undefined
 }
 
+/**
+ * A built-in scorer's entry in `BuiltinScorerTypes` (score/types.ts), from its declaration: its option, the value a
+ * record keeps, the counts a report carries, its metric names, and `R`, the full result it hands `assert`.
+ */
+export type ScorerTypesOf<S, R = never> =
+  S extends BuiltinScorer<infer O, infer V, infer _A, infer D, infer _N, infer M> ? { option: O; value: V; details: D; metric: M; result: R } : never
+
 // ---- summing the scorers' values of many records ----
 
 /** Where the reporter finds a scorer for a name it meets in the records. */

@@ -1,7 +1,5 @@
 import type { ChatMessage, ExpectedCall, ToolDefinition } from '../calls/types.js'
-import type { BfclAnswer } from '../bfcl/checker/answer.js'
 import type { UsageRecord } from './usage.js'
-import type { BuiltinScorerDetails, BuiltinScorerMetric, BuiltinScorerValues } from './scorers/index.js'
 
 export type { ExpectedCall } from '../calls/types.js'
 
@@ -30,11 +28,6 @@ export interface Sample {
    * (describeEval's `bfcl` option), `answers[name]` is yours for a scorer of your own (`defineScorer({ name })`).
    */
   answers?: Record<string, unknown>
-  /**
-   * `answers.bfcl` under its former name, still accepted: a data line's `bfcl` field is read as `answers.bfcl`, and
-   * the loaders set both to the same object.
-   */
-  bfcl?: BfclAnswer
   /** Agent samples: the user turns after `messages` (each a list of messages), run in the same conversation. */
   turns?: ChatMessage[][]
   /** Agent samples: the calls expected at each step that makes calls (parallel calls share a step), all turns. */
@@ -49,6 +42,9 @@ export interface Sample {
   /** `"mustPass": true` on the data line: a baseline comparison fails the run if this sample goes from right to wrong. */
   mustPass?: boolean
 }
+
+/** Records with no suite (not written by describeEval) are grouped under this name. */
+export const NO_SUITE = '(no suite)'
 
 /** Why a sample is not fully right; a sample may have several. */
 export type FailureCategory =
@@ -142,6 +138,28 @@ export interface TrialSummary {
   /** Share of trials whose outcome (fully right or not) differs from the sample's majority outcome: 0 to 0.5. */
   flipRate: number
 }
+
+/**
+ * The built-in scorers' types by name. Each scorer's own file adds its entry by module augmentation
+ * (`ScorerTypesOf`, score/scorer.ts): the core's in scorers/, BFCL's in bfcl/scorer/scorer.ts. So this file
+ * names no scorer, and everything typed per scorer (describeEval's options, a record's values, a report's counts,
+ * the metric names, what `assert` gets) follows from the scorers' own declarations.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface BuiltinScorerTypes {}
+type BuiltinName = keyof BuiltinScorerTypes
+type Field<K extends BuiltinName, F extends string> = BuiltinScorerTypes[K] extends Record<F, infer T> ? T : never
+
+/** describeEval's options that turn the built-in scorers on, one per scorer, named after it. */
+export type BuiltinScorerOptions = { [K in BuiltinName]?: Field<K, 'option'> }
+/** What the built-in scorers record per sample, by scorer name. */
+export type BuiltinScorerValues = { [K in BuiltinName]?: Field<K, 'value'> }
+/** The built-in scorers' counts in a report, by scorer name (present when some sample in scope had them). */
+export type BuiltinScorerDetails = { [K in BuiltinName]?: Field<K, 'details'> }
+/** What the built-in scorers hand `assert` in full, by scorer name (a scorer that gives no full result needs none). */
+export type BuiltinScorerResults = { [K in BuiltinName]?: Field<K, 'result'> }
+/** A metric the built-in scorers can report. */
+export type BuiltinScorerMetric = { [K in BuiltinName]: Field<K, 'metric'> }[BuiltinName]
 
 /** Scorer values of a record: the built-in scorers' typed, user scorers' by their names. */
 export type RecordScores = BuiltinScorerValues & Record<string, unknown>

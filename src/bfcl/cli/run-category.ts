@@ -20,7 +20,19 @@ import { bfclCommand } from './score.js'
 import { expectedIds } from './expected-ids.js'
 import { CategoryProgress } from './progress.js'
 import { ResultJournal } from './result-journal.js'
-import type { PlannedCategory } from './run.js'
+import type { RunIdentity } from './result-journal.js'
+
+/** What a category of the run is: where its results go, and what they are generated with. */
+export interface PlannedCategory {
+  category: string
+  multi: boolean
+  /** The folder holding its result file (BFCL's group folder). */
+  dir: string
+  file: string
+  /** The folder its data file is in (the multi-turn folder for multi-turn categories). */
+  dataIn: string
+  identity: RunIdentity
+}
 
 /** One result line as BFCL writes it: `json.dumps` (Python separators, ASCII). */
 export function resultLine(record: BfclResultRecord): string {

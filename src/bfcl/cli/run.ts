@@ -22,7 +22,7 @@ import { agenticRefusal } from '../protocol/agentic-generate.js'
 import { entriesFile } from './expected-ids.js'
 import { filesDigest, reuseRefusal, type RunIdentity } from './result-journal.js'
 import { progressIntervalMs } from './progress.js'
-import { runCategory, type CategoryContext } from './run-category.js'
+import { runCategory, type CategoryContext, type PlannedCategory } from './run-category.js'
 
 /** BFCL's `generate` default temperature. */
 export const BFCL_DEFAULT_TEMPERATURE = 0.001
@@ -57,18 +57,6 @@ function num(values: OptionValues, name: string, fallback: number, integer: bool
 /** The folder name BFCL gives a model's results (`/` is not a path separator there). */
 export function modelDirName(model: string): string {
   return model.replace(/\//g, '_')
-}
-
-/** What a category of the run is: where its results go, and what they are generated with. */
-export interface PlannedCategory {
-  category: string
-  multi: boolean
-  /** The folder holding its result file (BFCL's group folder). */
-  dir: string
-  file: string
-  /** The folder its data file is in (the multi-turn folder for multi-turn categories). */
-  dataIn: string
-  identity: RunIdentity
 }
 
 export const bfclRunCommand: Command = {

@@ -10,7 +10,7 @@ import { isPlainObject } from '../../calls/call-object.js'
 import { bump, rate, sortedObject } from '../../score/aggregate.js'
 import { checkBfclAnswer, type BfclAnswer } from '../checker/answer.js'
 import type { BfclScoreOptions, BfclVerdict } from '../checker/score.js'
-import type { BuiltinScorer, Scorer } from '../../score/scorer.js'
+import type { BuiltinScorer, Scorer, ScorerTypesOf } from '../../score/scorer.js'
 import type { Sample } from '../../score/types.js'
 
 /** One sample's BFCL verdict as recorded. An errored sample is invalid with `error_type` `sample_errored`. */
@@ -158,4 +158,19 @@ export const bfclScorer: BuiltinScorer<boolean | BfclScoreOptions, BfclRecord, B
       },
     }
   },
+}
+
+// BFCL types itself into the layers below, which never name it (bfcl/register.ts adds the scorer at run time).
+declare module '../../score/types.js' {
+  interface BuiltinScorerTypes {
+    /** Hands `assert` the BFCL checker's verdict (`valid`, `error_type`, `error` messages, the decoded calls). */
+    bfcl: ScorerTypesOf<typeof bfclScorer, BfclVerdict>
+  }
+  interface Sample {
+    /**
+     * `answers.bfcl` under its former name, still accepted: a data line's `bfcl` field is read as `answers.bfcl`, and
+     * the loaders set both to the same object.
+     */
+    bfcl?: BfclAnswer
+  }
 }

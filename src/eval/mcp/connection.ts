@@ -11,7 +11,7 @@
  * SDK's read buffer, set to the same size. Either way the SDK reports only a broken or closed connection: the size
  * seen here turns that into an error that says the answer was too large.
  */
-import { ToolRuntimeError } from '../agent.js'
+import { ToolRuntimeError } from '../environment.js'
 import { boundedFetch, type Oversize } from './bounded-fetch.js'
 import { describeServer, isStdio, scrubSecrets, type McpPlan } from './server.js'
 import { scrubDeep } from '../../data/secrets.js'

@@ -21,7 +21,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { resolveInput } from '../../data/input-root.js'
 import { stableJson } from '../../models/cache.js'
-import { ToolRuntimeError } from '../agent.js'
+import { ToolRuntimeError } from '../environment.js'
 import type { McpAnswer, McpMethod, McpWire } from './connection.js'
 import { MCP_MODE_ENV, type McpPlan } from './server.js'
 

@@ -9,7 +9,7 @@
  * the recording lacks, is a `ToolRuntimeError` (an errored sample with the reason).
  */
 import type { ToolDefinition } from '../../calls/types.js'
-import { ToolRuntimeError, unknownToolMessage, type AgentEnvironment } from '../agent.js'
+import { ToolRuntimeError, unknownToolMessage, type AgentEnvironment } from '../environment.js'
 import { liveWire, type McpAnswer, type McpWire } from './connection.js'
 import { recordingWire, replayWire, requestLabel } from './recording.js'
 import { describeServer, mcpPlan, type McpPlan, type McpServerSpec, type McpToolsOptions } from './server.js'

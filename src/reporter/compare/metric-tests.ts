@@ -14,7 +14,7 @@ import {
   signFlipIntegerTest,
   signFlipTest,
 } from '../../score/stats.js'
-import type { GatePowerSummary, MetricComparison } from './compare.js'
+import type { GatePowerSummary, MetricComparison } from './metric-comparison.js'
 
 /** Paired values of one metric in one scope, as columns (cluster ids local to the scope). */
 export interface Column {

@@ -12,8 +12,7 @@ import type { EvalMeta } from '../../eval/meta.js'
 import { callLine } from '../../calls/format.js'
 import type { ScorerLookup } from '../../score/scorer.js'
 import { reportScorer } from '../../score/run.js'
-import { NEMO_METRICS, type SampleRecord } from '../../score/types.js'
-import { byKey } from './samples-file.js'
+import { NEMO_METRICS, NO_SUITE, type SampleRecord } from '../../score/types.js'
 
 /** One sample's outcome, as kept in the sidecar. */
 export interface SampleOutcome {
@@ -38,7 +37,6 @@ export interface SampleOutcome {
 }
 
 const CALL_LINE_CHARS = 300
-const NO_SUITE = '(no suite)'
 
 /** A scorer lookup that builds each name's scorer once (the reporter's lookup makes a new one per call). */
 export function cachedLookup(lookup: ScorerLookup = reportScorer): ScorerLookup {
@@ -121,11 +119,14 @@ export function isRight(o: SampleOutcome): boolean {
   return true
 }
 
-// ---- the sidecar (samples-file.ts; re-exported here, where callers have always found it) ----
-
-export { byKey, parseOutcomes, parseSamplesFile, readOutcomes, SAMPLES_FORMAT, serialiseOutcomes } from './samples-file.js'
-
 /** Outcomes in sidecar order (suite, id, trial): the order a comparison sums in, so reporter and CLI agree bit for bit. */
 export function sortOutcomes<T extends SampleOutcome>(outcomes: T[]): T[] {
   return outcomes.sort(byKey)
+}
+
+/** Sample order: suite, id, trial (the file's order, and the order a comparison sums in). */
+export function byKey(a: SampleOutcome, b: SampleOutcome): number {
+  if (a.suite !== b.suite) return a.suite < b.suite ? -1 : 1
+  if (a.id !== b.id) return a.id < b.id ? -1 : 1
+  return (a.trial ?? 0) - (b.trial ?? 0)
 }

@@ -8,7 +8,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
-import type { SampleOutcome } from './outcomes.js'
+import { byKey, type SampleOutcome } from './outcomes.js'
 
 export const SAMPLES_FORMAT = 'tool-evals-samples'
 export const SAMPLES_VERSION = 2
@@ -32,13 +32,6 @@ export interface SamplesFileStamp {
 
 export function samplesHash(data: string | Buffer): string {
   return `sha256:${createHash('sha256').update(data).digest('hex')}`
-}
-
-/** Sample order: suite, id, trial (the file's order, and the order a comparison sums in). */
-export function byKey(a: SampleOutcome, b: SampleOutcome): number {
-  if (a.suite !== b.suite) return a.suite < b.suite ? -1 : 1
-  if (a.id !== b.id) return a.id < b.id ? -1 : 1
-  return (a.trial ?? 0) - (b.trial ?? 0)
 }
 
 /** The file's text: the header, then one line per sample in suite, id, trial order. */

@@ -1,56 +1,49 @@
 /**
- * The built-in scorers, in report order. A new built-in metric family is one file in this folder (a BuiltinScorer)
- * and one line here: describeEval's option of its name, its metrics in the report, the terminal table and the
- * thresholds, and its counts in the report all follow from this list.
+ * The built-in scorers' registry, in report order. A new built-in metric family is one file in this folder (a
+ * BuiltinScorer that types itself into `BuiltinScorerTypes`, score/types.ts) and one line here: describeEval's
+ * option of its name, its metrics in the report, the terminal table and the thresholds, and its counts in the report
+ * all follow from this list. A family from a part above (BFCL's `bfcl`) adds itself with `registerBuiltinScorer`
+ * from its own entry, so nothing here names it.
  */
 import type { BuiltinScorer } from '../scorer.js'
-import type { SchemaSampleMetrics } from '../schema.js'
-import type { BfclVerdict } from '../../bfcl/checker/score.js'
-import type { JudgeResult } from '../judge.js'
-import type { ScoredTrajectory } from './trajectory.js'
-import { bfclScorer } from '../../bfcl/scorer/scorer.js'
+import type { BuiltinScorerMetric } from '../types.js'
+// Side-effect imports too: they keep each scorer's entry in BuiltinScorerTypes in the emitted declarations.
+import './judge.js'
+import './schema.js'
+import './trajectory.js'
 import { judgeScorer } from './judge.js'
 import { schemaScorer } from './schema.js'
 import { trajectoryScorer } from './trajectory.js'
 
 export type { SchemaScorerOptions, SchemaRecord, SchemaAggregate } from './schema.js'
+export type {
+  BuiltinScorerDetails,
+  BuiltinScorerMetric,
+  BuiltinScorerOptions,
+  BuiltinScorerResults,
+  BuiltinScorerValues,
+} from '../types.js'
 
-export const BUILTIN_SCORERS = [
-  bfclScorer,
-  schemaScorer,
-  judgeScorer,
-  trajectoryScorer,
-] as const
+type AnyBuiltin = BuiltinScorer<never, unknown, unknown, unknown, string, string>
 
-type Builtin = (typeof BUILTIN_SCORERS)[number]
-type OptionOf<S> = S extends BuiltinScorer<infer O, infer _V, infer _A, infer _D, infer _N, infer _M> ? O : never
-type ValueOf<S> = S extends BuiltinScorer<infer _O, infer V, infer _A, infer _D, infer _N, infer _M> ? V : never
-type DetailsOf<S> = S extends BuiltinScorer<infer _O, infer _V, infer _A, infer D, infer _N, infer _M> ? D : never
+/** The registered built-in scorers, in registration order (the core's first). Live: registration appends. */
+export const BUILTIN_SCORERS: readonly AnyBuiltin[] = [schemaScorer, judgeScorer, trajectoryScorer] as AnyBuiltin[]
 
-/** describeEval's options that turn the built-in scorers on, one per scorer, named after it. */
-export type BuiltinScorerOptions = { [S in Builtin as S['name']]?: OptionOf<S> }
-/** What the built-in scorers record per sample, by scorer name. */
-export type BuiltinScorerValues = { [S in Builtin as S['name']]?: ValueOf<S> }
-/** The built-in scorers' counts in a report, by scorer name (present when some sample in scope had them). */
-export type BuiltinScorerDetails = { [S in Builtin as S['name']]?: DetailsOf<S> }
+/** Every metric the built-in scorers can report, in table order. Live: registration appends. */
+export const BUILTIN_SCORER_METRICS: readonly BuiltinScorerMetric[] = BUILTIN_SCORERS.flatMap((s) => s.metrics as BuiltinScorerMetric[])
 
-/** A metric the built-in scorers can report. */
-export type BuiltinScorerMetric = Builtin['metrics'][number]
-/** What the built-in scorers hand `assert` in full, by scorer name (a scorer that gives no full result needs none). */
-export interface BuiltinScorerResults {
-  /** The BFCL checker's verdict (`valid`, `error_type`, `error` messages, the decoded calls). */
-  bfcl?: BfclVerdict
-  /** The schema metrics with the `problems` found (`missing required parameter 'city'`, ...). */
-  schema?: SchemaSampleMetrics
-  /** Each judge's result: label, score, full explanation, raw answer or error. */
-  judge?: JudgeResult[]
-  /** The agent loop's run, with `score` against the expected trajectory when the sample has one. */
-  trajectory?: ScoredTrajectory
+/**
+ * Add a built-in scorer from a part above `score/` (its entry calls this when loaded). Registering the same object
+ * again does nothing; another scorer under a registered name is an error, since two could not share a report key.
+ */
+export function registerBuiltinScorer(scorer: BuiltinScorer<never, unknown, unknown, unknown, string, string>): void {
+  const known = BUILTIN_SCORERS.find((s) => s.name === scorer.name)
+  if (known === scorer) return
+  if (known !== undefined) throw new Error(`a built-in scorer named "${scorer.name}" is registered already`)
+  ;(BUILTIN_SCORERS as AnyBuiltin[]).push(scorer)
+  ;(BUILTIN_SCORER_METRICS as string[]).push(...scorer.metrics)
 }
 
-/** Every metric the built-in scorers can report, in table order. */
-export const BUILTIN_SCORER_METRICS: readonly BuiltinScorerMetric[] = BUILTIN_SCORERS.flatMap((s) => s.metrics)
-
-export function builtinScorer(name: string): Builtin | undefined {
+export function builtinScorer(name: string): AnyBuiltin | undefined {
   return BUILTIN_SCORERS.find((s) => s.name === name)
 }

@@ -10,7 +10,7 @@
  */
 import { truncate } from '../text.js'
 import { JUDGE_KINDS, judgeSample, type JudgeKind, type JudgeResult } from '../judge.js'
-import type { BuiltinScorer, Scorer, ScorerModel } from '../scorer.js'
+import type { BuiltinScorer, Scorer, ScorerModel, ScorerTypesOf } from '../scorer.js'
 
 /** `judge` option: a model that judges each sample's calls (off unless given). */
 export interface JudgeScorerOptions {
@@ -136,4 +136,11 @@ export const judgeScorer: BuiltinScorer<JudgeScorerOptions, JudgeValue, JudgeAcc
       },
     }
   },
+}
+
+declare module '../types.js' {
+  interface BuiltinScorerTypes {
+    /** Hands `assert` each judge's result: label, score, full explanation, raw answer or error. */
+    judge: ScorerTypesOf<typeof judgeScorer, JudgeResult[]>
+  }
 }

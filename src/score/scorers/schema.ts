@@ -6,7 +6,7 @@
  */
 import { addExact, exactTotal, rate } from '../aggregate.js'
 import { checkSchemaOptions, schemaMetrics, type DeepFabricOutcome, type SchemaSampleMetrics, type SchemaSemantics, type SchemaWeights } from '../schema.js'
-import type { BuiltinScorer, Scorer } from '../scorer.js'
+import type { BuiltinScorer, Scorer, ScorerTypesOf } from '../scorer.js'
 
 /** `schema` option: DeepFabric-style metrics of the first call against the first expected one. */
 export interface SchemaScorerOptions {
@@ -112,4 +112,11 @@ export const schemaScorer: BuiltinScorer<boolean | SchemaScorerOptions, SchemaRe
       errored: () => ({ tool_selection: 0, parameter_accuracy: 0, execution_success: 0, overall: 0 }),
     }
   },
+}
+
+declare module '../types.js' {
+  interface BuiltinScorerTypes {
+    /** Hands `assert` the schema metrics with the `problems` found (`missing required parameter 'city'`, ...). */
+    schema: ScorerTypesOf<typeof schemaScorer, SchemaSampleMetrics>
+  }
 }

@@ -18,7 +18,7 @@
 import { addExact, exactTotal, finite, mergeExact, rate, sortedObject, bump } from '../aggregate.js'
 import { maxWeightAssignment } from '../match.js'
 import { scoreSample, zeroMetrics } from '../nemo.js'
-import type { BuiltinScorer, Scorer } from '../scorer.js'
+import type { BuiltinScorer, Scorer, ScorerTypesOf } from '../scorer.js'
 import { NEMO_METRICS, type ExpectedCall, type NemoMetric } from '../types.js'
 import type { ToolCall } from '../../calls/types.js'
 import type { Trajectory } from '../trajectory.js'
@@ -271,4 +271,11 @@ export const trajectoryScorer: BuiltinScorer<
       },
     }
   },
+}
+
+declare module '../types.js' {
+  interface BuiltinScorerTypes {
+    /** Hands `assert` the agent loop's run, with `score` against the expected trajectory when the sample has one. */
+    trajectory: ScorerTypesOf<typeof trajectoryScorer, ScoredTrajectory>
+  }
 }
