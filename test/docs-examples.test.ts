@@ -115,7 +115,7 @@ describe('TypeScript examples type-check', () => {
         noEmit: true,
         paths: {
           'vitest-tool-evals': [relative(outDir, join(root, 'src/index.ts'))],
-          'vitest-tool-evals/*': [relative(outDir, join(root, 'src/*/index.ts')), relative(outDir, join(root, 'src/*.ts'))],
+          'vitest-tool-evals/*': [relative(outDir, join(root, 'src/*.ts')), relative(outDir, join(root, 'src/*/index.ts'))],
         },
       },
       files: [...[...files.keys()].map((f) => relative(outDir, f)), 'globals.d.ts'],
