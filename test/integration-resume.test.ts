@@ -131,6 +131,7 @@ describe('an eval run cut short resumes where it stopped', () => {
     // Not a terminal: timed progress lines, while s8 was being answered.
     const lines = result.stdout.split('\n').filter((l) => /^tool-evals: \d+\/8 tests · /.test(l))
     expect(lines.length, result.stdout).toBeGreaterThanOrEqual(2)
-    expect(lines.some((l) => l.startsWith('tool-evals: 7/8 tests'))).toBe(true)
+    // At least one while the run was unfinished (how many of the fast 7 had finished by then depends on the machine's load).
+    expect(lines.some((l) => !l.startsWith('tool-evals: 8/8 tests')), lines.join('\n')).toBe(true)
   })
 })
