@@ -21,8 +21,8 @@
  * `minDrop` is unchanged, however significant: it is below what the user said matters).
  */
 import { gateMde } from '../../score/power.js'
-import { closedUnitHolm, type TestUnit } from '../../score/stats.js'
-import { jointTest, PAIR, powerSummary, testMetric, type Column, type Tested } from './metric-tests.js'
+import { overallFirstGate, type ChainHypothesis } from '../../score/stats.js'
+import { powerSummary, testMetric, type Column, type Tested } from './metric-tests.js'
 import { comparability } from './comparable.js'
 import { compareKeys, fold, keyOf, type Folded } from './fold.js'
 import type { SampleOutcome } from './outcomes.js'
@@ -64,7 +64,10 @@ export interface MetricComparison {
   ci: [number, number]
   /** One-sided p-value in the direction of the change (a drop's, or a rise's), before correction. */
   pValue: number
-  /** Holm-corrected p-value (gated metrics only; 1 for one left out of the family, as it cannot reject). */
+  /**
+   * The family-adjusted p-value of the gate's procedure (overall first, per metric: `overallFirstGate`; gated metrics
+   * only; 1 for one left out of the family, as it cannot reject). The verdict compares it with α.
+   */
   pAdjusted?: number
   verdict: Verdict
   /** 0/1 metrics: pairs right → wrong (`regressed`) and wrong → right; fractional: pairs lower and higher. */
@@ -79,11 +82,15 @@ export interface MetricComparison {
    * `minDrop` and the test's discreteness; null when no drop can be detected (e.g. one cluster).
    */
   mde: number | null
-  /** The one-sided level the MDE is computed at: α over the family size for gated metrics, α otherwise. */
+  /**
+   * The one-sided level the MDE is computed at: for a gated metric, the level the procedure holds it to once the
+   * hypotheses before it are rejected (overall: α over the gated metrics; a suite: that over its metric's suites);
+   * α otherwise.
+   */
   mdeLevel?: number
   /** Clusters in the test (dialogues; a sample outside one is its own). */
   clusters?: number
-  /** Gated metrics: whether the hypothesis is in the Holm family (left out when it cannot reach α/m: Tarone). */
+  /** Gated metrics: whether the hypothesis is in the gate's family (left out when it cannot reach its level: Tarone). */
   inFamily?: boolean
   /** Why a drop cannot be tested, or why the metric is out of the family. */
   note?: string
@@ -101,7 +108,7 @@ export interface GatePowerSummary {
   metric: string
   /** The level each test in the family is held to first (α over the family size, at least one). */
   level: number
-  /** The family: hypotheses Holm corrects over. */
+  /** The metrics (chains) α is split over: the overall level is α over this. */
   family: number
   mde: number | null
   /** Power against drops of 2, 3, 5 and 10 points. */
@@ -283,8 +290,8 @@ export function compareRuns(base: RunForComparison, head: RunForComparison, opti
   const tested = new Map<string, Map<string, Tested>>()
   // A lone suite is the overall scope over again: tested once (overall), its entry given the same numbers.
   const loneSuite = scopes.size === 2
-  // The family: units of one gated metric, or NeMo's pair with its joint test, per scope.
-  const units: { scope: string; metrics: string[]; drop: TestUnit; rise: TestUnit }[] = []
+  // The family: each gated metric on its own (a chain), overall first, its suites after (overallFirstGate).
+  const hyps: { scope: string; metric: string; drop: ChainHypothesis; rise: ChainHypothesis }[] = []
   for (const [scope, { columns }] of scopes) {
     const out = new Map<string, Tested>()
     for (let j = 0; j < metricNames.length; j++) {
@@ -295,33 +302,25 @@ export function compareRuns(base: RunForComparison, head: RunForComparison, opti
     }
     tested.set(scope, out)
     if (loneSuite && scope !== '') continue
-    const pair = PAIR.every((m) => gated.has(m) && out.has(m)) ? jointTest(columns[metricNames.indexOf(PAIR[0])] as Column, columns[metricNames.indexOf(PAIR[1])] as Column) : null
     for (const [metric, t] of out) {
-      if (!t.gated || (pair && (PAIR as readonly string[]).includes(metric))) continue
-      units.push({ scope, metrics: [metric], drop: { p: [t.drop], minP: t.minP }, rise: { p: [t.rise], minP: t.minP } })
-    }
-    if (pair) {
-      const [a, b] = PAIR.map((m) => out.get(m) as Tested) as [Tested, Tested]
-      const minP = Math.max(pair.minP, Math.min(a.minP, b.minP))
-      units.push({ scope, metrics: [...PAIR], drop: { p: [a.drop, b.drop], joint: pair.drop, minP }, rise: { p: [a.rise, b.rise], joint: pair.rise, minP } })
+      if (!t.gated) continue
+      const chain = metricNames.indexOf(metric)
+      const overall = scope === ''
+      hyps.push({ scope, metric, drop: { chain, overall, p: t.drop, minP: t.minP }, rise: { chain, overall, p: t.rise, minP: t.minP } })
     }
   }
-  const drops = closedUnitHolm(units.map((u) => u.drop), alpha)
-  const rises = closedUnitHolm(units.map((u) => u.rise), alpha)
-  const adjustedOf = new Map<string, { drop: number; rise: number; inFamily: boolean }>()
-  units.forEach((u, i) =>
-    u.metrics.forEach((metric, k) =>
-      adjustedOf.set(`${u.scope}\u0000${metric}`, { drop: drops.adjusted[i]![k] as number, rise: rises.adjusted[i]![k] as number, inFamily: drops.inFamily[i] as boolean }),
-    ),
+  const drops = overallFirstGate(hyps.map((u) => u.drop), alpha)
+  const rises = overallFirstGate(hyps.map((u) => u.rise), alpha)
+  const adjustedOf = new Map<string, { drop: number; rise: number; inFamily: boolean; level: number }>()
+  hyps.forEach((u, i) =>
+    adjustedOf.set(`${u.scope}\u0000${u.metric}`, { drop: drops.adjusted[i] as number, rise: rises.adjusted[i] as number, inFamily: drops.inFamily[i] as boolean, level: drops.level[i] as number }),
   )
-  /** The level a gated test is held to first: α over the family, counting this one in (it joins when it can reject). */
-  const levelOf = (inFamily: boolean) => alpha / Math.max(1, drops.size + (inFamily ? 0 : 1))
 
   const finish = (scope: string, metric: string, t: Tested): MetricComparison => {
     const adj = adjustedOf.get(`${loneSuite ? '' : scope}\u0000${metric}`)
     const pDrop = adj ? adj.drop : t.drop
     const pRise = adj ? adj.rise : t.rise
-    const mdeLevel = adj ? levelOf(adj.inFamily) : alpha
+    const mdeLevel = adj ? adj.level : alpha
     let verdict: Verdict = 'unchanged'
     if (t.delta <= -minDrop) {
       if (pDrop <= alpha && (!adj || adj.inFamily)) verdict = 'regressed'
@@ -337,7 +336,7 @@ export function compareRuns(base: RunForComparison, head: RunForComparison, opti
     if (adj) {
       out.pAdjusted = t.delta < 0 ? adj.drop : adj.rise
       out.inFamily = adj.inFamily
-      if (!adj.inFamily && out.note === undefined) out.note = `out of the Holm family (Tarone): its smallest possible p-value ${t.minP.toPrecision(2)} exceeds α/${Math.max(1, drops.size)}`
+      if (!adj.inFamily && out.note === undefined) out.note = `out of the gate's family (Tarone): its smallest possible p-value ${t.minP.toPrecision(2)} exceeds α/${Math.max(1, drops.chains)}`
     }
     return out
   }
@@ -384,7 +383,7 @@ export function compareRuns(base: RunForComparison, head: RunForComparison, opti
     warnings,
     incomparable: checked.incomparable,
     pass: !anyRegressed && mustPassFailed.length === 0 && checked.incomparable.length === 0,
-    ...(primary !== undefined && primaryTest ? { power: powerSummary(primary, primaryTest.design, alpha, drops.size, minDrop) } : {}),
+    ...(primary !== undefined && primaryTest ? { power: powerSummary(primary, primaryTest.design, alpha, Math.max(1, drops.chains + (drops.inFamily[hyps.findIndex((u) => u.scope === '' && u.metric === primary)] ? 0 : 1)), minDrop) } : {}),
   }
 }
 
