@@ -351,6 +351,29 @@ describe('the pull-request comment', () => {
   })
 })
 
+describe('only a gated verdict gets the red mark, and every p-value names its adjustment', () => {
+  it('a metric not gated that dropped reads "dropped (not gated)" in Markdown and the terminal, with one legend', () => {
+    // name_correct gated and unchanged; args_exact_match not gated, 20 of 200 newly wrong (unadjusted p < 1e-6).
+    const base = run(200, [])
+    const head = run(200, []).map((o, i) => (i < 20 ? { ...o, values: { name_correct: 1, args_exact_match: 0 } } : o))
+    const c = compareRuns({ outcomes: base }, { outcomes: head }, { metrics: ['name_correct'] })
+    expect(c.pass).toBe(true)
+    const md = renderComparisonMarkdown(c)
+    const row = md.split('\n').find((l) => l.includes('args\\_exact\\_match'))!
+    expect(row).not.toContain('❌')
+    expect(row).toMatch(/\(not gated\)/)
+    expect(row).toMatch(/\(unadj\.\)/)
+    expect(md).toMatch(/\(gate-adj\.\): the p-value adjusted/)
+    expect(md).not.toContain('(Holm)')
+    const text = renderComparisonText(c)
+    const line = text.split('\n').find((l) => l.includes('args_exact_match'))!
+    expect(line.trimStart()).toMatch(/^dropped +args_exact_match \(not gated\): /)
+    expect(line).toContain('(unadj.)')
+    expect(text.split('\n').find((l) => l.includes(' name_correct: '))).toContain('(gate-adj.)')
+    expect(text).toContain('(gate-adj.): the p-value adjusted')
+  })
+})
+
 describe('run metadata differences', () => {
   it('warns on changed data files, providers and tools, never counts them as regressions', () => {
     const meta = (file: string, provider = 'replay:x') => ({ time: '2026-01-01T00:00:00Z', version: '0.1.0', suites: { s: { provider, files: { 'data.jsonl': file }, tools: 't1' } } })

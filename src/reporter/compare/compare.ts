@@ -9,10 +9,11 @@
  * sign-flip up to SIGN_FLIP_MAX clusters that changed, the clustered paired t beyond. Counting turns as independent
  * samples doubled the false-alarm rate on correlated dialogues (issue 20).
  *
- * The family: by default the gate tests one primary metric per scorer (args_exact_match stands for NeMo's six, as
- * any miss on the others makes it 0; no_call_accuracy; each user scorer's metrics), overall and per suite (a lone
- * suite is the overall scope and is not tested twice). Holm runs over the hypotheses that can reject at all
- * (Tarone's rule, `taroneHolm`): twelve tests of which most had no discordance cost a third of the power.
+ * The family: by default the gate tests one primary metric per scorer (name_correct and args_exact_match for NeMo's
+ * six, as a miss on the others makes one of them 0; no_call_accuracy; each user scorer's metrics), overall and per
+ * suite (a lone suite is the overall scope and is not tested twice). Each metric is tested for itself (a joint sum of
+ * two let a rise in one hide a drop in the other), under the overall-first procedure of `overallFirstGate`: α split
+ * over the metrics, a metric's suites only after its overall scope, Tarone's rule for what cannot reject.
  *
  * Verdicts: `regressed` when the drop is significant at `alpha` after the correction, and at least `minDrop`;
  * `inconclusive` for a drop of at least `minDrop` that is significant only before the correction, or in a scope of

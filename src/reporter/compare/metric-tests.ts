@@ -103,7 +103,7 @@ export function testMetric(values: Column, gated: boolean): Tested {
   return out
 }
 
-/** NeMo's two primary metrics: gated together, they are one unit of the family with a joint test (closedUnitHolm). */
+/** NeMo's two primary metrics (the gate tests each for itself; jointTest is kept for callers that want the sum). */
 export const PAIR = ['name_correct', 'args_exact_match'] as const
 
 /**
