@@ -239,7 +239,7 @@ function gamma(r, shape) {
     if (u < 1 - 0.0331 * x ** 4 || Math.log(u) < 0.5 * x * x + d * (1 - v + Math.log(v))) return d * v
   }
 }
-const beta = (r, a, b) => {
+function beta(r, a, b) {
   const x = gamma(r, a)
   return x / (x + gamma(r, b))
 }

@@ -75,6 +75,28 @@ describe('planGate', () => {
   })
 })
 
+describe('planGate on dialogues', () => {
+  it('measures the clustered variance from the trials: turns that fail together count as one draw, not five', () => {
+    // 20 dialogues of 5 turns, 3 trials, one line per trial. Dialogues 0-9 are right in trial 0 only, every turn
+    // together; 10-19 always right. Each turn's share 1/3 gives 1/3 per trial, 5/3 per dialogue if turns were
+    // independent; the dialogue's sums over the trials (5, 0, 0) vary 75/9 per trial: five times as much.
+    const lines: SampleOutcome[] = []
+    for (let d = 0; d < 20; d++)
+      for (let k = 1; k <= 5; k++)
+        for (let t = 0; t < 3; t++) {
+          const v = d >= 10 || t === 0 ? 1 : 0
+          lines.push({ suite: 'w', id: `d${d}#${k}`, trial: t, values: { args_exact_match: v }, failures: [] })
+        }
+    const plan = planGate(lines, { count: 3 })
+    expect(plan.clusters).toBe(20)
+    expect(plan.discordance).toBeCloseTo((2 * 10 * (75 / 9)) / 100, 12)
+    expect(plan.notes.join(' ')).toMatch(/varies 5\.00× as much as independent turns/)
+    // Turns that vary independently within a dialogue (trial t wrong on turn t only): the design effect is below 1.
+    const spread = lines.map((o) => ({ ...o, values: { args_exact_match: Number(o.id.slice(1).split('#')[0]) >= 10 || o.trial === (Number(o.id.split('#')[1]) % 3) ? 1 : 0 } }))
+    expect(planGate(spread, { count: 3 }).discordance).toBeLessThan(plan.discordance / 3)
+  })
+})
+
 /** mulberry32, seeded: the simulated gate below is deterministic. */
 function rng(seed: number): () => number {
   let a = seed >>> 0

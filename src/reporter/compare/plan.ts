@@ -114,7 +114,20 @@ export function planGate(outcomes: readonly SampleOutcome[], trialsReport: { cou
   if (n === 0) throw new Error(`the baseline has no sample measuring ${metric}`)
   const clusters = clusterVar.size
   const multi = [...clusterSize.values()].some((c) => c > 1)
-  if (multi && k > 1) notes.push('dialogue turns are taken as independent within a dialogue (one value per sample cannot show their correlation): with correlated turns the figures are optimistic')
+  if (multi && k > 1) {
+    const direct = clusteredVariances(outcomes, metric, k)
+    if (direct) {
+      // Each dialogue's own variance over the trials, covariance of its turns included (the design effect follows).
+      let independent = 0
+      let clustered = 0
+      for (const [c, v] of clusterVar) {
+        independent += v
+        clustered += direct.get(c) ?? v
+        clusterVar.set(c, direct.get(c) ?? v)
+      }
+      if (independent > 0) notes.push(`dialogue turns are correlated: from the baseline's trials each dialogue varies ${(clustered / independent).toFixed(2)}× as much as independent turns would (its design effect), counted in the figures`)
+    } else notes.push('dialogue turns are taken as independent within a dialogue (one value per sample cannot show their correlation): with correlated turns the figures are optimistic; a baseline whose samples file has one line per trial shows it')
+  }
   let sumVar = 0
   for (const v of clusterVar.values()) sumVar += v
   // Values in the baseline are reduced over its trials; one run of the gate is one trial per sample.
@@ -142,6 +155,33 @@ export function planGate(outcomes: readonly SampleOutcome[], trialsReport: { cou
     trialsNeeded: trialsFor(design, target, level, minDrop),
     notes,
   }
+}
+
+/**
+ * Per dialogue, the variance of one trial's summed values over the baseline's trials (unbiased, k − 1): the
+ * clustered variance measured directly, the covariance of its turns included (what summing the turns' own
+ * variances leaves out: 2.5–3.5× too optimistic on correlated dialogues). Needs one line per trial (the `trial`
+ * index); null when the samples file has one line per sample.
+ */
+function clusteredVariances(outcomes: readonly SampleOutcome[], metric: string, k: number): Map<string, number> | null {
+  const sums = new Map<string, Map<number, number>>()
+  for (const o of outcomes) {
+    const v = o.values[metric]
+    if (v === undefined || o.skipped) continue
+    if (o.trial === undefined) return null
+    const c = `${o.suite}\u0000${o.id.replace(/#\d+$/, '')}`
+    let byTrial = sums.get(c)
+    if (!byTrial) sums.set(c, (byTrial = new Map()))
+    byTrial.set(o.trial, (byTrial.get(o.trial) ?? 0) + v)
+  }
+  const out = new Map<string, number>()
+  for (const [c, byTrial] of sums) {
+    const xs = [...byTrial.values()]
+    if (xs.length !== k) return null
+    const mean = xs.reduce((a, b) => a + b, 0) / k
+    out.set(c, xs.reduce((a, x) => a + (x - mean) ** 2, 0) / (k - 1))
+  }
+  return out
 }
 
 /** P(two runs' shares of k trials differ) for a sample right with probability p in each trial. */
