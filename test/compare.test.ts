@@ -80,20 +80,22 @@ describe('compareRuns verdicts', () => {
     expect(c.options.metrics).toEqual(['name_correct', 'args_exact_match'])
     const a = c.suites['a']!.metrics['args_exact_match']!
     expect(a.pValue).toBeCloseTo(1 / 256, 15)
-    expect(a.pAdjusted).toBeCloseTo(2 / 256, 12)
+    // args_exact_match's share is 2/3 (twice name_correct's): 1/256 ÷ 2/3, overall then suite a.
+    expect(a.pAdjusted).toBeCloseTo(1.5 / 256, 12)
     expect(a.inFamily).toBe(true)
     expect(a.verdict).toBe('regressed')
     expect(c.suites['b']!.metrics['args_exact_match']!.inFamily).toBe(false)
-    expect(c.power).toMatchObject({ metric: 'args_exact_match', family: 2, level: 0.025 })
+    expect(c.power).toMatchObject({ metric: 'args_exact_match', family: 2, level: expect.closeTo(0.05 * (2 / 3), 15) })
     // One gated metric: two tests.
     const one = compareRuns({ outcomes: base }, { outcomes: head }, { metrics: ['args_exact_match'] })
     // One gated metric: overall first at α, then suite a (b cannot reject) with all of it: 1/256 each.
     expect(one.suites['a']!.metrics['args_exact_match']!.pAdjusted).toBeCloseTo(1 / 256, 12)
     expect(one.metrics['name_correct']!.gated).toBe(false)
-    // 6 down: overall (1/64 at α/2) first, then suite a with its metric's share: 2/64 both, significant (Holm over
-    // four tests could not reject at all: the minimum p 1/64 > α/4).
+    // 6 down: args_exact_match overall (1/64 at 2α/3) first, then suite a with its share: 1.5/64; then name_correct
+    // has all of α: 1/64, held to the running maximum (Holm over four tests could not reject at all: 1/64 > α/4).
     const six = compareRuns({ outcomes: base }, { outcomes: [...run(40, range(0, 6), 'a'), ...run(40, [], 'b')] })
-    expect(six.suites['a']!.metrics['name_correct']!.pAdjusted).toBeCloseTo(2 / 64, 12)
+    expect(six.suites['a']!.metrics['args_exact_match']!.pAdjusted).toBeCloseTo(1.5 / 64, 12)
+    expect(six.suites['a']!.metrics['name_correct']!.pAdjusted).toBeCloseTo(1.5 / 64, 12)
     expect(six.pass).toBe(false)
   })
 
@@ -106,19 +108,19 @@ describe('compareRuns verdicts', () => {
     const c = compareRuns({ outcomes: base }, { outcomes: head })
     const args = c.metrics['args_exact_match']!
     expect(args.pValue).toBeCloseTo(binomialTailHalf(20, 20), 15)
-    expect(args.pAdjusted).toBeCloseTo(2 * binomialTailHalf(20, 20), 12)
+    expect(args.pAdjusted).toBeCloseTo(1.5 * binomialTailHalf(20, 20), 12)
     expect(args.verdict).toBe('regressed')
     expect(c.metrics['name_correct']!.verdict).toBe('improved')
     expect(c.pass).toBe(false)
   })
 
   it('a lone suite is not tested twice, and metrics without discordance do not dilute the family', () => {
-    // 200 samples, 6 one-way flips (p = 1/64): two gated metrics, one scope, α/2 each. With 12 tests (6 metrics ×
-    // overall and suite) Holm needed 8 flips.
+    // 200 samples, 6 one-way flips (p = 1/64): two gated metrics, one scope, 2α/3 for args_exact_match. With 12
+    // tests (6 metrics × overall and suite) Holm needed 8 flips.
     const c = compareRuns({ outcomes: run(200, []) }, { outcomes: run(200, range(0, 6)) })
     const m = c.metrics['args_exact_match']!
     expect(m.pValue).toBeCloseTo(1 / 64, 15)
-    expect(m.pAdjusted).toBeCloseTo(2 / 64, 15)
+    expect(m.pAdjusted).toBeCloseTo(1.5 / 64, 15)
     expect(m.verdict).toBe('regressed')
     expect(c.suites['weather']!.metrics['args_exact_match']).toEqual(m)
     expect(c.power!.family).toBe(2)
@@ -183,11 +185,13 @@ describe('compareRuns verdicts', () => {
   it('the MDE is the gate\'s own: at the corrected level, with minDrop and McNemar\'s discreteness', () => {
     const c = compareRuns({ outcomes: run(200, range(100, 130)) }, { outcomes: run(200, range(115, 145)) }, { metrics: ['name_correct', 'args_exact_match'] })
     const m = c.metrics['args_exact_match']!
-    // Two gated metrics, one scope: each overall test is held to α/2.
-    expect(m.mdeLevel).toBeCloseTo(0.025, 15)
+    // Two gated metrics, one scope: args_exact_match's overall test is held to its share, 2α/3.
+    const level = 0.05 * (2 / 3)
+    expect(m.mdeLevel).toBeCloseTo(level, 15)
+    expect(c.metrics['name_correct']!.mdeLevel).toBeCloseTo(0.05 / 3, 15)
     const design = { n: 200, clusters: 200, mcnemar: true, discordance: 30 / 200, se: 0 }
-    expect(m.mde).toBeCloseTo(gateMde(design, 0.025, 0.02)!, 12)
-    expect(gatePower(design, m.mde!, 0.025, 0.02)).toBeGreaterThanOrEqual(0.8)
+    expect(m.mde).toBeCloseTo(gateMde(design, level, 0.02)!, 12)
+    expect(gatePower(design, m.mde!, level, 0.02)).toBeGreaterThanOrEqual(0.8)
     // A constant metric: the floor is the flips that reach α/2 one way (6 of 200 = 3 points), not 1.2 points.
     const constant = compareRuns({ outcomes: run(200, []) }, { outcomes: run(200, []) }).metrics['args_exact_match']!
     expect(constant.mde!).toBeGreaterThanOrEqual(0.025)

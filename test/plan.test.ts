@@ -48,20 +48,20 @@ describe('planGate', () => {
     expect(plan.metric).toBe('args_exact_match')
     expect(plan.discordance).toBeCloseTo(discordance, 12)
     expect(plan.flaky).toBeCloseTo(0.4, 12)
-    // Two gated metrics (name_correct, args_exact_match), each tested for itself: level α/2.
+    // Two gated metrics (name_correct, args_exact_match), each tested for itself: args_exact_match at its share 2α/3.
     expect(plan.family).toBe(2)
-    expect(plan.level).toBe(0.025)
+    expect(plan.level).toBeCloseTo(0.05 * (2 / 3), 15)
     const design = { n: 200, clusters: 200, mcnemar: true, discordance, se: Math.sqrt(discordance * 200) / 200 }
     const at5 = plan.powerAt.find((p) => p.drop === 0.05)!
-    expect(at5.power).toBeCloseTo(gatePower(design, 0.05, 0.025, 0.02), 12)
+    expect(at5.power).toBeCloseTo(gatePower(design, 0.05, plan.level, 0.02), 12)
     // The samples it names reach 80% at 5 points; 2% fewer do not.
     const factor = plan.samplesNeeded! / 200
-    expect(gatePower(scaleDesign(design, factor), 0.05, 0.025, 0.02)).toBeGreaterThanOrEqual(0.8)
-    expect(gatePower(scaleDesign(design, factor * 0.98), 0.05, 0.025, 0.02)).toBeLessThan(0.8)
+    expect(gatePower(scaleDesign(design, factor), 0.05, plan.level, 0.02)).toBeGreaterThanOrEqual(0.8)
+    expect(gatePower(scaleDesign(design, factor * 0.98), 0.05, plan.level, 0.02)).toBeLessThan(0.8)
     // More trials per sample: more power at the same size, and the trials it names reach 80%.
     const three = planGate(baseline(), { count: 3 }, { mde: 0.05, trials: 3 })
     expect(three.powerAt.find((p) => p.drop === 0.05)!.power).toBeGreaterThan(at5.power)
-    expect(gatePower(scaleDesign(design, 1, plan.trialsNeeded!), 0.05, 0.025, 0.02)).toBeGreaterThanOrEqual(0.8)
+    expect(gatePower(scaleDesign(design, 1, plan.trialsNeeded!), 0.05, plan.level, 0.02)).toBeGreaterThanOrEqual(0.8)
   })
 
   it('without trials says the flakiness is unknown and assumes none; from flip rates when values are 0/1', () => {
@@ -155,10 +155,10 @@ describe('planGate: power, MDE and what is needed are one computation, and the g
       Array.from({ length: n }, (_, i) => ({ suite: 'weather', id: `n${i}`, values: { no_call_accuracy: flaky && i % 2 ? 1 / 3 : 1 }, failures: [] }))
     // 20 samples that expect no call and never vary: no_call_accuracy cannot reject with no change, so it is out.
     const stable = planGate([...baseline(), ...noCall(20, false)], { count: 3 })
-    expect([stable.family, stable.familyMax, stable.level]).toEqual([2, 3, 0.025])
+    expect([stable.family, stable.familyMax, stable.level]).toEqual([2, 3, expect.closeTo(0.05 * (2 / 3), 15)])
     // 200 of them, half flaky: dozens of discordant samples expected, so it joins and halves the level.
     const flaky = planGate([...baseline(), ...noCall(200, true)], { count: 3 })
-    expect([flaky.family, flaky.familyMax, flaky.level]).toEqual([3, 3, 0.05 / 3])
+    expect([flaky.family, flaky.familyMax, flaky.level]).toEqual([3, 3, 0.025])
   })
 
   it('the gate simulated at the planned size, trials and drop fails as often as the plan says (within 10 points)', () => {

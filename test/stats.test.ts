@@ -272,6 +272,11 @@ describe('the gate\'s procedure: overall first, per metric', () => {
     const t = overallFirstGate([h(0, true, 0.001, 1e-6), h(0, false, 0.01, 0.03), h(0, false, 0.004, 1e-6)], 0.05)
     expect(t.inFamily).toEqual([true, false, true])
     expect(t.adjusted[2]).toBeCloseTo(0.004, 14)
+    // Weighted metrics: metric 0 with weight 2 takes 2/3 of α, metric 1 a third.
+    const w = overallFirstGate([{ ...h(0, true, 0.03), weight: 2 }, h(1, true, 0.2)], 0.05)
+    expect(w.level).toEqual([expect.closeTo(0.05 * (2 / 3), 14), expect.closeTo(0.05 / 3, 14)])
+    // 0.03 ÷ 2/3 = 0.045 rejects (equal shares would give 0.06); then metric 1 has all of α: 0.2.
+    expect(w.adjusted).toEqual([expect.closeTo(0.045, 14), expect.closeTo(0.2, 14)])
   })
 })
 

@@ -431,15 +431,17 @@ export interface ChainHypothesis {
   p: number
   /** The smallest p-value it can give (Tarone's rule). */
   minP: number
+  /** Its metric's share of α relative to the other metrics' (default 1: equal shares). */
+  weight?: number
 }
 
 /**
  * The weights of the overall-first procedure on a set of hypotheses: α splits equally over the metrics (chains)
  * that have a hypothesis left; inside a chain, all of it goes to the overall scope while that is left, else it
- * splits equally over the chain's suites. Consonant (a hypothesis's weight never falls when others leave), so the
+ * splits equally over the chain's suites (a metric's share may be weighted: `weight`). Consonant (a hypothesis's weight never falls when others leave), so the
  * closed test of these weighted Bonferroni intersections is the sequentially rejective shortcut below.
  */
-function chainWeights(hyps: readonly ChainHypothesis[], left: readonly number[]): Map<number, number> {
+function chainWeights(hyps: readonly ChainHypothesis[], left: readonly number[], chainWeight: ReadonlyMap<number, number>): Map<number, number> {
   const chains = new Map<number, { overall: number | undefined; suites: number[] }>()
   for (const i of left) {
     const h = hyps[i] as ChainHypothesis
@@ -448,10 +450,12 @@ function chainWeights(hyps: readonly ChainHypothesis[], left: readonly number[])
     if (h.overall) c.overall = i
     else c.suites.push(i)
   }
+  const total = [...chains.keys()].reduce((a, c) => a + (chainWeight.get(c) ?? 1), 0)
   const w = new Map<number, number>()
-  for (const c of chains.values()) {
-    if (c.overall !== undefined) w.set(c.overall, 1 / chains.size)
-    else for (const i of c.suites) w.set(i, 1 / (chains.size * c.suites.length))
+  for (const [chain, c] of chains) {
+    const share = (chainWeight.get(chain) ?? 1) / total
+    if (c.overall !== undefined) w.set(c.overall, share)
+    else for (const i of c.suites) w.set(i, share / c.suites.length)
   }
   return w
 }
@@ -469,15 +473,23 @@ function chainWeights(hyps: readonly ChainHypothesis[], left: readonly number[])
  * the level it is first held to (α times its weight once the hypotheses before it in its chain are rejected).
  */
 export function overallFirstGate(hyps: readonly ChainHypothesis[], alpha: number): { adjusted: number[]; inFamily: boolean[]; chains: number; level: number[] } {
+  const chainWeight = new Map<number, number>()
+  for (const h of hyps) chainWeight.set(h.chain, h.weight ?? 1)
+  /** α's share of a metric when `present` metrics are in the family (its own counted in). */
+  const shareOf = (chain: number, present: ReadonlySet<number>) => {
+    let total = chainWeight.get(chain) ?? 1
+    for (const c of present) if (c !== chain) total += chainWeight.get(c) ?? 1
+    return (chainWeight.get(chain) ?? 1) / total
+  }
   let members = hyps.map((_, i) => i).filter((i) => (hyps[i] as ChainHypothesis).minP <= alpha)
   for (;;) {
-    const c = new Set(members.map((i) => (hyps[i] as ChainHypothesis).chain)).size
+    const present = new Set(members.map((i) => (hyps[i] as ChainHypothesis).chain))
     const suites = new Map<number, number>()
     for (const i of members) if (!(hyps[i] as ChainHypothesis).overall) suites.set((hyps[i] as ChainHypothesis).chain, (suites.get((hyps[i] as ChainHypothesis).chain) ?? 0) + 1)
-    // A suite is first held to α over the chains and its chain's suites: one that cannot reach that leaves.
+    // A suite is first held to its metric's share over the metric's suites: one that cannot reach that leaves.
     const next = members.filter((i) => {
       const h = hyps[i] as ChainHypothesis
-      return h.minP <= alpha / (c * (h.overall ? 1 : (suites.get(h.chain) as number)))
+      return h.minP <= (alpha * shareOf(h.chain, present)) / (h.overall ? 1 : (suites.get(h.chain) as number))
     })
     if (next.length === members.length) break
     members = next
@@ -488,14 +500,14 @@ export function overallFirstGate(hyps: readonly ChainHypothesis[], alpha: number
   const suitesIn = new Map<number, number>()
   for (const i of members) if (!(hyps[i] as ChainHypothesis).overall) suitesIn.set((hyps[i] as ChainHypothesis).chain, (suitesIn.get((hyps[i] as ChainHypothesis).chain) ?? 0) + 1)
   const level = hyps.map((h, i) => {
-    const c = chains.size + (chains.has(h.chain) ? 0 : 1)
-    return h.overall ? alpha / c : alpha / (c * ((suitesIn.get(h.chain) ?? 0) + (inFamily[i] ? 0 : 1)))
+    const a = alpha * shareOf(h.chain, chains)
+    return h.overall ? a : a / ((suitesIn.get(h.chain) ?? 0) + (inFamily[i] ? 0 : 1))
   })
   const adjusted = hyps.map(() => 1)
   let left = members
   let running = 0
   while (left.length > 0) {
-    const w = chainWeights(hyps, left)
+    const w = chainWeights(hyps, left, chainWeight)
     let best = -1
     let bestQ = Infinity
     for (const [i, wi] of w) {

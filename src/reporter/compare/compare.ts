@@ -107,7 +107,7 @@ export interface RunForComparison {
 /** The gate's power on args_exact_match (else its first gated metric), overall: what `tool-evals plan` gives. */
 export interface GatePowerSummary {
   metric: string
-  /** The level each test in the family is held to first (α over the family size, at least one). */
+  /** The level the metric's overall test is held to: its share of α (equal shares, args_exact_match's doubled beside name_correct). */
   level: number
   /** The metrics (chains) α is split over: the overall level is α over this. */
   family: number
@@ -307,7 +307,8 @@ export function compareRuns(base: RunForComparison, head: RunForComparison, opti
       if (!t.gated) continue
       const chain = metricNames.indexOf(metric)
       const overall = scope === ''
-      hyps.push({ scope, metric, drop: { chain, overall, p: t.drop, minP: t.minP }, rise: { chain, overall, p: t.rise, minP: t.minP } })
+      const weight = weightOf(metric, gated)
+      hyps.push({ scope, metric, drop: { chain, overall, p: t.drop, minP: t.minP, weight }, rise: { chain, overall, p: t.rise, minP: t.minP, weight } })
     }
   }
   const drops = overallFirstGate(hyps.map((u) => u.drop), alpha)
@@ -384,10 +385,26 @@ export function compareRuns(base: RunForComparison, head: RunForComparison, opti
     warnings,
     incomparable: checked.incomparable,
     pass: !anyRegressed && mustPassFailed.length === 0 && checked.incomparable.length === 0,
-    ...(primary !== undefined && primaryTest ? { power: powerSummary(primary, primaryTest.design, alpha, Math.max(1, drops.chains + (drops.inFamily[hyps.findIndex((u) => u.scope === '' && u.metric === primary)] ? 0 : 1)), minDrop) } : {}),
+    ...(primary !== undefined && primaryTest ? { power: primarySummary(primary, primaryTest, hyps, drops, alpha, minDrop) } : {}),
   }
 }
 
+
+/**
+ * A gated metric's share of α relative to the others'. args_exact_match takes twice name_correct's when both are
+ * gated: a wrong name is also wrong arguments, so args_exact_match sees every drop name_correct sees and the
+ * arguments' own; name_correct's test is there for a drop of names hidden by a rise of arguments.
+ */
+export function weightOf(metric: string, gated: ReadonlySet<string>): number {
+  return metric === 'args_exact_match' && gated.has('name_correct') ? 2 : 1
+}
+
+/** The power summary of the primary metric's overall test, at the level the procedure holds it to. */
+function primarySummary(primary: string, t: Tested, hyps: readonly { scope: string; metric: string }[], drops: { chains: number; inFamily: boolean[]; level: number[] }, alpha: number, minDrop: number): GatePowerSummary {
+  const i = hyps.findIndex((u) => u.scope === '' && u.metric === primary)
+  const family = Math.max(1, drops.chains + (i >= 0 && drops.inFamily[i] ? 0 : 1))
+  return powerSummary(primary, t.design, alpha, family, minDrop, i >= 0 ? drops.level[i] : alpha / family)
+}
 
 function flipDetail(wrong: Folded, base: Folded, head: Folded): Comparison['details'][string] {
   const d: Comparison['details'][string] = { failures: wrong.failures }

@@ -8,7 +8,7 @@
  * value per sample the correlation within a dialogue cannot be measured and is taken as none (said in `notes`).
  */
 import { gateMde, gatePower, samplesFactorFor, scaleDesign, trialsFor, type GateDesign } from '../../score/power.js'
-import { primaryMetrics } from './compare.js'
+import { primaryMetrics, weightOf } from './compare.js'
 import type { SampleOutcome } from './outcomes.js'
 
 export interface PlanOptions {
@@ -132,8 +132,8 @@ export function planGate(outcomes: readonly SampleOutcome[], trialsReport: { cou
   for (const v of clusterVar.values()) sumVar += v
   // Values in the baseline are reduced over its trials; one run of the gate is one trial per sample.
   const design: GateDesign = { n, clusters, mcnemar: !multi && binary, discordance: (2 * sumVar) / n, se: Math.sqrt(2 * sumVar) / n }
-  const { family, familyMax } = expectedFamily(outcomes, primary, metric, trials, alpha)
-  const level = alpha / family
+  const { family, familyMax, share } = expectedFamily(outcomes, primary, metric, trials, alpha)
+  const level = alpha * share
   const planned = scaleDesign(design, 1, trials)
   const factor = samplesFactorFor(design, target, level, minDrop, trials)
   return {
@@ -203,7 +203,7 @@ function sharesDiffer(p: number, k: number): number {
  * Holding every metric in made the planned power a fifth too low where no_call_accuracy (a few stable samples)
  * could never reject (bench/gate-sim.js, GATE_SIM_PLAN=1).
  */
-function expectedFamily(outcomes: readonly SampleOutcome[], primary: readonly string[], planned: string, trials: number, alpha: number): { family: number; familyMax: number } {
+function expectedFamily(outcomes: readonly SampleOutcome[], primary: readonly string[], planned: string, trials: number, alpha: number): { family: number; familyMax: number; share: number } {
   const unitOf = (m: string) => m
   const PAIR: readonly string[] = primary.includes('name_correct') && primary.includes('args_exact_match') ? ['name_correct', 'args_exact_match'] : []
   const heads = [...new Set(primary)]
@@ -223,7 +223,8 @@ function expectedFamily(outcomes: readonly SampleOutcome[], primary: readonly st
     }
   }
   const scopes: (string | undefined)[] = [undefined]
-  const units: { planned: boolean; discordant: number }[] = []
+  const gated = new Set(primary)
+  const units: { planned: boolean; discordant: number; weight: number }[] = []
   for (const scope of scopes) {
     for (const m of heads) {
       // Expected clusters that differ between two runs: a cluster differs unless every sample of it stays the same.
@@ -237,16 +238,20 @@ function expectedFamily(outcomes: readonly SampleOutcome[], primary: readonly st
       for (const p of same.values()) discordant += 1 - p
       // NeMo's two primary metrics move together (a wrong name is also wrong arguments): under a drop of one, the
       // other has discordant samples too and joins the family, whatever its noise.
-      units.push({ planned: m === unitOf(planned) || (PAIR.includes(m) && PAIR.includes(planned)), discordant })
+      units.push({ planned: m === unitOf(planned) || (PAIR.includes(m) && PAIR.includes(planned)), discordant, weight: weightOf(m, gated) })
     }
   }
-  let family = units.length
+  // As the gate: a metric's share of α is its weight over the family's; one joins when 2^-D reaches its share.
+  let members = units
   for (;;) {
-    const joined = units.filter((u) => u.planned || 2 ** -u.discordant <= alpha / family).length
-    if (joined === family) break
-    family = joined
+    const total = members.reduce((a, u) => a + u.weight, 0)
+    const next = members.filter((u) => u.planned || 2 ** -u.discordant <= (alpha * u.weight) / total)
+    if (next.length === members.length) break
+    members = next
   }
-  return { family: Math.max(1, family), familyMax: Math.max(1, units.length) }
+  const total = members.reduce((a, u) => a + u.weight, 0)
+  const own = weightOf(planned, gated)
+  return { family: Math.max(1, members.length), familyMax: Math.max(1, units.length), share: total > 0 ? own / Math.max(total, own) : 1 }
 }
 
 const pts = (x: number) => `${(x * 100).toFixed(1)} pts`
@@ -255,7 +260,7 @@ export function renderPlan(p: Plan): string {
   const lines = [
     `gate plan for ${p.metric}: ${p.samples} samples in ${p.clusters} clusters; baseline trials ${p.baselineTrials}`,
     `  flakiness: ${(p.flaky * 100).toFixed(1)}% of samples vary; two runs differ on ${(p.discordance * 100).toFixed(1)}% of samples`,
-    `  gate: each test at α/${p.family} = ${p.level.toPrecision(3)} first (${p.family} of ${p.familyMax} ${p.familyMax === 1 ? 'unit' : 'units'} expected in the family: a unit that cannot reject is left out), min drop ${pts(p.minDrop)}`,
+    `  gate: ${p.metric} overall at ${p.level.toPrecision(3)}, its share of α (${p.family} of ${p.familyMax} gated ${p.familyMax === 1 ? 'metric' : 'metrics'} expected in the family: one that cannot reject is left out), min drop ${pts(p.minDrop)}`,
     `  power with ${p.trials} trial(s) per sample: ${p.powerAt.map((x) => `${pts(x.drop)} ${(x.power * 100).toFixed(0)}%`).join(', ')}`,
     `  MDE (80% power) now: ${p.mdeNow === null ? 'no drop is detectable' : pts(p.mdeNow)}`,
     `  to detect ${pts(p.target)} with 80% power: ${p.samplesNeeded === null ? 'out of reach by adding samples (over 1,000x)' : `${p.samplesNeeded.toLocaleString('en')} samples with ${p.trials} trial(s)`}; at ${p.samples} samples, ${p.trialsNeeded === null ? 'more than 64 trials' : `${p.trialsNeeded} trial(s) per sample`}`,
