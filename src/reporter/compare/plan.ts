@@ -113,8 +113,6 @@ export function planGate(outcomes: readonly SampleOutcome[], trialsReport: { cou
   }
   if (n === 0) throw new Error(`the baseline has no sample measuring ${metric}`)
   const clusters = clusterVar.size
-  let turnVarSum = 0
-  for (const v of clusterVar.values()) turnVarSum += v
   const multi = [...clusterSize.values()].some((c) => c > 1)
   if (multi && k > 1) {
     const direct = clusteredVariances(outcomes, metric, k)
@@ -133,9 +131,7 @@ export function planGate(outcomes: readonly SampleOutcome[], trialsReport: { cou
   let sumVar = 0
   for (const v of clusterVar.values()) sumVar += v
   // Values in the baseline are reduced over its trials; one run of the gate is one trial per sample.
-  // The discordance is per sample (what a drop adds to, as the gate's own design counts it); the standard error is
-  // the dialogues' (their turns' covariance in it): a drop's discordant turns cluster as the noise's do (seUnder).
-  const design: GateDesign = { n, clusters, mcnemar: !multi && binary, discordance: (2 * turnVarSum) / n, se: Math.sqrt(2 * sumVar) / n }
+  const design: GateDesign = { n, clusters, mcnemar: !multi && binary, discordance: (2 * sumVar) / n, se: Math.sqrt(2 * sumVar) / n }
   const { family, familyMax, share } = expectedFamily(outcomes, primary, metric, trials, alpha)
   const level = alpha * share
   const planned = scaleDesign(design, 1, trials)
