@@ -9,6 +9,10 @@
 //   node bench/gate-sim.js                      (after npm run build; GATE_SIM_REPS=0.1 for a tenth of the runs)
 //   GATE_SIM_DIST=/path/to/old/dist node bench/gate-sim.js   (the same seeds through another build: before/after)
 //   GATE_SIM_PLAN=1 node bench/gate-sim.js      (check mode: `tool-evals plan`'s power and MDE against the gate's)
+//   GATE_SIM_SET=designs node bench/gate-sim.js (the designs below `designs()`: Beta difficulty, failure kinds drawn
+//                                                afresh, one metric or two in opposite directions, unbalanced
+//                                                dialogues, suites, trials 5, tiny and large projects; after the old
+//                                                scenarios unless GATE_SIM_SET=designs; GATE_SIM_REPS=0.1 is quick)
 import { pathToFileURL } from 'node:url'
 import { resolve } from 'node:path'
 
@@ -149,7 +153,8 @@ async function planCheck() {
     ['40 single-turn, 40% flaky', { singles: 40 }],
   ]
   let seed = 501
-  for (const [name, spec] of projects) {
+  // GATE_SIM_PLAN=lines: only the baselines with one line per trial below.
+  for (const [name, spec] of process.env.GATE_SIM_PLAN === 'lines' ? [] : projects) {
     for (const trials of [1, 3]) {
       const project = makeProject(seed, spec)
       const baseline = drawRun(project, rng(seed * 31 + trials), { trials: 3 })
@@ -167,11 +172,42 @@ async function planCheck() {
       seed++
     }
   }
+  // Dialogues (and single turns) planned from a baseline with one line per trial (3 trials), gated with 1 trial:
+  // the power at the plan's MDE, and at its stated size for a 5-point drop (a project of that many units).
+  console.log('')
+  console.log('| project | plan note | stated MDE (pts) | simulated power at it | stated n for 5 pts | simulated power at that n | runs |')
+  console.log('| --- | --- | ---: | ---: | ---: | ---: | ---: |')
+  const perTrial = [
+    ['30 dialogues of 3-8 turns, ρ 0.5', { dialogues: 30 }, { rho: 0.5 }],
+    ['60 dialogues of 3-8 turns, ρ 0.9', { dialogues: 60 }, { rho: 0.9 }],
+    ['200 single-turn, 40% flaky', { singles: 200 }, {}],
+  ]
+  for (const [name, spec, runSpec] of perTrial) {
+    const project = makeProject(seed, spec)
+    const r = rng(seed * 31)
+    const baseline = [0, 1, 2].flatMap((t) => drawRun(project, r, runSpec).map((o) => ({ ...o, trial: t })))
+    const plan = planGate(baseline, { count: 3 }, { trials: 1, mde: 0.05 })
+    const atMde = plan.mdeNow === null ? null : simulate(name, spec, runSpec, plan.mdeNow, DROP_REPS, seed)
+    let atN = null
+    if (plan.samplesNeeded !== null) {
+      const factor = plan.samplesNeeded / plan.samples
+      const scaled = spec.dialogues ? { dialogues: Math.round(spec.dialogues * factor) } : { singles: Math.round(spec.singles * factor) }
+      atN = simulate(name, scaled, runSpec, 0.05, DROP_REPS, seed)
+    }
+    const note = plan.notes.find((n) => /dialogue/.test(n)) ?? ''
+    console.log(`| ${name} | ${note.replace(/\|/g, '/')} | ${plan.mdeNow === null ? '–' : (plan.mdeNow * 100).toFixed(1)} | ${atMde ? pct(atMde.gate) : '–'} | ${plan.samplesNeeded ?? '–'} | ${atN ? pct(atN.gate) : '–'} | ${DROP_REPS} |`)
+    seed++
+  }
   console.log(`Monte Carlo standard error at 80%: ${pct(Math.sqrt(0.8 * 0.2 / DROP_REPS))} (${DROP_REPS} runs per row)`)
 }
 const pct = (x) => `${(x * 100).toFixed(1)}%`
 if (process.env.GATE_SIM_PLAN) {
   await planCheck()
+  process.exit(0)
+}
+
+if (process.env.GATE_SIM_SET === 'designs') {
+  await designs()
   process.exit(0)
 }
 
@@ -242,3 +278,159 @@ for (const [name, spec, runSpec] of [
 }
 for (const d of [0.05, 0.1]) showMatrix(simulateMatrix('200 single-turn', single, {}, 3, d, DROP_REPS, 301))
 console.log(`Monte Carlo standard error at 5%: ${pct(mc)} (${NULL_REPS} runs per equal-models scenario, ${DROP_REPS} per drop)`)
+// ---------------------------------------------------------------------------------------------------------------
+// Designs the scenarios above lack. A unit (single sample or dialogue) is right in each trial with its own p drawn
+// from a Beta distribution (near-deterministic: mass near 0 and 1; flaky: spread). A wrong outcome's kind (a wrong
+// name, or the right name with wrong arguments) is fixed per unit or drawn afresh at every generation. A drop is
+// one of: `args` (a right outcome loses its arguments: args_exact_match falls, name_correct does not), `both` (p
+// falls: both metrics fall), `opposite` (as `args`, and wrong names become right names with wrong arguments:
+// name_correct rises by as much). Each is scaled so args_exact_match falls by d points (in `suite`: only there).
+
+/** Gamma(shape) by Marsaglia and Tsang (shape < 1 by the boost U^(1/shape)). */
+function gamma(r, shape) {
+  if (shape < 1) return gamma(r, shape + 1) * r() ** (1 / shape)
+  const d = shape - 1 / 3
+  const c = 1 / Math.sqrt(9 * d)
+  for (;;) {
+    let x
+    let v
+    do {
+      // Box-Muller normal.
+      x = Math.sqrt(-2 * Math.log(1 - r())) * Math.cos(2 * Math.PI * r())
+      v = 1 + c * x
+    } while (v <= 0)
+    v = v * v * v
+    const u = r()
+    if (u < 1 - 0.0331 * x ** 4 || Math.log(u) < 0.5 * x * x + d * (1 - v + Math.log(v))) return d * v
+  }
+}
+function beta(r, a, b) {
+  const x = gamma(r, a)
+  return x / (x + gamma(r, b))
+}
+
+/** A project: `suites` suites of `units` units each; a unit is a dialogue of 1-25 turns when `dialogues`. */
+function makeDesign(seed, { units, suites = 1, a, b, dialogues = false, fixedKinds = false }) {
+  const r = rng(seed)
+  const list = []
+  for (let s = 0; s < suites; s++) {
+    for (let i = 0; i < units; i++) {
+      const turns = dialogues ? 1 + Math.floor(r() * 25) : 1
+      list.push({ suite: `suite${s}`, id: `u${i}`, turns, p: beta(r, a, b), kind: r() < 0.4 ? 'name' : 'args' })
+    }
+  }
+  const mean = (f, only) => {
+    let num = 0
+    let den = 0
+    for (const u of list) if (only === undefined || u.suite === only) (num += f(u) * u.turns), (den += u.turns)
+    return num / den
+  }
+  return { units: list, fixedKinds, mean }
+}
+
+function drawDesignRun(project, r, { trials = 1, reducer = 'mean', rho = 0.5 }, drop) {
+  const out = []
+  const kindName = (u) => (project.fixedKinds ? (u.kind === 'name' ? 1 : 0) : 0.4)
+  const scope = drop.suite
+  const meanP = project.mean((u) => u.p, scope)
+  const wrongName = project.mean((u) => (1 - u.p) * kindName(u), scope)
+  const lose = drop.d > 0 && drop.kind !== 'both' ? drop.d / meanP : 0
+  const factor = drop.d > 0 && drop.kind === 'both' ? 1 - drop.d / meanP : 1
+  const rename = drop.d > 0 && drop.kind === 'opposite' ? Math.min(1, drop.d / wrongName) : 0
+  for (const u of project.units) {
+    const hit = scope === undefined || u.suite === scope
+    const p = hit ? u.p * factor : u.p
+    const perTurn = Array.from({ length: u.turns }, () => [])
+    for (let t = 0; t < trials; t++) {
+      const shared = r()
+      for (let k = 0; k < u.turns; k++) {
+        const right = (r() < rho ? shared : r()) < p
+        let name = 1
+        let args = 1
+        if (!right) {
+          const isName = project.fixedKinds ? u.kind === 'name' : r() < 0.4
+          name = isName ? 0 : 1
+          args = 0
+          if (isName && hit && rename > 0 && r() < rename) name = 1
+        } else if (hit && lose > 0 && r() < lose) args = 0
+        perTurn[k].push({ has_call: 1, name_correct: name, args_exact_match: args, args_field_recall: args === 1 ? 1 : name === 1 ? 0.5 : 0 })
+      }
+    }
+    for (let k = 0; k < u.turns; k++) {
+      const v = trials === 1 ? perTurn[k][0] : reduce(perTurn[k], reducer)
+      const ok = v.name_correct === 1 && v.args_exact_match === 1
+      out.push({ suite: u.suite, id: u.turns === 1 ? u.id : `${u.id}#${k + 1}`, values: v, failures: ok ? [] : ['wrong'] })
+    }
+  }
+  return out
+}
+
+function simulateDesign(spec, run, drop, reps, seed) {
+  const project = makeDesign(seed, spec)
+  const r = rng(seed * 7919 + 3)
+  let alarms = 0
+  let ref = 0
+  let warn = 0
+  let wrongRed = 0
+  let refMin = 0
+  const mdes = []
+  for (let i = 0; i < reps; i++) {
+    const base = drawDesignRun(project, r, run, { d: 0 })
+    const head = drawDesignRun(project, r, run, drop)
+    const c = compareRuns({ outcomes: base }, { outcomes: head })
+    if (!c.pass) alarms++
+    if (warned(c)) warn++
+    // A red mark for a metric not gated: what the views showed before (now "dropped (not gated)").
+    if (c.pass && [c.metrics, ...Object.values(c.suites).map((x) => x.metrics)].some((ms) => Object.values(ms).some((m) => !m.gated && m.verdict === 'regressed'))) wrongRed++
+    const m = c.metrics[DROPPED]
+    if (m && m.mde != null) mdes.push(m.mde)
+    // One unadjusted one-sided test at α = 0.05 on the metric that moved, where it moved (its suite, or overall).
+    const moved = drop.suite === undefined ? m : c.suites[drop.suite]?.metrics[DROPPED]
+    if (moved && moved.delta < 0 && moved.pValue <= 0.05) ref++
+    // The same test with the verdict's minDrop (2 points): a true drop of exactly minDrop is seen half the time.
+    if (moved && moved.delta <= -0.02 && moved.pValue <= 0.05) refMin++
+  }
+  mdes.sort((a, b) => a - b)
+  return { gate: alarms / reps, ref: ref / reps, refMin: refMin / reps, warn: warn / reps, red: wrongRed / reps, mde: mdes.length ? mdes[Math.floor(mdes.length / 2)] : null, reps }
+}
+
+async function designs() {
+  const flaky = { a: 0.6, b: 0.4 }
+  const nearDet = { a: 0.08, b: 0.02 }
+  const list = [
+    ['400 single, flaky Beta(0.6,0.4), kinds redrawn', { units: 400, ...flaky }, {}, [['args', 0.05], ['opposite', 0.05], ['both', 0.05]]],
+    ['400 single, flaky, kinds fixed', { units: 400, ...flaky, fixedKinds: true }, {}, [['args', 0.05]]],
+    ['2,000 single, near-deterministic Beta(0.08,0.02)', { units: 2000, ...nearDet }, {}, [['args', 0.02], ['both', 0.02]]],
+    ['30 single, flaky', { units: 30, ...flaky }, {}, [['both', 0.15]]],
+    ['60 dialogues of 1-25 turns, ρ 0.5', { units: 60, ...flaky, dialogues: true }, { rho: 0.5 }, [['both', 0.05], ['args', 0.1]]],
+    ['8 suites × 25, flaky', { units: 25, suites: 8, ...flaky }, {}, [['both', 0.08], ['both-one', 0.24]]],
+    ['200 single, trials 5 mean', { units: 200, ...flaky }, { trials: 5, reducer: 'mean' }, [['both', 0.05]]],
+    ['200 single, trials 5 all', { units: 200, ...flaky }, { trials: 5, reducer: 'all' }, [['both', 0.05]]],
+    ['200 single, trials 5 any', { units: 200, ...flaky }, { trials: 5, reducer: 'any' }, [['both', 0.05]]],
+  ]
+  console.log(`gate-sim designs: ${dist}`)
+  console.log('| design | drop | runs | gate fails | one unadjusted test on the moved metric | gate / one test | the same test with minDrop | warns | passing runs with a red ❌ on a metric not gated (old views) | median stated MDE (pts) |')
+  console.log('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |')
+  let seed = 9001
+  for (const [name, spec, run, drops] of list) {
+    seed++
+    const z = simulateDesign(spec, run, { d: 0 }, NULL_REPS, seed)
+    console.log(`| ${name} | none | ${z.reps} | ${pct(z.gate)} | ${pct(z.ref)} | | ${pct(z.refMin)} | ${pct(z.warn)} | ${pct(z.red)} | ${z.mde == null ? '–' : (z.mde * 100).toFixed(1)} |`)
+    for (const [kind, d] of drops) {
+      const drop = kind === 'both-one' ? { kind: 'both', d, suite: 'suite0' } : { kind, d }
+      const s = simulateDesign(spec, run, drop, DROP_REPS, seed)
+      // Under all / any the drop is of each trial's p: the reduced metric falls by more (all) or less (any).
+      const perTrial = run.reducer === 'all' || run.reducer === 'any' ? ' per trial' : ''
+      const label = `${kind === 'both-one' ? 'both, suite0 only' : kind} −${(d * 100).toFixed(0)}${perTrial}`
+      console.log(`| ${name} | ${label} | ${s.reps} | ${pct(s.gate)} | ${pct(s.ref)} | ${s.ref > 0 ? (s.gate / s.ref).toFixed(2) : ''} | ${pct(s.refMin)} | ${pct(s.warn)} | | |`)
+    }
+    // Power at the MDE the report states (its median over the null runs), for the first drop kind.
+    if (z.mde != null && z.mde < 0.5 && run.reducer !== 'all' && run.reducer !== 'any') {
+      const kind = drops[0][0] === 'both-one' ? 'both' : drops[0][0]
+      const s = simulateDesign(spec, run, { kind, d: z.mde }, DROP_REPS, seed)
+      console.log(`| ${name} | ${kind} at its stated MDE −${(z.mde * 100).toFixed(1)} | ${s.reps} | ${pct(s.gate)} | ${pct(s.ref)} | ${s.ref > 0 ? (s.gate / s.ref).toFixed(2) : ''} | ${pct(s.refMin)} | ${pct(s.warn)} | | |`)
+    }
+  }
+  console.log(`Monte Carlo standard error: ${pct(Math.sqrt(0.05 * 0.95 / NULL_REPS))} at 5% (${NULL_REPS} runs per null), ${pct(Math.sqrt(0.8 * 0.2 / DROP_REPS))} at 80% (${DROP_REPS} per drop)`)
+}
+if (process.env.GATE_SIM_SET !== 'old') await designs()

@@ -71,42 +71,62 @@ describe('compareRuns verdicts', () => {
     expect(few.note).toMatch(/smallest p-value possible is 0\.13/)
   })
 
-  it('Holm corrects across gated metrics and suites that can reject (Tarone): adjusted p is rank × p', () => {
+  it('the family: α split over the gated metrics, overall first, then the suites that can reject (Tarone)', () => {
     // Suite a: 8 down (p = 1/256); suite b: no change. Default gate: name_correct and args_exact_match (primary),
-    // one unit per scope with their joint test; b has no discordant pair (it cannot reject), so the family is the
-    // units of overall and a: Holm over two.
+    // each α/2, overall first; b has no discordant pair (it cannot reject), so a gets its metric's whole share.
     const base = [...run(40, [], 'a'), ...run(40, [], 'b')]
     const head = [...run(40, range(0, 8), 'a'), ...run(40, [], 'b')]
     const c = compareRuns({ outcomes: base }, { outcomes: head }, { alpha: 0.05, minDrop: 0.02 })
     expect(c.options.metrics).toEqual(['name_correct', 'args_exact_match'])
     const a = c.suites['a']!.metrics['args_exact_match']!
     expect(a.pValue).toBeCloseTo(1 / 256, 15)
-    expect(a.pAdjusted).toBeCloseTo(2 / 256, 12)
+    // args_exact_match's share is 2/3 (twice name_correct's): 1/256 ÷ 2/3, overall then suite a.
+    expect(a.pAdjusted).toBeCloseTo(1.5 / 256, 12)
     expect(a.inFamily).toBe(true)
     expect(a.verdict).toBe('regressed')
     expect(c.suites['b']!.metrics['args_exact_match']!.inFamily).toBe(false)
-    expect(c.power).toMatchObject({ metric: 'args_exact_match', family: 2, level: 0.025 })
+    expect(c.power).toMatchObject({ metric: 'args_exact_match', family: 2, level: expect.closeTo(0.05 * (2 / 3), 15) })
     // One gated metric: two tests.
     const one = compareRuns({ outcomes: base }, { outcomes: head }, { metrics: ['args_exact_match'] })
-    expect(one.suites['a']!.metrics['args_exact_match']!.pAdjusted).toBeCloseTo(2 / 256, 12)
+    // One gated metric: overall first at α, then suite a (b cannot reject) with all of it: 1/256 each.
+    expect(one.suites['a']!.metrics['args_exact_match']!.pAdjusted).toBeCloseTo(1 / 256, 12)
     expect(one.metrics['name_correct']!.gated).toBe(false)
-    // 6 down: the pair is one unit per scope, so two units at 1/64 give 2/64, significant (as four separate tests
-    // the minimum p 1/64 > α/4 could not reject at all).
+    // 6 down: args_exact_match overall (1/64 at 2α/3) first, then suite a with its share: 1.5/64; then name_correct
+    // has all of α: 1/64, held to the running maximum (Holm over four tests could not reject at all: 1/64 > α/4).
     const six = compareRuns({ outcomes: base }, { outcomes: [...run(40, range(0, 6), 'a'), ...run(40, [], 'b')] })
-    expect(six.suites['a']!.metrics['name_correct']!.pAdjusted).toBeCloseTo(2 / 64, 12)
+    expect(six.suites['a']!.metrics['args_exact_match']!.pAdjusted).toBeCloseTo(1.5 / 64, 12)
+    expect(six.suites['a']!.metrics['name_correct']!.pAdjusted).toBeCloseTo(1.5 / 64, 12)
     expect(six.pass).toBe(false)
   })
 
+  it('each gated metric is tested for itself: a rise in name_correct never hides a drop in args_exact_match', () => {
+    // 400 samples: 20 go from a wrong name to the right name with wrong arguments (name_correct +5 points), 20 from
+    // wholly right to wrong arguments (args_exact_match -5 points). Summed per sample the two cancel exactly.
+    const v = (name: number, args: number) => ({ name_correct: name, args_exact_match: args })
+    const base = range(0, 400).map((i): SampleOutcome => ({ suite: 'x', id: `s${i}`, values: i < 20 ? v(0, 0) : v(1, 1), failures: [] }))
+    const head = range(0, 400).map((i): SampleOutcome => ({ suite: 'x', id: `s${i}`, values: i < 20 ? v(1, 0) : i < 40 ? v(1, 0) : v(1, 1), failures: [] }))
+    const c = compareRuns({ outcomes: base }, { outcomes: head })
+    const args = c.metrics['args_exact_match']!
+    expect(args.pValue).toBeCloseTo(binomialTailHalf(20, 20), 15)
+    expect(args.pAdjusted).toBeCloseTo(1.5 * binomialTailHalf(20, 20), 12)
+    expect(args.verdict).toBe('regressed')
+    expect(c.metrics['name_correct']!.verdict).toBe('improved')
+    expect(c.pass).toBe(false)
+  })
+
   it('a lone suite is not tested twice, and metrics without discordance do not dilute the family', () => {
-    // 200 samples, 5 one-way flips (p = 1/32): the primary pair is one unit, one scope. With 12 tests (6 metrics ×
-    // overall and suite) Holm needed 8 flips.
-    const c = compareRuns({ outcomes: run(200, []) }, { outcomes: run(200, range(0, 5)) })
+    // 200 samples, 6 one-way flips (p = 1/64): two gated metrics, one scope, 2α/3 for args_exact_match. With 12
+    // tests (6 metrics × overall and suite) Holm needed 8 flips.
+    const c = compareRuns({ outcomes: run(200, []) }, { outcomes: run(200, range(0, 6)) })
     const m = c.metrics['args_exact_match']!
-    expect(m.pValue).toBeCloseTo(1 / 32, 15)
-    expect(m.pAdjusted).toBeCloseTo(1 / 32, 15)
+    expect(m.pValue).toBeCloseTo(1 / 64, 15)
+    expect(m.pAdjusted).toBeCloseTo(1.5 / 64, 15)
     expect(m.verdict).toBe('regressed')
     expect(c.suites['weather']!.metrics['args_exact_match']).toEqual(m)
-    expect(c.power!.family).toBe(1)
+    expect(c.power!.family).toBe(2)
+    const one = compareRuns({ outcomes: run(200, []) }, { outcomes: run(200, range(0, 6)) }, { metrics: ['args_exact_match'] })
+    expect(one.metrics['args_exact_match']!.pAdjusted).toBeCloseTo(1 / 64, 15)
+    expect(one.power!.family).toBe(1)
   })
 
   it('dialogues are tested as clusters: 5 of 30 six-turn dialogues wholly wrong, 2 wholly right is no regression', () => {
@@ -165,11 +185,13 @@ describe('compareRuns verdicts', () => {
   it('the MDE is the gate\'s own: at the corrected level, with minDrop and McNemar\'s discreteness', () => {
     const c = compareRuns({ outcomes: run(200, range(100, 130)) }, { outcomes: run(200, range(115, 145)) }, { metrics: ['name_correct', 'args_exact_match'] })
     const m = c.metrics['args_exact_match']!
-    // The pair (name_correct, args_exact_match) is one unit of the family: the level is α.
-    expect(m.mdeLevel).toBeCloseTo(0.05, 15)
+    // Two gated metrics, one scope: args_exact_match's overall test is held to its share, 2α/3.
+    const level = 0.05 * (2 / 3)
+    expect(m.mdeLevel).toBeCloseTo(level, 15)
+    expect(c.metrics['name_correct']!.mdeLevel).toBeCloseTo(0.05 / 3, 15)
     const design = { n: 200, clusters: 200, mcnemar: true, discordance: 30 / 200, se: 0 }
-    expect(m.mde).toBeCloseTo(gateMde(design, 0.05, 0.02)!, 12)
-    expect(gatePower(design, m.mde!, 0.05, 0.02)).toBeGreaterThanOrEqual(0.8)
+    expect(m.mde).toBeCloseTo(gateMde(design, level, 0.02)!, 12)
+    expect(gatePower(design, m.mde!, level, 0.02)).toBeGreaterThanOrEqual(0.8)
     // A constant metric: the floor is the flips that reach α/2 one way (6 of 200 = 3 points), not 1.2 points.
     const constant = compareRuns({ outcomes: run(200, []) }, { outcomes: run(200, []) }).metrics['args_exact_match']!
     expect(constant.mde!).toBeGreaterThanOrEqual(0.025)
@@ -330,6 +352,29 @@ describe('the pull-request comment', () => {
     expect(md).toMatch(/\| ❌ \| args\\_exact\\_match \| 100\.0% → 95\.0% \| −5\.0 pts \[/)
     expect(md.length).toBeLessThan(20_000)
     expect(Object.keys(c.details)).toHaveLength(MAX_DETAILS)
+  })
+})
+
+describe('only a gated verdict gets the red mark, and every p-value names its adjustment', () => {
+  it('a metric not gated that dropped reads "dropped (not gated)" in Markdown and the terminal, with one legend', () => {
+    // name_correct gated and unchanged; args_exact_match not gated, 20 of 200 newly wrong (unadjusted p < 1e-6).
+    const base = run(200, [])
+    const head = run(200, []).map((o, i) => (i < 20 ? { ...o, values: { name_correct: 1, args_exact_match: 0 } } : o))
+    const c = compareRuns({ outcomes: base }, { outcomes: head }, { metrics: ['name_correct'] })
+    expect(c.pass).toBe(true)
+    const md = renderComparisonMarkdown(c)
+    const row = md.split('\n').find((l) => l.includes('args\\_exact\\_match'))!
+    expect(row).not.toContain('❌')
+    expect(row).toMatch(/\(not gated\)/)
+    expect(row).toMatch(/\(unadj\.\)/)
+    expect(md).toMatch(/\(gate-adj\.\): the p-value adjusted/)
+    expect(md).not.toContain('(Holm)')
+    const text = renderComparisonText(c)
+    const line = text.split('\n').find((l) => l.includes('args_exact_match'))!
+    expect(line.trimStart()).toMatch(/^dropped +args_exact_match \(not gated\): /)
+    expect(line).toContain('(unadj.)')
+    expect(text.split('\n').find((l) => l.includes(' name_correct: '))).toContain('(gate-adj.)')
+    expect(text).toContain('(gate-adj.): the p-value adjusted')
   })
 })
 

@@ -410,8 +410,9 @@ describe('the HTML report in a browser', () => {
     const comparison = {
       base: { file: 'base/report.json', meta: {} },
       metrics: {
-        name_correct: { base: 0.9, head: 0.8, delta: -0.1, ci: [-0.16, -0.04], pValue: 0.0039, pAdjusted: 0.0078, verdict: 'regressed', discordant: { regressed: 9, improved: 1 } },
-        has_call: { base: 1, head: 1, delta: 0, ci: [0, 0], pValue: 1, verdict: 'unchanged', discordant: { regressed: 0, improved: 0 } },
+        name_correct: { base: 0.9, head: 0.8, delta: -0.1, ci: [-0.16, -0.04], pValue: 0.0039, pAdjusted: 0.0078, verdict: 'regressed', gated: true, discordant: { regressed: 9, improved: 1 } },
+        has_call: { base: 1, head: 1, delta: 0, ci: [0, 0], pValue: 1, verdict: 'unchanged', gated: false, discordant: { regressed: 0, improved: 0 } },
+        args_json_valid: { base: 1, head: 0.9, delta: -0.1, ci: [-0.16, -0.04], pValue: 0.001, verdict: 'regressed', gated: false, discordant: { regressed: 10, improved: 0 } },
       },
       suites: {},
       samples: { regressed: Array.from({ length: 103 }, (_, i) => `weather > r${i}`), improved: ['weather > w5'], added: [], removed: [] },
@@ -424,10 +425,12 @@ describe('the HTML report in a browser', () => {
     expect(await page.isVisible('#comparison')).toBe(true)
     const rows = await page.$$eval('#comparison-metrics tbody tr', (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)))
     expect(rows).toEqual([
-      // The p-value every view shows: Holm-adjusted where the metric is gated, and labelled so.
-      ['name_correct', '90.0%', '80.0%', '-10.0 pt', '-16.0 pt \u2013 -4.0 pt', '0.0078 (Holm)', 'regressed'],
-      ['has_call', '100.0%', '100.0%', '+0.0 pt', '+0.0 pt \u2013 +0.0 pt', '1.000', 'unchanged'],
+      // The p-value every view shows, named by its adjustment; only a gated verdict reads "regressed".
+      ['name_correct', '90.0%', '80.0%', '-10.0 pt', '-16.0 pt \u2013 -4.0 pt', '0.0078 (gate-adj.)', 'regressed'],
+      ['has_call', '100.0%', '100.0%', '+0.0 pt', '+0.0 pt \u2013 +0.0 pt', '1.000 (unadj.)', 'unchanged (not gated)'],
+      ['args_json_valid', '100.0%', '90.0%', '-10.0 pt', '-16.0 pt \u2013 -4.0 pt', '0.0010 (unadj.)', 'dropped (not gated)'],
     ])
+    expect(await page.textContent('#comparison-legend')).toMatch(/\(gate-adj\.\).*\(unadj\.\)/)
     // Long lists are capped, and say how many more.
     const regressed = await page.$$eval('#comparison-regressed li', (lis) => lis.map((li) => li.textContent))
     expect(regressed).toHaveLength(101)

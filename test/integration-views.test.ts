@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url'
 import type { Browser } from 'playwright-core'
 import { launchChromium } from './helpers/browser.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { shownP } from '../src/reporter/compare/render.js'
+import { shownP, shownVerdict } from '../src/reporter/compare/render.js'
 import { mdText } from '../src/reporter/markdown-text.js'
 import { createEvalProject, ensureBuilt, type EvalProject, type RunResult } from './helpers/eval-project.js'
 
@@ -181,9 +181,11 @@ describe('every view renders the one report', () => {
     const md = headMarkdown()
     const view = await pageView()
     const pageRows = new Map(view.comparison.map((row) => [row[0], row]))
-    for (const [metric, m] of Object.entries(c.metrics as Record<string, { verdict: string; n: number; pValue: number; pAdjusted?: number }>)) {
+    for (const [metric, m] of Object.entries(c.metrics as Record<string, { verdict: 'regressed' | 'improved' | 'inconclusive' | 'unchanged'; gated: boolean; n: number; pValue: number; pAdjusted?: number }>)) {
       const p = shownP(m)
-      const line = head.stdout.split('\n').find((l) => l.includes(` ${metric}: `) && l.trimStart().startsWith(m.verdict))
+      // A metric not gated says so after its name, and its verdict word is never "regressed".
+      const word = shownVerdict(m).replace(' (not gated)', '')
+      const line = head.stdout.split('\n').find((l) => l.includes(` ${metric}${m.gated ? '' : ' (not gated)'}: `) && l.trimStart().startsWith(word))
       expect(line, metric).toBeDefined()
       expect(line).toContain(`p=${p},`)
       expect(line).toContain(`n=${m.n})`)
@@ -193,7 +195,7 @@ describe('every view renders the one report', () => {
       expect(mdRow).toContain(`| ${p} |`)
       expect(mdRow?.endsWith(`| ${m.n} |`)).toBe(true)
       expect(pageRows.get(metric)?.[5], metric).toBe(p)
-      expect(pageRows.get(metric)?.[6], metric).toBe(m.verdict)
+      expect(pageRows.get(metric)?.[6], metric).toBe(shownVerdict(m))
     }
   })
 })

@@ -48,20 +48,20 @@ describe('planGate', () => {
     expect(plan.metric).toBe('args_exact_match')
     expect(plan.discordance).toBeCloseTo(discordance, 12)
     expect(plan.flaky).toBeCloseTo(0.4, 12)
-    // The primary pair (name_correct, args_exact_match) in one suite is one unit of the family: level α.
-    expect(plan.family).toBe(1)
-    expect(plan.level).toBe(0.05)
+    // Two gated metrics (name_correct, args_exact_match), each tested for itself: args_exact_match at its share 2α/3.
+    expect(plan.family).toBe(2)
+    expect(plan.level).toBeCloseTo(0.05 * (2 / 3), 15)
     const design = { n: 200, clusters: 200, mcnemar: true, discordance, se: Math.sqrt(discordance * 200) / 200 }
     const at5 = plan.powerAt.find((p) => p.drop === 0.05)!
-    expect(at5.power).toBeCloseTo(gatePower(design, 0.05, 0.05, 0.02), 12)
+    expect(at5.power).toBeCloseTo(gatePower(design, 0.05, plan.level, 0.02), 12)
     // The samples it names reach 80% at 5 points; 2% fewer do not.
     const factor = plan.samplesNeeded! / 200
-    expect(gatePower(scaleDesign(design, factor), 0.05, 0.05, 0.02)).toBeGreaterThanOrEqual(0.8)
-    expect(gatePower(scaleDesign(design, factor * 0.98), 0.05, 0.05, 0.02)).toBeLessThan(0.8)
+    expect(gatePower(scaleDesign(design, factor), 0.05, plan.level, 0.02)).toBeGreaterThanOrEqual(0.8)
+    expect(gatePower(scaleDesign(design, factor * 0.98), 0.05, plan.level, 0.02)).toBeLessThan(0.8)
     // More trials per sample: more power at the same size, and the trials it names reach 80%.
     const three = planGate(baseline(), { count: 3 }, { mde: 0.05, trials: 3 })
     expect(three.powerAt.find((p) => p.drop === 0.05)!.power).toBeGreaterThan(at5.power)
-    expect(gatePower(scaleDesign(design, 1, plan.trialsNeeded!), 0.05, 0.05, 0.02)).toBeGreaterThanOrEqual(0.8)
+    expect(gatePower(scaleDesign(design, 1, plan.trialsNeeded!), 0.05, plan.level, 0.02)).toBeGreaterThanOrEqual(0.8)
   })
 
   it('without trials says the flakiness is unknown and assumes none; from flip rates when values are 0/1', () => {
@@ -72,6 +72,28 @@ describe('planGate', () => {
     // Under `all` (0/1 values), the report's flip rates carry the flakiness: f = 1/3 → f(1 − f) = 2/9.
     const flipRates = Object.fromEntries(plain.slice(120).map((o) => [`weather > ${o.id}`, 1 / 3]))
     expect(planGate(plain, { count: 3, flipRates }).discordance).toBeCloseTo((80 * (2 / 3)) / 200, 12)
+  })
+})
+
+describe('planGate on dialogues', () => {
+  it('measures the clustered variance from the trials: turns that fail together count as one draw, not five', () => {
+    // 20 dialogues of 5 turns, 3 trials, one line per trial. Dialogues 0-9 are right in trial 0 only, every turn
+    // together; 10-19 always right. Each turn's share 1/3 gives 1/3 per trial, 5/3 per dialogue if turns were
+    // independent; the dialogue's sums over the trials (5, 0, 0) vary 75/9 per trial: five times as much.
+    const lines: SampleOutcome[] = []
+    for (let d = 0; d < 20; d++)
+      for (let k = 1; k <= 5; k++)
+        for (let t = 0; t < 3; t++) {
+          const v = d >= 10 || t === 0 ? 1 : 0
+          lines.push({ suite: 'w', id: `d${d}#${k}`, trial: t, values: { args_exact_match: v }, failures: [] })
+        }
+    const plan = planGate(lines, { count: 3 })
+    expect(plan.clusters).toBe(20)
+    expect(plan.discordance).toBeCloseTo((2 * 10 * (75 / 9)) / 100, 12)
+    expect(plan.notes.join(' ')).toMatch(/varies 5\.00× as much as independent turns/)
+    // Turns that vary independently within a dialogue (trial t wrong on turn t only): the design effect is below 1.
+    const spread = lines.map((o) => ({ ...o, values: { args_exact_match: Number(o.id.slice(1).split('#')[0]) >= 10 || o.trial === (Number(o.id.split('#')[1]) % 3) ? 1 : 0 } }))
+    expect(planGate(spread, { count: 3 }).discordance).toBeLessThan(plan.discordance / 3)
   })
 })
 
@@ -133,10 +155,10 @@ describe('planGate: power, MDE and what is needed are one computation, and the g
       Array.from({ length: n }, (_, i) => ({ suite: 'weather', id: `n${i}`, values: { no_call_accuracy: flaky && i % 2 ? 1 / 3 : 1 }, failures: [] }))
     // 20 samples that expect no call and never vary: no_call_accuracy cannot reject with no change, so it is out.
     const stable = planGate([...baseline(), ...noCall(20, false)], { count: 3 })
-    expect([stable.family, stable.familyMax, stable.level]).toEqual([1, 2, 0.05])
+    expect([stable.family, stable.familyMax, stable.level]).toEqual([2, 3, expect.closeTo(0.05 * (2 / 3), 15)])
     // 200 of them, half flaky: dozens of discordant samples expected, so it joins and halves the level.
     const flaky = planGate([...baseline(), ...noCall(200, true)], { count: 3 })
-    expect([flaky.family, flaky.familyMax, flaky.level]).toEqual([2, 2, 0.025])
+    expect([flaky.family, flaky.familyMax, flaky.level]).toEqual([3, 3, 0.025])
   })
 
   it('the gate simulated at the planned size, trials and drop fails as often as the plan says (within 10 points)', () => {

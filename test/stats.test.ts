@@ -18,6 +18,7 @@ import {
   studentUpperTail,
   taroneHolm,
   closedUnitHolm,
+  overallFirstGate,
   signFlipIntegerTest,
 } from '../src/score/stats.js'
 import { gateMde, gatePower, mcnemarCritical, mcnemarPower } from '../src/score/power.js'
@@ -252,6 +253,30 @@ describe('integer sign-flip test and closed testing over units', () => {
     const single = [0.001, 0.02, 0.5]
     const minP = [2 ** -20, 2 ** -10, 0.5]
     expect(closedUnitHolm(single.map((p, i) => ({ p: [p], minP: minP[i]! })), 0.05).adjusted.map((a) => a[0])).toEqual(taroneHolm(single, minP, 0.05).adjusted)
+  })
+})
+
+describe('the gate\'s procedure: overall first, per metric', () => {
+  it('splits α over the metrics, holds the suites back until their overall is rejected, then shares the metric\'s α', () => {
+    const h = (chain: number, overall: boolean, p: number, minP = 1e-9) => ({ chain, overall, p, minP })
+    // Metric 0: overall p = 0.01, suites 0.02 and 0.004; metric 1: overall 0.3.
+    const r = overallFirstGate([h(0, true, 0.01), h(0, false, 0.02), h(0, false, 0.004), h(1, true, 0.3)], 0.05)
+    // Overall 0 first at weight 1/2: 0.02. Then its suites share 1/2: 0.008 → 0.02 (monotone), 0.02 / (1/2) = 0.04
+    // once the other suite is rejected. Metric 1 last, alone: 0.3.
+    expect(r.adjusted).toEqual([0.02, 0.04, 0.02, 0.3].map((x) => expect.closeTo(x, 14)))
+    expect(r.level).toEqual([0.025, 0.0125, 0.0125, 0.025].map((x) => expect.closeTo(x, 14)))
+    // A suite with a tiny p waits for its overall scope: never below the overall's adjusted value.
+    const held = overallFirstGate([h(0, true, 0.2), h(0, false, 1e-6)], 0.05)
+    expect(held.adjusted[1]).toBeCloseTo(0.2, 14)
+    // Tarone: a suite that cannot reach α over its chain's suites leaves; the others keep their share.
+    const t = overallFirstGate([h(0, true, 0.001, 1e-6), h(0, false, 0.01, 0.03), h(0, false, 0.004, 1e-6)], 0.05)
+    expect(t.inFamily).toEqual([true, false, true])
+    expect(t.adjusted[2]).toBeCloseTo(0.004, 14)
+    // Weighted metrics: metric 0 with weight 2 takes 2/3 of α, metric 1 a third.
+    const w = overallFirstGate([{ ...h(0, true, 0.03), weight: 2 }, h(1, true, 0.2)], 0.05)
+    expect(w.level).toEqual([expect.closeTo(0.05 * (2 / 3), 14), expect.closeTo(0.05 / 3, 14)])
+    // 0.03 ÷ 2/3 = 0.045 rejects (equal shares would give 0.06); then metric 1 has all of α: 0.2.
+    expect(w.adjusted).toEqual([expect.closeTo(0.045, 14), expect.closeTo(0.2, 14)])
   })
 })
 

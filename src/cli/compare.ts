@@ -24,7 +24,7 @@ export const compareCommand: Command = {
     'Compares two runs sample by sample from their JSON reports (each with its samples sidecar beside it): per metric',
     'and suite the paired rates, the difference with a 95% interval, a one-sided p-value (exact McNemar for 0/1',
     'metrics of single samples; over dialogues an exact sign-flip test or a clustered t; paired t for fractions),',
-    'Holm-corrected over the gated hypotheses that can reject, the MDE of the gate as it decides, and a verdict.',
+    'adjusted for the gate\'s family (α split over the gated metrics, each overall before its suites), the MDE of the gate as it decides, and a verdict.',
     'Exit 1 on a regression, a mustPass sample gone wrong, or runs that cannot be compared (no shared samples, a',
     'metric one side lacks, samples the baseline scored that HEAD skipped or errored on, a baseline that is',
     'partial, all errored, or whose samples file does not match its report); 0 otherwise.',

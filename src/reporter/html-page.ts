@@ -213,10 +213,11 @@ export const PAGE_SCRIPT = String.raw`
         var r = c.metrics[m];
         var ci = r.ci ? signed(r.ci[0]) + ' \u2013 ' + signed(r.ci[1]) : '\u2013';
         var p = r.pShown || '\u2013';
-        return h('tr', { class: 'verdict-' + r.verdict, 'data-metric': m },
+        return h('tr', { class: 'verdict-' + (r.gated === false ? 'not-gated' : r.verdict), 'data-metric': m },
           h('td', { text: m }), h('td', { text: pct(r.base) }), h('td', { text: pct(r.head) }), h('td', { text: signed(r.delta) }),
-          h('td', { text: ci }), h('td', { text: p }), h('td', { class: 'verdict', text: r.verdict }));
+          h('td', { text: ci }), h('td', { text: p }), h('td', { class: 'verdict', text: r.verdictShown || r.verdict }));
       }))));
+    if (c.pLegend) el.appendChild(h('p', { id: 'comparison-legend', class: 'note', text: c.pLegend }));
     var samples = c.samples || {};
     [['regressed', 'Went from right to wrong'], ['improved', 'Went from wrong to right']].forEach(function (kind) {
       var ids = samples[kind[0]] || [];

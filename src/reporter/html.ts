@@ -16,7 +16,7 @@ import { wilsonInterval, type Interval } from '../score/intervals.js'
 import { PAGE_CSS, PAGE_SCRIPT } from './html-page.js'
 import { reportedMetrics, type SuiteReport, type ToolEvalsReport } from './report.js'
 import type { Comparison, MetricComparison } from './compare/compare.js'
-import { P_LEGEND, shownP } from './compare/render.js'
+import { P_LEGEND, shownP, shownVerdict } from './compare/render.js'
 import { matrixForPage } from './matrix-render.js'
 
 /** One sample as the HTML report shows it. */
@@ -213,12 +213,12 @@ export function htmlReportData(input: HtmlReportInput) {
   }
 }
 
-/** The comparison as the page shows it: each metric's p-value already written as every view writes it (`shownP`). */
+/** The comparison as the page shows it: each metric's p-value and verdict already written as every view writes them. */
 function comparisonForPage(c: unknown): unknown {
   if (typeof c !== 'object' || c === null || typeof (c as Comparison).metrics !== 'object') return c ?? null
   const comparison = c as Comparison
-  const metrics: Record<string, MetricComparison & { pShown: string }> = {}
-  for (const [name, m] of Object.entries(comparison.metrics)) metrics[name] = { ...m, pShown: shownP(m) }
+  const metrics: Record<string, MetricComparison & { pShown: string; verdictShown: string }> = {}
+  for (const [name, m] of Object.entries(comparison.metrics)) metrics[name] = { ...m, pShown: shownP(m), verdictShown: shownVerdict(m) }
   return { ...comparison, metrics, pLegend: P_LEGEND }
 }
 

@@ -421,3 +421,105 @@ export function minimumDetectableEffect(se: number, n: number, alpha: number, po
   const floor = 1 / n
   return (normalQuantile(1 - alpha) + normalQuantile(power)) * Math.max(se, floor)
 }
+
+/** One hypothesis of the gate's family: its metric's chain, whether it is the overall scope, its p-value. */
+export interface ChainHypothesis {
+  /** The gated metric it tests (an index): its chain. */
+  chain: number
+  /** The overall scope (tested first in its chain), else a suite. */
+  overall: boolean
+  p: number
+  /** The smallest p-value it can give (Tarone's rule). */
+  minP: number
+  /** Its metric's share of α relative to the other metrics' (default 1: equal shares). */
+  weight?: number
+}
+
+/**
+ * The weights of the overall-first procedure on a set of hypotheses: α splits equally over the metrics (chains)
+ * that have a hypothesis left; inside a chain, all of it goes to the overall scope while that is left, else it
+ * splits equally over the chain's suites (a metric's share may be weighted: `weight`). Consonant (a hypothesis's weight never falls when others leave), so the
+ * closed test of these weighted Bonferroni intersections is the sequentially rejective shortcut below.
+ */
+function chainWeights(hyps: readonly ChainHypothesis[], left: readonly number[], chainWeight: ReadonlyMap<number, number>): Map<number, number> {
+  const chains = new Map<number, { overall: number | undefined; suites: number[] }>()
+  for (const i of left) {
+    const h = hyps[i] as ChainHypothesis
+    let c = chains.get(h.chain)
+    if (!c) chains.set(h.chain, (c = { overall: undefined, suites: [] }))
+    if (h.overall) c.overall = i
+    else c.suites.push(i)
+  }
+  const total = [...chains.keys()].reduce((a, c) => a + (chainWeight.get(c) ?? 1), 0)
+  const w = new Map<number, number>()
+  for (const [chain, c] of chains) {
+    const share = (chainWeight.get(chain) ?? 1) / total
+    if (c.overall !== undefined) w.set(c.overall, share)
+    else for (const i of c.suites) w.set(i, share / c.suites.length)
+  }
+  return w
+}
+
+/**
+ * The gate's multiple-testing procedure: overall scope first, per metric (a gatekeeping order, Dmitrienko and
+ * Tamhane 2007, written as a graphical procedure, Bretz et al. 2009). Each gated metric is tested on its own, so a
+ * rise in one never hides a drop in another; α splits over the metrics (Holm-like: a metric whose chain is wholly
+ * rejected passes its share on); a metric's suites are tested only after its overall scope is rejected, and then
+ * share its α (Holm within the chain). Closed testing over consonant weighted Bonferroni intersections, so the
+ * family-wise error rate is at most α under any dependence. Tarone's rule first: a hypothesis whose smallest
+ * possible p-value exceeds the level it is first held to (α over the chains; a suite, that over its chain's suites)
+ * leaves the family (its chain too, when empty): the choice depends only on the conditioning counts, so it is valid.
+ * Returns the adjusted p-values (1 out of the family), membership, the chains in the family, and per hypothesis
+ * the level it is first held to (α times its weight once the hypotheses before it in its chain are rejected).
+ */
+export function overallFirstGate(hyps: readonly ChainHypothesis[], alpha: number): { adjusted: number[]; inFamily: boolean[]; chains: number; level: number[] } {
+  const chainWeight = new Map<number, number>()
+  for (const h of hyps) chainWeight.set(h.chain, h.weight ?? 1)
+  /** α's share of a metric when `present` metrics are in the family (its own counted in). */
+  const shareOf = (chain: number, present: ReadonlySet<number>) => {
+    let total = chainWeight.get(chain) ?? 1
+    for (const c of present) if (c !== chain) total += chainWeight.get(c) ?? 1
+    return (chainWeight.get(chain) ?? 1) / total
+  }
+  let members = hyps.map((_, i) => i).filter((i) => (hyps[i] as ChainHypothesis).minP <= alpha)
+  for (;;) {
+    const present = new Set(members.map((i) => (hyps[i] as ChainHypothesis).chain))
+    const suites = new Map<number, number>()
+    for (const i of members) if (!(hyps[i] as ChainHypothesis).overall) suites.set((hyps[i] as ChainHypothesis).chain, (suites.get((hyps[i] as ChainHypothesis).chain) ?? 0) + 1)
+    // A suite is first held to its metric's share over the metric's suites: one that cannot reach that leaves.
+    const next = members.filter((i) => {
+      const h = hyps[i] as ChainHypothesis
+      return h.minP <= (alpha * shareOf(h.chain, present)) / (h.overall ? 1 : (suites.get(h.chain) as number))
+    })
+    if (next.length === members.length) break
+    members = next
+  }
+  const inFamily = hyps.map(() => false)
+  for (const i of members) inFamily[i] = true
+  const chains = new Set(members.map((i) => (hyps[i] as ChainHypothesis).chain))
+  const suitesIn = new Map<number, number>()
+  for (const i of members) if (!(hyps[i] as ChainHypothesis).overall) suitesIn.set((hyps[i] as ChainHypothesis).chain, (suitesIn.get((hyps[i] as ChainHypothesis).chain) ?? 0) + 1)
+  const level = hyps.map((h, i) => {
+    const a = alpha * shareOf(h.chain, chains)
+    return h.overall ? a : a / ((suitesIn.get(h.chain) ?? 0) + (inFamily[i] ? 0 : 1))
+  })
+  const adjusted = hyps.map(() => 1)
+  let left = members
+  let running = 0
+  while (left.length > 0) {
+    const w = chainWeights(hyps, left, chainWeight)
+    let best = -1
+    let bestQ = Infinity
+    for (const [i, wi] of w) {
+      const q = (hyps[i] as ChainHypothesis).p / wi
+      if (q < bestQ) {
+        bestQ = q
+        best = i
+      }
+    }
+    running = Math.max(running, Math.min(1, bestQ))
+    adjusted[best] = running
+    left = left.filter((i) => i !== best)
+  }
+  return { adjusted, inFamily, chains: chains.size, level }
+}

@@ -9,10 +9,11 @@
  * sign-flip up to SIGN_FLIP_MAX clusters that changed, the clustered paired t beyond. Counting turns as independent
  * samples doubled the false-alarm rate on correlated dialogues (issue 20).
  *
- * The family: by default the gate tests one primary metric per scorer (args_exact_match stands for NeMo's six, as
- * any miss on the others makes it 0; no_call_accuracy; each user scorer's metrics), overall and per suite (a lone
- * suite is the overall scope and is not tested twice). Holm runs over the hypotheses that can reject at all
- * (Tarone's rule, `taroneHolm`): twelve tests of which most had no discordance cost a third of the power.
+ * The family: by default the gate tests one primary metric per scorer (name_correct and args_exact_match for NeMo's
+ * six, as a miss on the others makes one of them 0; no_call_accuracy; each user scorer's metrics), overall and per
+ * suite (a lone suite is the overall scope and is not tested twice). Each metric is tested for itself (a joint sum of
+ * two let a rise in one hide a drop in the other), under the overall-first procedure of `overallFirstGate`: α split
+ * over the metrics, a metric's suites only after its overall scope, Tarone's rule for what cannot reject.
  *
  * Verdicts: `regressed` when the drop is significant at `alpha` after the correction, and at least `minDrop`;
  * `inconclusive` for a drop of at least `minDrop` that is significant only before the correction, or in a scope of
@@ -22,8 +23,8 @@
  */
 import { gateMde } from '../../score/power.js'
 import type { GatePowerSummary, MetricComparison, Verdict } from './metric-comparison.js'
-import { closedUnitHolm, type TestUnit } from '../../score/stats.js'
-import { jointTest, PAIR, powerSummary, testMetric, type Column, type Tested } from './metric-tests.js'
+import { overallFirstGate, type ChainHypothesis } from '../../score/stats.js'
+import { powerSummary, testMetric, type Column, type Tested } from './metric-tests.js'
 import { comparability } from './comparable.js'
 import { compareKeys, fold, keyOf, type Folded } from './fold.js'
 import type { SampleOutcome } from './outcomes.js'
@@ -235,8 +236,8 @@ export function compareRuns(base: RunForComparison, head: RunForComparison, opti
   const tested = new Map<string, Map<string, Tested>>()
   // A lone suite is the overall scope over again: tested once (overall), its entry given the same numbers.
   const loneSuite = scopes.size === 2
-  // The family: units of one gated metric, or NeMo's pair with its joint test, per scope.
-  const units: { scope: string; metrics: string[]; drop: TestUnit; rise: TestUnit }[] = []
+  // The family: each gated metric on its own (a chain), overall first, its suites after (overallFirstGate).
+  const hyps: { scope: string; metric: string; drop: ChainHypothesis; rise: ChainHypothesis }[] = []
   for (const [scope, { columns }] of scopes) {
     const out = new Map<string, Tested>()
     for (let j = 0; j < metricNames.length; j++) {
@@ -247,33 +248,26 @@ export function compareRuns(base: RunForComparison, head: RunForComparison, opti
     }
     tested.set(scope, out)
     if (loneSuite && scope !== '') continue
-    const pair = PAIR.every((m) => gated.has(m) && out.has(m)) ? jointTest(columns[metricNames.indexOf(PAIR[0])] as Column, columns[metricNames.indexOf(PAIR[1])] as Column) : null
     for (const [metric, t] of out) {
-      if (!t.gated || (pair && (PAIR as readonly string[]).includes(metric))) continue
-      units.push({ scope, metrics: [metric], drop: { p: [t.drop], minP: t.minP }, rise: { p: [t.rise], minP: t.minP } })
-    }
-    if (pair) {
-      const [a, b] = PAIR.map((m) => out.get(m) as Tested) as [Tested, Tested]
-      const minP = Math.max(pair.minP, Math.min(a.minP, b.minP))
-      units.push({ scope, metrics: [...PAIR], drop: { p: [a.drop, b.drop], joint: pair.drop, minP }, rise: { p: [a.rise, b.rise], joint: pair.rise, minP } })
+      if (!t.gated) continue
+      const chain = metricNames.indexOf(metric)
+      const overall = scope === ''
+      const weight = weightOf(metric, gated)
+      hyps.push({ scope, metric, drop: { chain, overall, p: t.drop, minP: t.minP, weight }, rise: { chain, overall, p: t.rise, minP: t.minP, weight } })
     }
   }
-  const drops = closedUnitHolm(units.map((u) => u.drop), alpha)
-  const rises = closedUnitHolm(units.map((u) => u.rise), alpha)
-  const adjustedOf = new Map<string, { drop: number; rise: number; inFamily: boolean }>()
-  units.forEach((u, i) =>
-    u.metrics.forEach((metric, k) =>
-      adjustedOf.set(`${u.scope}\u0000${metric}`, { drop: drops.adjusted[i]![k] as number, rise: rises.adjusted[i]![k] as number, inFamily: drops.inFamily[i] as boolean }),
-    ),
+  const drops = overallFirstGate(hyps.map((u) => u.drop), alpha)
+  const rises = overallFirstGate(hyps.map((u) => u.rise), alpha)
+  const adjustedOf = new Map<string, { drop: number; rise: number; inFamily: boolean; level: number }>()
+  hyps.forEach((u, i) =>
+    adjustedOf.set(`${u.scope}\u0000${u.metric}`, { drop: drops.adjusted[i] as number, rise: rises.adjusted[i] as number, inFamily: drops.inFamily[i] as boolean, level: drops.level[i] as number }),
   )
-  /** The level a gated test is held to first: α over the family, counting this one in (it joins when it can reject). */
-  const levelOf = (inFamily: boolean) => alpha / Math.max(1, drops.size + (inFamily ? 0 : 1))
 
   const finish = (scope: string, metric: string, t: Tested): MetricComparison => {
     const adj = adjustedOf.get(`${loneSuite ? '' : scope}\u0000${metric}`)
     const pDrop = adj ? adj.drop : t.drop
     const pRise = adj ? adj.rise : t.rise
-    const mdeLevel = adj ? levelOf(adj.inFamily) : alpha
+    const mdeLevel = adj ? adj.level : alpha
     let verdict: Verdict = 'unchanged'
     if (t.delta <= -minDrop) {
       if (pDrop <= alpha && (!adj || adj.inFamily)) verdict = 'regressed'
@@ -289,7 +283,7 @@ export function compareRuns(base: RunForComparison, head: RunForComparison, opti
     if (adj) {
       out.pAdjusted = t.delta < 0 ? adj.drop : adj.rise
       out.inFamily = adj.inFamily
-      if (!adj.inFamily && out.note === undefined) out.note = `out of the Holm family (Tarone): its smallest possible p-value ${t.minP.toPrecision(2)} exceeds α/${Math.max(1, drops.size)}`
+      if (!adj.inFamily && out.note === undefined) out.note = `out of the gate's family (Tarone): its smallest possible p-value ${t.minP.toPrecision(2)} exceeds α/${Math.max(1, drops.chains)}`
     }
     return out
   }
@@ -336,10 +330,26 @@ export function compareRuns(base: RunForComparison, head: RunForComparison, opti
     warnings,
     incomparable: checked.incomparable,
     pass: !anyRegressed && mustPassFailed.length === 0 && checked.incomparable.length === 0,
-    ...(primary !== undefined && primaryTest ? { power: powerSummary(primary, primaryTest.design, alpha, drops.size, minDrop) } : {}),
+    ...(primary !== undefined && primaryTest ? { power: primarySummary(primary, primaryTest, hyps, drops, alpha, minDrop) } : {}),
   }
 }
 
+
+/**
+ * A gated metric's share of α relative to the others'. args_exact_match takes twice name_correct's when both are
+ * gated: a wrong name is also wrong arguments, so args_exact_match sees every drop name_correct sees and the
+ * arguments' own; name_correct's test is there for a drop of names hidden by a rise of arguments.
+ */
+export function weightOf(metric: string, gated: ReadonlySet<string>): number {
+  return metric === 'args_exact_match' && gated.has('name_correct') ? 2 : 1
+}
+
+/** The power summary of the primary metric's overall test, at the level the procedure holds it to. */
+function primarySummary(primary: string, t: Tested, hyps: readonly { scope: string; metric: string }[], drops: { chains: number; inFamily: boolean[]; level: number[] }, alpha: number, minDrop: number): GatePowerSummary {
+  const i = hyps.findIndex((u) => u.scope === '' && u.metric === primary)
+  const family = Math.max(1, drops.chains + (i >= 0 && drops.inFamily[i] ? 0 : 1))
+  return powerSummary(primary, t.design, alpha, family, minDrop, i >= 0 ? drops.level[i] : alpha / family)
+}
 
 function flipDetail(wrong: Folded, base: Folded, head: Folded): Comparison['details'][string] {
   const d: Comparison['details'][string] = { failures: wrong.failures }

@@ -10,7 +10,10 @@ export interface MetricComparison {
   ci: [number, number]
   /** One-sided p-value in the direction of the change (a drop's, or a rise's), before correction. */
   pValue: number
-  /** Holm-corrected p-value (gated metrics only; 1 for one left out of the family, as it cannot reject). */
+  /**
+   * The family-adjusted p-value of the gate's procedure (overall first, per metric: `overallFirstGate`; gated metrics
+   * only; 1 for one left out of the family, as it cannot reject). The verdict compares it with α.
+   */
   pAdjusted?: number
   verdict: Verdict
   /** 0/1 metrics: pairs right → wrong (`regressed`) and wrong → right; fractional: pairs lower and higher. */
@@ -25,11 +28,15 @@ export interface MetricComparison {
    * `minDrop` and the test's discreteness; null when no drop can be detected (e.g. one cluster).
    */
   mde: number | null
-  /** The one-sided level the MDE is computed at: α over the family size for gated metrics, α otherwise. */
+  /**
+   * The one-sided level the MDE is computed at: for a gated metric, the level the procedure holds it to once the
+   * hypotheses before it are rejected (overall: α over the gated metrics; a suite: that over its metric's suites);
+   * α otherwise.
+   */
   mdeLevel?: number
   /** Clusters in the test (dialogues; a sample outside one is its own). */
   clusters?: number
-  /** Gated metrics: whether the hypothesis is in the Holm family (left out when it cannot reach α/m: Tarone). */
+  /** Gated metrics: whether the hypothesis is in the gate's family (left out when it cannot reach its level: Tarone). */
   inFamily?: boolean
   /** Why a drop cannot be tested, or why the metric is out of the family. */
   note?: string
@@ -39,9 +46,9 @@ export interface MetricComparison {
 /** The gate's power on args_exact_match (else its first gated metric), overall: what `tool-evals plan` gives. */
 export interface GatePowerSummary {
   metric: string
-  /** The level each test in the family is held to first (α over the family size, at least one). */
+  /** The level the metric's overall test is held to: its share of α (equal shares, args_exact_match's doubled beside name_correct). */
   level: number
-  /** The family: hypotheses Holm corrects over. */
+  /** The metrics (chains) α is split over: the overall level is α over this. */
   family: number
   mde: number | null
   /** Power against drops of 2, 3, 5 and 10 points. */

@@ -103,7 +103,7 @@ export function testMetric(values: Column, gated: boolean): Tested {
   return out
 }
 
-/** NeMo's two primary metrics: gated together, they are one unit of the family with a joint test (closedUnitHolm). */
+/** NeMo's two primary metrics (the gate tests each for itself; jointTest is kept for callers that want the sum). */
 export const PAIR = ['name_correct', 'args_exact_match'] as const
 
 /**
@@ -136,9 +136,8 @@ function diffsOf(c: Column): number[] {
 }
 
 
-/** The gate's power on one metric's design, at the level its family gives (see GatePowerSummary). */
-export function powerSummary(metric: string, design: GateDesign, alpha: number, family: number, minDrop: number): GatePowerSummary {
-  const level = alpha / Math.max(1, family)
+/** The gate's power on one metric's design, at the level its family gives (see GatePowerSummary; `level` when the metrics' shares of α are not equal). */
+export function powerSummary(metric: string, design: GateDesign, alpha: number, family: number, minDrop: number, level = alpha / Math.max(1, family)): GatePowerSummary {
   const factor = samplesFactorFor(design, 0.05, level, minDrop)
   return {
     metric,

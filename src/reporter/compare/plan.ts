@@ -8,7 +8,7 @@
  * value per sample the correlation within a dialogue cannot be measured and is taken as none (said in `notes`).
  */
 import { gateMde, gatePower, samplesFactorFor, scaleDesign, trialsFor, type GateDesign } from '../../score/power.js'
-import { primaryMetrics } from './compare.js'
+import { primaryMetrics, weightOf } from './compare.js'
 import type { SampleOutcome } from './outcomes.js'
 
 export interface PlanOptions {
@@ -114,13 +114,26 @@ export function planGate(outcomes: readonly SampleOutcome[], trialsReport: { cou
   if (n === 0) throw new Error(`the baseline has no sample measuring ${metric}`)
   const clusters = clusterVar.size
   const multi = [...clusterSize.values()].some((c) => c > 1)
-  if (multi && k > 1) notes.push('dialogue turns are taken as independent within a dialogue (one value per sample cannot show their correlation): with correlated turns the figures are optimistic')
+  if (multi && k > 1) {
+    const direct = clusteredVariances(outcomes, metric, k)
+    if (direct) {
+      // Each dialogue's own variance over the trials, covariance of its turns included (the design effect follows).
+      let independent = 0
+      let clustered = 0
+      for (const [c, v] of clusterVar) {
+        independent += v
+        clustered += direct.get(c) ?? v
+        clusterVar.set(c, direct.get(c) ?? v)
+      }
+      if (independent > 0) notes.push(`dialogue turns are correlated: from the baseline's trials each dialogue varies ${(clustered / independent).toFixed(2)}× as much as independent turns would (its design effect), counted in the figures`)
+    } else notes.push('dialogue turns are taken as independent within a dialogue (one value per sample cannot show their correlation): with correlated turns the figures are optimistic; a baseline whose samples file has one line per trial shows it')
+  }
   let sumVar = 0
   for (const v of clusterVar.values()) sumVar += v
   // Values in the baseline are reduced over its trials; one run of the gate is one trial per sample.
   const design: GateDesign = { n, clusters, mcnemar: !multi && binary, discordance: (2 * sumVar) / n, se: Math.sqrt(2 * sumVar) / n }
-  const { family, familyMax } = expectedFamily(outcomes, primary, metric, trials, alpha)
-  const level = alpha / family
+  const { family, familyMax, share } = expectedFamily(outcomes, primary, metric, trials, alpha)
+  const level = alpha * share
   const planned = scaleDesign(design, 1, trials)
   const factor = samplesFactorFor(design, target, level, minDrop, trials)
   return {
@@ -144,6 +157,33 @@ export function planGate(outcomes: readonly SampleOutcome[], trialsReport: { cou
   }
 }
 
+/**
+ * Per dialogue, the variance of one trial's summed values over the baseline's trials (unbiased, k − 1): the
+ * clustered variance measured directly, the covariance of its turns included (what summing the turns' own
+ * variances leaves out: 2.5–3.5× too optimistic on correlated dialogues). Needs one line per trial (the `trial`
+ * index); null when the samples file has one line per sample.
+ */
+function clusteredVariances(outcomes: readonly SampleOutcome[], metric: string, k: number): Map<string, number> | null {
+  const sums = new Map<string, Map<number, number>>()
+  for (const o of outcomes) {
+    const v = o.values[metric]
+    if (v === undefined || o.skipped) continue
+    if (o.trial === undefined) return null
+    const c = `${o.suite}\u0000${o.id.replace(/#\d+$/, '')}`
+    let byTrial = sums.get(c)
+    if (!byTrial) sums.set(c, (byTrial = new Map()))
+    byTrial.set(o.trial, (byTrial.get(o.trial) ?? 0) + v)
+  }
+  const out = new Map<string, number>()
+  for (const [c, byTrial] of sums) {
+    const xs = [...byTrial.values()]
+    if (xs.length !== k) return null
+    const mean = xs.reduce((a, b) => a + b, 0) / k
+    out.set(c, xs.reduce((a, x) => a + (x - mean) ** 2, 0) / (k - 1))
+  }
+  return out
+}
+
 /** P(two runs' shares of k trials differ) for a sample right with probability p in each trial. */
 function sharesDiffer(p: number, k: number): number {
   let same = 0
@@ -156,18 +196,17 @@ function sharesDiffer(p: number, k: number): number {
 }
 
 /**
- * The family the gate is expected to correct over when the planned metric drops: per scope (overall, and each suite
- * when there are several), NeMo's pair as one unit, each other primary metric one. The planned metric's units are
- * in; another unit joins only if the clusters it is expected to see differ with no change on it (from each sample's
- * share in the baseline) give a smallest p-value 2^-D within α over the family, the rule (Tarone's) the gate applies
- * to the runs it compares. Holding every unit in made the planned power a fifth too low where no_call_accuracy
- * (a few stable samples) could never reject (bench/gate-sim.js, GATE_SIM_PLAN=1).
+ * The metrics the gate is expected to split α over when the planned metric drops (its overall test is held to α over
+ * them; suites come after it: see overallFirstGate). The planned metric is in; another gated metric joins only if
+ * the clusters it is expected to see differ with no change (from each sample's share in the baseline) give a
+ * smallest p-value 2^-D within α over the family, the rule (Tarone's) the gate applies to the runs it compares.
+ * Holding every metric in made the planned power a fifth too low where no_call_accuracy (a few stable samples)
+ * could never reject (bench/gate-sim.js, GATE_SIM_PLAN=1).
  */
-function expectedFamily(outcomes: readonly SampleOutcome[], primary: readonly string[], planned: string, trials: number, alpha: number): { family: number; familyMax: number } {
-  const pair = ['name_correct', 'args_exact_match']
-  const hasPair = pair.every((m) => primary.includes(m))
-  const unitOf = (m: string) => (hasPair && pair.includes(m) ? 'args_exact_match' : m)
-  const heads = [...new Set(primary.map(unitOf))]
+function expectedFamily(outcomes: readonly SampleOutcome[], primary: readonly string[], planned: string, trials: number, alpha: number): { family: number; familyMax: number; share: number } {
+  const unitOf = (m: string) => m
+  const PAIR: readonly string[] = primary.includes('name_correct') && primary.includes('args_exact_match') ? ['name_correct', 'args_exact_match'] : []
+  const heads = [...new Set(primary)]
   // Per unit metric and sample: the share of trials right.
   const shares = new Map<string, Map<string, { suite: string; cluster: string; sum: number; count: number }>>()
   for (const o of outcomes) {
@@ -183,9 +222,9 @@ function expectedFamily(outcomes: readonly SampleOutcome[], primary: readonly st
       byKey.set(keyOf(o), s)
     }
   }
-  const suites = [...new Set(outcomes.map((o) => o.suite))]
-  const scopes: (string | undefined)[] = suites.length > 1 ? [undefined, ...suites] : [undefined]
-  const units: { planned: boolean; discordant: number }[] = []
+  const scopes: (string | undefined)[] = [undefined]
+  const gated = new Set(primary)
+  const units: { planned: boolean; discordant: number; weight: number }[] = []
   for (const scope of scopes) {
     for (const m of heads) {
       // Expected clusters that differ between two runs: a cluster differs unless every sample of it stays the same.
@@ -197,16 +236,22 @@ function expectedFamily(outcomes: readonly SampleOutcome[], primary: readonly st
       if (same.size === 0) continue
       let discordant = 0
       for (const p of same.values()) discordant += 1 - p
-      units.push({ planned: m === unitOf(planned), discordant })
+      // NeMo's two primary metrics move together (a wrong name is also wrong arguments): under a drop of one, the
+      // other has discordant samples too and joins the family, whatever its noise.
+      units.push({ planned: m === unitOf(planned) || (PAIR.includes(m) && PAIR.includes(planned)), discordant, weight: weightOf(m, gated) })
     }
   }
-  let family = units.length
+  // As the gate: a metric's share of α is its weight over the family's; one joins when 2^-D reaches its share.
+  let members = units
   for (;;) {
-    const joined = units.filter((u) => u.planned || 2 ** -u.discordant <= alpha / family).length
-    if (joined === family) break
-    family = joined
+    const total = members.reduce((a, u) => a + u.weight, 0)
+    const next = members.filter((u) => u.planned || 2 ** -u.discordant <= (alpha * u.weight) / total)
+    if (next.length === members.length) break
+    members = next
   }
-  return { family: Math.max(1, family), familyMax: Math.max(1, units.length) }
+  const total = members.reduce((a, u) => a + u.weight, 0)
+  const own = weightOf(planned, gated)
+  return { family: Math.max(1, members.length), familyMax: Math.max(1, units.length), share: total > 0 ? own / Math.max(total, own) : 1 }
 }
 
 const pts = (x: number) => `${(x * 100).toFixed(1)} pts`
@@ -215,7 +260,7 @@ export function renderPlan(p: Plan): string {
   const lines = [
     `gate plan for ${p.metric}: ${p.samples} samples in ${p.clusters} clusters; baseline trials ${p.baselineTrials}`,
     `  flakiness: ${(p.flaky * 100).toFixed(1)}% of samples vary; two runs differ on ${(p.discordance * 100).toFixed(1)}% of samples`,
-    `  gate: each test at α/${p.family} = ${p.level.toPrecision(3)} first (${p.family} of ${p.familyMax} ${p.familyMax === 1 ? 'unit' : 'units'} expected in the family: a unit that cannot reject is left out), min drop ${pts(p.minDrop)}`,
+    `  gate: ${p.metric} overall at ${p.level.toPrecision(3)}, its share of α (${p.family} of ${p.familyMax} gated ${p.familyMax === 1 ? 'metric' : 'metrics'} expected in the family: one that cannot reject is left out), min drop ${pts(p.minDrop)}`,
     `  power with ${p.trials} trial(s) per sample: ${p.powerAt.map((x) => `${pts(x.drop)} ${(x.power * 100).toFixed(0)}%`).join(', ')}`,
     `  MDE (80% power) now: ${p.mdeNow === null ? 'no drop is detectable' : pts(p.mdeNow)}`,
     `  to detect ${pts(p.target)} with 80% power: ${p.samplesNeeded === null ? 'out of reach by adding samples (over 1,000x)' : `${p.samplesNeeded.toLocaleString('en')} samples with ${p.trials} trial(s)`}; at ${p.samples} samples, ${p.trialsNeeded === null ? 'more than 64 trials' : `${p.trialsNeeded} trial(s) per sample`}`,

@@ -28,17 +28,39 @@ export function formatP(p: number): string {
 }
 
 /**
- * The p-value every view shows, with its label: the one the verdict was decided on, Holm-adjusted for gated metrics
- * (`0.047 (Holm)`), unadjusted for the others. One definition so the terminal, Markdown and HTML agree.
+ * The p-value every view shows, with its label: for a gated metric the one the verdict was decided on, adjusted by
+ * the gate's procedure (`0.047 (gate-adj.)`: α split over the gated metrics, each metric's overall scope before its
+ * suites); for the others the unadjusted one (`0.047 (unadj.)`). One definition so the terminal, Markdown and HTML
+ * agree; P_LEGEND explains both.
  */
 export function shownP(m: Pick<MetricComparison, 'pValue' | 'pAdjusted'>): string {
-  return m.pAdjusted !== undefined ? `${formatP(m.pAdjusted)} (Holm)` : formatP(m.pValue)
+  return m.pAdjusted !== undefined ? `${formatP(m.pAdjusted)} (gate-adj.)` : `${formatP(m.pValue)} (unadj.)`
 }
 
-/** The legend for `shownP`. */
-export const P_LEGEND = 'p: one-sided; marked (Holm), the family-corrected p-value the verdict used (Holm over the gated hypotheses that can reject), otherwise unadjusted'
+/** The legend for `shownP` and `shownVerdict`, the same in every view. */
+export const P_LEGEND =
+  'p: one-sided. (gate-adj.): the p-value adjusted for the gate\'s family, the one its verdict used (α split over the gated metrics; a metric\'s suites tested only after its overall scope, sharing its α: a closed weighted-Bonferroni test); 1 for a hypothesis that cannot reject (Tarone). (unadj.): not gated, not adjusted: a metric shown for information, which never fails the run, so its drops read "dropped (not gated)", never "regressed"'
+
+/**
+ * The verdict as the views show it: a gated metric's own, and for one not gated what it did, marked: its test is
+ * unadjusted and decides nothing, so it never reads "regressed" (nor gets the red mark).
+ */
+export function shownVerdict(m: Pick<MetricComparison, 'verdict' | 'gated'>): string {
+  return m.gated !== false ? m.verdict : `${verdictWord(m)} (not gated)`
+}
+
+function verdictWord(m: Pick<MetricComparison, 'verdict' | 'gated'>): string {
+  if (m.gated !== false) return m.verdict
+  return m.verdict === 'regressed' || m.verdict === 'inconclusive' ? 'dropped' : m.verdict === 'improved' ? 'rose' : 'unchanged'
+}
 
 const ICON: Record<MetricComparison['verdict'], string> = { regressed: '❌', inconclusive: '⚠️', improved: '✅', unchanged: '➖' }
+
+/** The mark of a row: a gated verdict's; a metric not gated never gets the red one (its drop is a plain arrow). */
+function iconOf(m: MetricComparison): string {
+  if (m.gated !== false) return ICON[m.verdict]
+  return m.verdict === 'regressed' || m.verdict === 'inconclusive' ? '↘️' : m.verdict === 'improved' ? '↗️' : '➖'
+}
 
 /** `regressed` / `inconclusive` / ... over every gated metric and suite: the worst one. */
 export function overallVerdict(c: Comparison): string {
@@ -72,7 +94,7 @@ export function renderComparisonMarkdown(c: Comparison, options: RenderOptions =
   lines.push(`## Tool evals vs baseline: ${c.pass ? '✅' : '❌'} ${verdict}`, '')
   if (c.incomparable.length > 0) lines.push('**Not comparable**, so this run cannot pass the gate:', '', ...c.incomparable.map((r) => `- ${mdText(r)}`), '')
   const failing = regressions(c)
-  if (failing.length > 0) lines.push(`**Regressed** (significant at α=${c.options.alpha} after Holm, drop ≥ ${pts(c.options.minDrop).slice(1)}): ${failing.map(mdText).join(', ')}`, '')
+  if (failing.length > 0) lines.push(`**Regressed** (significant at α=${c.options.alpha} after the gate's adjustment, drop ≥ ${pts(c.options.minDrop).slice(1)}): ${failing.map(mdText).join(', ')}`, '')
   if (c.mustPassFailed.length > 0) lines.push(`**mustPass samples now wrong** (${c.mustPassFailed.length}): ${c.mustPassFailed.slice(0, max).map(mdText).join(', ')}${c.mustPassFailed.length > max ? `, … and ${c.mustPassFailed.length - max} more` : ''}`, '')
   for (const w of c.warnings) lines.push(`> ⚠️ ${mdText(w)}`)
   if (c.warnings.length > 0) lines.push('')
@@ -90,7 +112,7 @@ export function renderComparisonMarkdown(c: Comparison, options: RenderOptions =
     if (suiteRows.length > 200) lines.push(`| | … and ${suiteRows.length - 200} more | | | | | |`)
     lines.push('', '</details>')
   }
-  lines.push('', `${P_LEGEND}; tests: exact McNemar for 0/1 metrics of single samples, over dialogues an exact sign-flip test or a clustered t, paired t for fractions. MDE: the drop the gate flags as regressed with 80% power, after the family correction (α=${c.options.alpha}).`)
+  lines.push('', `${P_LEGEND}. Tests: exact McNemar for 0/1 metrics of single samples, over dialogues an exact sign-flip test or a clustered t, paired t for fractions. MDE: the drop the gate flags as regressed with 80% power at the level its procedure holds the test to (α=${c.options.alpha}).`)
 
   const s = c.samples
   lines.push('', `Samples: ${s.regressed.length} regressed · ${s.improved.length} fixed · ${s.added.length} added · ${s.removed.length} removed · ${s.changedCalls} with changed calls${notScored(s, ' · ')}`)
@@ -136,7 +158,7 @@ function num(x: number): string {
 
 function metricRow(name: string, m: MetricComparison): string {
   const p = shownP(m)
-  return `| ${ICON[m.verdict]} | ${mdText(name)}${m.gated ? '' : ' (not gated)'} | ${pct(m.base)} → ${pct(m.head)} | ${pts(m.delta)} ${interval(m.ci)} | ${p} | ${m.mde === null ? '–' : pts(m.mde).slice(1)} | ${m.n} |`
+  return `| ${iconOf(m)} | ${mdText(name)}${m.gated ? '' : ' (not gated)'} | ${pct(m.base)} → ${pct(m.head)} | ${pts(m.delta)} ${interval(m.ci)} | ${p} | ${m.mde === null ? '–' : pts(m.mde).slice(1)} | ${m.n} |`
 }
 
 function sampleLine(c: Comparison, id: string): string {
@@ -154,7 +176,7 @@ export function renderComparisonText(c: Comparison): string {
   const lines = [`tool-evals baseline comparison: ${c.pass ? 'pass' : 'FAIL'} (${overallVerdict(c)})`]
   for (const r of c.incomparable) lines.push(`  not comparable: ${printable(r)}`)
   for (const [name, m] of Object.entries(c.metrics)) {
-    lines.push(`  ${m.verdict.padEnd(12)} ${printable(name)}: ${pct(m.base)} → ${pct(m.head)} (${pts(m.delta)} ${interval(m.ci)}, p=${shownP(m)}, MDE ${m.mde === null ? '–' : pts(m.mde).slice(1)}, n=${m.n})`)
+    lines.push(`  ${verdictWord(m).padEnd(12)} ${printable(name)}${m.gated !== false ? '' : ' (not gated)'}: ${pct(m.base)} → ${pct(m.head)} (${pts(m.delta)} ${interval(m.ci)}, p=${shownP(m)}, MDE ${m.mde === null ? '–' : pts(m.mde).slice(1)}, n=${m.n})`)
   }
   for (const [suite, s] of Object.entries(c.suites)) {
     for (const [name, m] of Object.entries(s.metrics)) if (m.gated && (m.verdict === 'regressed' || m.verdict === 'inconclusive')) lines.push(`  ${m.verdict.padEnd(12)} ${printable(suite)}: ${printable(name)} (${pts(m.delta)}, p=${shownP(m)})`)
@@ -163,5 +185,6 @@ export function renderComparisonText(c: Comparison): string {
   lines.push(`  samples: ${s.regressed.length} regressed, ${s.improved.length} fixed, ${s.added.length} added, ${s.removed.length} removed, ${s.changedCalls} with changed calls${notScored(s, ', ')}`)
   if (c.mustPassFailed.length > 0) lines.push(`  mustPass samples now wrong: ${c.mustPassFailed.slice(0, 20).map(printable).join(', ')}${c.mustPassFailed.length > 20 ? ` … and ${c.mustPassFailed.length - 20} more` : ''}`)
   for (const w of c.warnings) lines.push(`  warning: ${printable(w)}`)
+  lines.push(`  ${P_LEGEND}`)
   return lines.join('\n')
 }
