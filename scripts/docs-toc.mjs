@@ -1,6 +1,6 @@
 // Tables of contents of the docs/ guides: the list between `<!-- toc -->` and `<!-- /toc -->` is generated from
 // the headings, so a moved or renamed section cannot leave a dead entry. `node scripts/docs-toc.mjs` rewrites
-// them; test/docs-examples.test.ts fails when one is stale.
+// them; test/integration/docs-examples.test.ts fails when one is stale.
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 

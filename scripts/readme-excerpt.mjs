@@ -7,7 +7,7 @@
 //                                            excerpt is not what the run printed (CI runs it as the main job)
 //
 // What differs from one run to the next (the run's duration, latencies) is masked when runs are compared; the README
-// shows the figures of the run that wrote it. test/readme-excerpt.test.ts checks the README against the fixture.
+// shows the figures of the run that wrote it. test/unit/package/user-docs.test.ts checks the README against the fixture.
 import { spawnSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'

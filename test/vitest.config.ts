@@ -10,23 +10,7 @@ const src = fileURLToPath(new URL('../src/', import.meta.url))
  * against a server: they need `dist/` (built by `pretest`) or seconds each. Everything else is a unit test (`npm run test:unit`, fast feedback).
  */
 const INTEGRATION = [
-  'test/integration*.test.ts',
-  'test/packaging.test.ts',
-  'test/html-report.test.ts',
-  'test/html-tool-names.test.ts',
-  'test/artifact.test.ts',
-  'test/cli.test.ts',
-  'test/bfcl-cli.test.ts',
-  // `bfcl run` end to end against a loopback server: thousands of requests each (recorded runs, 26 prompt formats).
-  'test/bfcl-run-recorded.test.ts',
-  'test/bfcl-run-format-sensitivity.test.ts',
-  'test/bfcl-run-agentic.test.ts',
-  'test/bfcl-run-requests.test.ts',
-  // SIGINT and SIGKILL of the built bin during `bfcl run`, and reruns that resume.
-  'test/bfcl-run-resume.test.ts',
-  'test/mcp.test.ts',
-  'test/local.test.ts',
-  'test/docs-examples.test.ts',
+  'test/integration/**/*.test.ts',
 ]
 
 // Unit and integration tests of the library itself (`npm test` runs both projects). The example evals have their

@@ -1,6 +1,6 @@
 # BM25+ scores from rank_bm25 0.2.2 (the release BFCL pins; its wheel's rank_bm25.py unzipped into $RANK_BM25) on
 # made-up key sets, tokenised as BFCL's memory key search tokenises keys and queries. Writes
-# {cases: [{keys, query, scores: [repr of each score]}]} for test/bfcl-agentic.test.ts.
+# {cases: [{keys, query, scores: [repr of each score]}]} for test/unit/bfcl/bfcl-agentic.test.ts.
 # usage: RANK_BM25=DIR python3 bm25-scores.py OUT
 import importlib.util, json, os, random, sys
 spec = importlib.util.spec_from_file_location('rank_bm25', os.path.join(os.environ['RANK_BM25'], 'rank_bm25.py'))

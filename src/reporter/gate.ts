@@ -2,7 +2,7 @@
  * The gate: the one place that decides whether a run passes. It reads only the built report (every fact it needs is
  * a report field), writes `pass`, `thresholdsPass` and `gate`, and lists every reason the run fails, so the terminal,
  * the JSON and per-sample files, Markdown, HTML, GitHub annotations and the exit code render one verdict and
- * cannot disagree with it. `test/gate.test.ts` checks that no other source file writes a report's `pass`.
+ * cannot disagree with it. `test/unit/reporter/gate.test.ts` checks that no other source file writes a report's `pass`.
  *
  * A filtered run (`-t`, some files, `--shard`, a watch rerun) measures rates on a part of the suite: its thresholds
  * and regression verdicts are shown but not gated (a rate over one sample says nothing); what a filter can honestly

@@ -4,7 +4,7 @@
  * group of lazy items) backtrack super-linearly, and they run on model output. Each function here gives exactly the
  * match and captures Python's `re.search` / `re.match` / `re.findall` gives for its pattern (quoted above it), with
  * Python's meanings: `.` is any character but `\n`, `$` is the end or just before a final `\n`, `\s` is Python's
- * Unicode whitespace and `\w` a Unicode letter, digit or `_`. test/bfcl-lang-scan.test.ts checks each against the
+ * Unicode whitespace and `\w` a Unicode letter, digit or `_`. test/unit/bfcl/bfcl-lang-scan.test.ts checks each against the
  * pattern itself.
  *
  * How they stay linear: the backtracking of each pattern is worked out once (which run is forced to be maximal, which

@@ -4,7 +4,7 @@
  * text between them all count; an empty block gives nothing; a missing end marker at the end of the output still
  * gives the complete calls before it.
  *
- * Decisions against the corpus (see test/formats-pythonic-xml.test.ts):
+ * Decisions against the corpus (see test/unit/calls/formats-pythonic-xml.test.ts):
  * - Python string escapes are decoded as Python does (`"a\nb"` has a newline). llama.cpp keeps them literally
  *   (`llamacpp-lfm2-13`); the model wrote Python, so Python's reading is the one kept.
  * - Calls to functions not among the offered tools are kept (`sglang-lfm2-12`, where sglang drops them): whether a

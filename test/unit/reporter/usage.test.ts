@@ -1,0 +1,210 @@
+// Usage per sample and its report: the endpoint's usage and latency from a real loopback server, cache hits marked,
+// the judge's usage apart, the record staying small, exact percentiles, pricing, and `maxThresholds` checked up front.
+// (The whole path through `vitest run` subprocesses is in integration-usage.test.ts.)
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { Sample } from '../../../src/data/types.js'
+import { evaluateWith } from '../../../src/eval/describe-eval.js'
+import { activeScorers, withPreparation } from '../../../src/eval/scorers.js'
+import { cached } from '../../../src/models/cache.js'
+import { openaiCompatible } from '../../../src/models/openai-compatible.js'
+import type { ModelOutput, ModelProvider } from '../../../src/models/types.js'
+import ToolEvalsReporter from '../../../src/reporter/index.js'
+import { priceFor, usageReport, UsageCollector, validatePricing } from '../../../src/reporter/usage.js'
+import { checkMaxThresholds, validateMaxThresholds } from '../../../src/reporter/usage-thresholds.js'
+import { latencyStats, nearestRank } from '../../../src/score/usage-sums.js'
+import { sumTrialUsage, sumUsage, usageRecord } from '../../../src/score/usage.js'
+import { recordUsage } from '../../../src/eval/usage.js'
+import { completion, startOpenAIServer, type OpenAIServer } from '../../helpers/openai-server.js'
+
+const weatherTool = { type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }
+const sample = (id: string): Sample => ({
+  id,
+  messages: [{ role: 'user', content: 'Weather in Paris?' }],
+  tools: [weatherTool],
+  expected: [{ name: 'get_weather', arguments: { city: 'Paris' } }],
+})
+const hermes = `<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>`
+
+let servers: OpenAIServer[] = []
+const dirs: string[] = []
+afterEach(async () => {
+  await Promise.all(servers.map((s) => s.close()))
+  servers = []
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
+})
+
+describe('endpoint usage', () => {
+  it("keeps the server's token counts and the request's latency (at least the server's delay)", async () => {
+    const body = { ...completion(hermes), usage: { prompt_tokens: 321, completion_tokens: 17, total_tokens: 338 } }
+    const server = await startOpenAIServer(() => ({ json: body, delayMs: 40 }))
+    servers.push(server)
+    const model = openaiCompatible({ baseURL: server.baseURL, model: `usage-${Math.random()}`, timeoutMs: 5000 })
+    const out = await model.generate(sample('e1'))
+    expect(out.usage?.promptTokens).toBe(321)
+    expect(out.usage?.completionTokens).toBe(17)
+    expect(out.usage?.latencyMs).toBeGreaterThanOrEqual(40)
+    expect(out.usage).not.toHaveProperty('firstTokenMs') // non-streaming: no first-token time
+    expect(usageRecord(model.id, out)).toMatchObject({ provider: model.id, promptTokens: 321, completionTokens: 17 })
+  })
+
+  it('counts only the answering attempt: a retried 503 does not add its time or tokens', async () => {
+    const server = await startOpenAIServer((req) => (req.hit === 1 ? { status: 503, json: { error: { message: 'busy' } }, delayMs: 1000 } : { content: hermes }))
+    servers.push(server)
+    const model = openaiCompatible({ baseURL: server.baseURL, model: `usage-${Math.random()}`, retryDelayMs: 1, timeoutMs: 5000 })
+    const out = await model.generate(sample('e2'))
+    expect(server.hits).toBe(2)
+    expect(out.usage).toMatchObject({ promptTokens: 10, completionTokens: 5 })
+    // The first attempt alone took 1 s; the answering one had no delay (a bound the first attempt cannot meet, and
+    // one a loaded machine keeps: 80 ms was exceeded at a load average of 8 on 2 cores).
+    expect(out.usage?.latencyMs).toBeLessThan(1000)
+  })
+})
+
+describe('cache hits', () => {
+  it('cached() marks a hit, and the entry on disk never carries the mark', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'usage-cache-'))
+    dirs.push(dir)
+    const inner: ModelProvider = { id: 'm', generate: async () => ({ text: hermes, usage: { promptTokens: 9, completionTokens: 2, latencyMs: 123.4 } }) }
+    const model = cached(inner, { dir })
+    const first = await model.generate(sample('c1'))
+    expect(first.cached).toBeUndefined()
+    const second = await model.generate(sample('c1'))
+    expect(second.cached).toBe(true)
+    expect(second.usage).toEqual({ promptTokens: 9, completionTokens: 2, latencyMs: 123.4 })
+    expect(usageRecord('m', second)).toEqual({ provider: 'm', promptTokens: 9, completionTokens: 2, latencyMs: 123.4, cached: true })
+    const sub = readdirSync(dir)[0] as string
+    const entry = readFileSync(join(dir, sub, readdirSync(join(dir, sub))[0] as string), 'utf8')
+    expect(entry).not.toContain('"cached"')
+  })
+})
+
+describe('per-sample record', () => {
+  const judge: ModelProvider = {
+    id: 'judge-model',
+    generate: async () => ({ text: '{"label": "correct", "explanation": "fine"}', usage: { promptTokens: 200, completionTokens: 12, latencyMs: 30.25 } }),
+  }
+  const model: ModelProvider = {
+    id: 'openai:some-long-model-name-for-size@https://api.example.com/v1',
+    generate: async () => ({ text: hermes, usage: { promptTokens: 1234, completionTokens: 56, latencyMs: 812.345 } }),
+  }
+
+  it("keeps the model's and the judge's usage apart (both judge kinds summed), and a right sample under 1 KB", async () => {
+    const scorers = activeScorers({ schema: true, judge: { model: judge } })
+    const generator = withPreparation(model, scorers, undefined)
+    const s = sample('w01')
+    const output = await generator.generate(s)
+    const { stored } = await evaluateWith(s, output, undefined, 'weather', scorers, {})
+    recordUsage(stored.record, model.id, output)
+    expect(stored.record.score?.failures).toEqual([])
+    expect(stored.record.usage).toEqual({ provider: model.id, promptTokens: 1234, completionTokens: 56, latencyMs: 812.3 })
+    expect(stored.record.judgeUsage).toEqual({ provider: 'judge-model', promptTokens: 400, completionTokens: 24, latencyMs: 60.6 }) // 30.25 kept as 30.3, twice
+    expect(JSON.stringify(stored).length).toBeLessThan(1024)
+  })
+
+  it('records nothing for a skipped sample or a failed generation', () => {
+    const record = { id: 'x' }
+    recordUsage(record, 'm', { skipped: 'too long', usage: { promptTokens: 5000 } })
+    recordUsage(record, 'm', undefined)
+    expect(record).toEqual({ id: 'x' })
+  })
+
+  it('sums judgements: cached only when every one was, no first-token time', () => {
+    expect(sumUsage([
+      { provider: 'j', promptTokens: 1, latencyMs: 0.1, firstTokenMs: 5, cached: true },
+      { provider: 'j', promptTokens: 2, latencyMs: 0.2 },
+    ])).toEqual({ provider: 'j', promptTokens: 3, latencyMs: 0.3 })
+    expect(usageRecord('m', { usage: { promptTokens: -1, latencyMs: Number.NaN } })).toBeUndefined()
+  })
+})
+
+describe('trials', () => {
+  it("sums the fresh trials' tokens and keeps each latency; cached trials are left out; all cached stays cached", () => {
+    const t = (promptTokens: number, latencyMs: number, cached?: true) => ({ provider: 'm', promptTokens, completionTokens: 1, latencyMs, ...(cached ? { cached } : {}) })
+    expect(sumTrialUsage([t(10, 1.5), t(20, 2.5), t(30, 9, true), undefined])).toEqual({
+      provider: 'm', requests: 2, promptTokens: 30, completionTokens: 2, latencyMs: 4, latenciesMs: [1.5, 2.5],
+    })
+    expect(sumTrialUsage([t(10, 1, true), t(20, 2, true)])).toEqual(t(10, 1, true))
+    expect(sumTrialUsage([{ ...t(1, 1), firstTokenMs: 0.5 }, { ...t(1, 2), firstTokenMs: 0.7 }])?.firstTokensMs).toEqual([0.5, 0.7])
+    expect(sumTrialUsage([undefined, undefined])).toBeUndefined()
+    // Percentiles over requests: three requests of one sample are three latencies.
+    const collector = new UsageCollector()
+    collector.add({ id: 'a', usage: sumTrialUsage([t(1, 1), t(1, 2), { ...t(1, 30), firstTokenMs: 4 }]) as never }, 's')
+    const report = usageReport(collector.overall, undefined)
+    expect(report?.model).toMatchObject({ samples: 1, requests: 3, promptTokens: 3, latencyMs: { samples: 3, p50: 2, max: 30 }, firstTokenMs: { samples: 1, max: 4 } })
+  })
+})
+
+describe('percentiles and sums', () => {
+  it('nearest rank: always one of the values; p95 of 20 values is the 19th smallest', () => {
+    const values = Array.from({ length: 20 }, (_, i) => (i * 7) % 20) // 0..19, shuffled
+    const sorted = [...values].sort((a, b) => a - b)
+    expect(nearestRank(sorted, 0.95)).toBe(18)
+    expect(nearestRank(sorted, 0.5)).toBe(9)
+    expect(nearestRank([42], 0.95)).toBe(42)
+    expect(latencyStats([])).toBeNull()
+    expect(latencyStats([30, 10, 20])).toEqual({ samples: 3, mean: 2, p50: 2, p95: 3, max: 3 })
+  })
+
+  it('gives the same numbers whatever order the samples arrive in (shards merged in any order)', () => {
+    const records = Array.from({ length: 50 }, (_, i) => ({
+      id: `s${i}`,
+      usage: { provider: i % 3 === 0 ? 'b@x' : 'a', promptTokens: 100 + i, completionTokens: i % 9, latencyMs: Math.round(((i * 7919) % 1000) + 0.1 * (i % 10) * 10) / 10 },
+    }))
+    const pricing = { a: { prompt: 0.15, completion: 0.6 }, b: { prompt: 3, completion: 15 } }
+    const build = (order: typeof records) => {
+      const c = new UsageCollector()
+      for (const r of order) c.add(r, 'suite')
+      return usageReport(c.overall, pricing)
+    }
+    const forward = build(records)
+    expect(build([...records].reverse())).toEqual(forward)
+    expect(build([...records.filter((_, i) => i % 2), ...records.filter((_, i) => i % 2 === 0)])).toEqual(forward)
+    expect(forward?.model.providers['b@x']?.costUsd).toBeGreaterThan(0) // priced by the part before `@`
+  })
+})
+
+describe('pricing and maxThresholds', () => {
+  it('prices a provider by its id, else by the part before `@`', () => {
+    const pricing = { 'openai:gpt-4o': { prompt: 2.5, completion: 10 }, 'local:x': { prompt: 0, completion: 0 } }
+    expect(priceFor(pricing, 'openai:gpt-4o@https://api.openai.com/v1')).toEqual({ prompt: 2.5, completion: 10 })
+    expect(priceFor(pricing, 'local:x')).toEqual({ prompt: 0, completion: 0 })
+    expect(priceFor(pricing, 'openai:gpt-4o-mini@https://api.openai.com/v1')).toBeUndefined()
+  })
+
+  it('rejects a malformed pricing or bound at startup, naming the field', () => {
+    expect(() => validatePricing({ m: { prompt: 1 } })).toThrow('`pricing["m"].completion` must be a number >= 0')
+    expect(() => validatePricing({ m: { prompt: 1, completion: 2, cache: 1 } })).toThrow('unknown key `pricing["m"].cache`')
+    expect(() => new ToolEvalsReporter({ maxThresholds: { latency_p59_ms: 1 } as never })).toThrow(
+      'unknown metric in `maxThresholds.latency_p59_ms`',
+    )
+    expect(() => validateMaxThresholds({ suites: { a: { latency_p95_ms: -1 } } }, false)).toThrow('`maxThresholds.suites.a.latency_p95_ms` must be a number >= 0')
+    expect(() => validateMaxThresholds({ cost_usd: 5 }, false)).toThrow('`maxThresholds.cost_usd` needs the `pricing` option')
+    expect(validateMaxThresholds({ cost_usd: 5 }, true)).toEqual({ cost_usd: 5 })
+  })
+
+  it('fails a cost bound over an unpriced provider, and a bound with nothing measured; an all-cached latency is not run', () => {
+    const c = new UsageCollector()
+    c.add({ id: 'a', usage: { provider: 'priced', promptTokens: 1_000_000, latencyMs: 10 } }, 's')
+    c.add({ id: 'b', usage: { provider: 'other', promptTokens: 5 } }, 's')
+    c.add({ id: 'c', usage: { provider: 'priced', latencyMs: 99, cached: true } }, 't')
+    const pricing = { priced: { prompt: 2, completion: 0 } }
+    const overall = usageReport(c.overall, pricing)
+    expect(overall?.model.costUsd).toBe(2)
+    expect(overall?.unpriced).toEqual(['other'])
+    const suites = new Map([...c.suites].map(([k, v]) => [k, usageReport(v, pricing)]))
+    const results = checkMaxThresholds(
+      { cost_usd: 10, latency_p95_ms: 50, suites: { t: { latency_p95_ms: 1 }, missing: { prompt_tokens: 1 } } },
+      overall,
+      suites,
+    )
+    expect(results).toEqual([
+      { metric: 'cost_usd', max: 10, actual: null, pass: false, note: 'no price for other' },
+      { metric: 'latency_p95_ms', max: 50, actual: 10, pass: true },
+      { metric: 'latency_p95_ms', max: 1, actual: null, pass: true, notRun: true, note: 'every sample was cached', suite: 't' },
+      { metric: 'prompt_tokens', max: 1, actual: null, pass: false, note: 'no sample reported usage', suite: 'missing' },
+    ])
+  })
+})
