@@ -15,7 +15,7 @@ import type { ModelOutput, ModelProvider } from '../../../src/models/types.js'
 import { configuredTestTimeout, defaultSampleTimeout } from '../../../src/eval/timeout.js'
 import { describeEval } from '../../../src/eval/describe-eval.js'
 import { planSuite } from '../../../src/eval/suite-plan.js'
-import { getCurrentTest } from 'vitest/suite'
+import { TestRunner } from 'vitest'
 import { startOpenAIServer, type OpenAIServer } from '../../helpers/openai-server.js'
 
 const sample = (id: string, trial?: number): Sample => ({ id, messages: [{ role: 'user', content: id }], expected: [], ...(trial === undefined ? {} : { trial }) })
@@ -170,8 +170,8 @@ describe('the run journal', () => {
 const timeouts: Record<string, number | undefined> = {}
 const bounded: ModelProvider = { id: 'bounded', generationTimeoutMs: 20_000, async generate() { return { text: '' } } }
 const data = [{ id: 't1', messages: [{ role: 'user' as const, content: 'x' }], expected: [] }]
-describeEval('derived timeout', { data, model: bounded, assert: () => void (timeouts['derived'] = getCurrentTest()?.timeout) })
-describeEval('given timeout', { data, model: bounded, timeout: 1234, assert: () => void (timeouts['given'] = getCurrentTest()?.timeout) })
+describeEval('derived timeout', { data, model: bounded, assert: () => void (timeouts['derived'] = TestRunner.getCurrentTest()?.timeout) })
+describeEval('given timeout', { data, model: bounded, timeout: 1234, assert: () => void (timeouts['given'] = TestRunner.getCurrentTest()?.timeout) })
 
 describe('the default sample timeout', () => {
   it("is the provider's bound plus 5 s; describeEval's `timeout` wins, and so does a testTimeout the user set", () => {
