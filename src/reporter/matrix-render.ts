@@ -49,7 +49,8 @@ export function matrixSentences(m: ModelMatrixReport): string[] {
 /** The terminal's leaderboard: one line per model, the gated metrics with their intervals and the change. */
 export function matrixTerminalLines(m: ModelMatrixReport, c: ChalkInstance): string[] {
   const metrics = m.options.metrics.length > 0 ? m.options.metrics : Object.keys(m.perModel[m.reference]?.metrics ?? {}).slice(0, 2)
-  const nameWidth = Math.min(24, Math.max(8, ...m.models.map((x) => x.length + 6)))
+  // Room for the longest name, ' (ref)' and a space before the first cell.
+  const nameWidth = Math.min(24, Math.max(8, ...m.models.map((x) => x.length + 7)))
   const cell = 28
   const out = ['', `  ${c.bold('models')} ${c.dim(`against ${printable(m.reference)}`)}`]
   out.push(`  ${''.padEnd(nameWidth)}${metrics.map((x) => c.dim(printable(x).slice(0, cell - 1).padEnd(cell))).join('')}`)

@@ -10,6 +10,8 @@ import type { ToolCall } from '../../../src/calls/types.js'
 import { scoreSample } from '../../../src/score/nemo.js'
 import { planMatrix } from '../../../src/eval/suite-plan.js'
 import { renderMarkdown } from '../../../src/reporter/markdown.js'
+import { matrixTerminalLines } from '../../../src/reporter/matrix-render.js'
+import { Chalk } from 'chalk'
 import type { ModelProvider } from '../../../src/models/types.js'
 
 /** One sample's meta as describeEval writes it in a matrix: suite `weather > <model>`, the model and reference named. */
@@ -48,6 +50,14 @@ describe('the model matrix in the report', () => {
     // A filtered run (one model chosen with -t) shows the verdict and does not gate it.
     const filtered = buildRunReport(metas, { testsPass: true, partial: { reason: 'filter', planned: 60, ran: 60, selection: ['-t worse'] } }, { ...options, models: { noneWorse: true } })
     expect(filtered.pass).toBe(true)
+  })
+
+  it('the terminal leaderboard names the reference whole, whatever the names\' lengths', () => {
+    // The reference's name the longest: its label is the widest.
+    const metas = Array.from({ length: 10 }, (_, i) => [meta('base', `s${i}`, true), meta('sft', `s${i}`, i > 2)]).flat()
+    const m = buildRunReport(metas, { testsPass: true }, options).models!
+    const lines = matrixTerminalLines(m, new Chalk({ level: 0 }))
+    expect(lines.some((l) => l.trimStart().startsWith('base (ref) '))).toBe(true)
   })
 
   it('fails a model under its own threshold, naming it', () => {
