@@ -26,6 +26,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { childEnv } from './child-env.js'
 
 const REPO = fileURLToPath(new URL('..', import.meta.url))
 const VITEST_BIN = join(REPO, 'node_modules/vitest/vitest.mjs')
@@ -208,15 +209,6 @@ function createProject(n) {
 // ---------------------------------------------------------------------------------------------------------------
 // Running and measuring one subprocess tree.
 
-/** The test run must not think it is a worker of whichever run started this script. */
-function childEnv() {
-  const env = {}
-  for (const [k, v] of Object.entries(process.env)) {
-    if (k.startsWith('VITEST') || k === 'TEST' || k === 'NODE_ENV' || k === 'GITHUB_STEP_SUMMARY' || k === 'GITHUB_ACTIONS') continue
-    env[k] = v
-  }
-  return { ...env, CI: 'true', NO_COLOR: '1', FORCE_COLOR: '0' }
-}
 
 const PAGE = 4096
 

@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, 
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { childEnv } from './child-env.js'
 
 const REPO = fileURLToPath(new URL('..', import.meta.url))
 const N = Number(process.env.BENCH_MATRIX_SAMPLES ?? 2000)
@@ -63,14 +64,6 @@ describeEval('bench', { data: 'data.jsonl', models: { a: replay('outputs-0.jsonl
   return dir
 }
 
-function childEnv() {
-  const env = {}
-  for (const [k, v] of Object.entries(process.env)) {
-    if (k.startsWith('VITEST') || k === 'TEST' || k === 'NODE_ENV' || k === 'GITHUB_STEP_SUMMARY' || k === 'GITHUB_ACTIONS') continue
-    env[k] = v
-  }
-  return { ...env, CI: 'true', NO_COLOR: '1', FORCE_COLOR: '0' }
-}
 
 function runOnce(dir, variant) {
   const vitest = [join(REPO, 'node_modules/vitest/vitest.mjs'), 'run', '--config', `${variant}.config.mjs`]
