@@ -3,6 +3,7 @@
  * error that ends a sample's run when the tools' runtime fails, and the message for a call to an unknown tool.
  * The loop (agent.ts) and the MCP environment (mcp/) both stand on this file.
  */
+import { editDistance } from '../calls/options.js'
 import type { ToolCall, ToolDefinition } from '../calls/types.js'
 import type { Sample } from '../data/types.js'
 
@@ -66,15 +67,4 @@ export function unknownToolMessage(name: string, known: string[]): string {
     .sort((a, b) => a.d - b.d || (a.n < b.n ? -1 : a.n > b.n ? 1 : 0))
     .slice(0, NAMES_SHOWN)
   return `unknown tool "${called}" (closest of ${known.length} tools: ${closest.map((c) => shown(c.n).slice(1, -1)).join(', ')})`
-}
-
-/** Levenshtein distance (both strings already bounded by the caller). */
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j)
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i]
-    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
-    prev = cur
-  }
-  return prev[b.length]!
 }
