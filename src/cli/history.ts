@@ -6,7 +6,7 @@
 import { existsSync, statSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { printable } from '../calls/printable.js'
-import { writeAtomically } from '../reporter/run-files.js'
+import { writeFileAtomic } from '../data/write-atomic.js'
 import { EXIT_BAD_INPUT, EXIT_OK, UsageError, type Command, type OptionValues } from './command.js'
 import { checkpointCurves } from './history-curves.js'
 import { renderHistoryPage } from './history-page.js'
@@ -55,7 +55,7 @@ export const historyCommand: Command = {
     const history = readHistory(dir)
     const curves = checkpointCurves(dir, history.runs, { ...(alpha !== undefined ? { alpha } : {}), ...(minDrop !== undefined ? { minDrop } : {}) })
     const out = resolve((values['out'] as string | undefined) ?? `${dir}/history.html`)
-    writeAtomically(out, renderHistoryPage(history, curves))
+    writeFileAtomic(out, renderHistoryPage(history, curves))
     for (const s of history.skipped) io.stderr.write(`tool-evals history: skipped ${printable(s.file)}: ${printable(s.reason)}\n`)
     io.stdout.write(`tool-evals history: ${history.runs.length} run(s), ${history.skipped.length} skipped; page written to ${out}\n`)
     return history.skipped.length > 0 ? EXIT_BAD_INPUT : EXIT_OK

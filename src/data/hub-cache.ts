@@ -1,5 +1,6 @@
 /** The disk cache of Hub dataset files (see hf.ts). */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync } from 'node:fs'
+import { writeFileAtomic } from './write-atomic.js'
 import { dirname, join } from 'node:path'
 import { repoFileOf, type RepoFile } from './hf-splits.js'
 import { HubError } from './hub-http.js'
@@ -30,7 +31,7 @@ export class RepoCache {
   }
 
   writeTree(files: RepoFile[]): void {
-    writeAtomic(join(this.dir, 'tree.json'), JSON.stringify(files.map((f) => ({ type: 'file', ...f }))))
+    writeFileAtomic(join(this.dir, 'tree.json'), JSON.stringify(files.map((f) => ({ type: 'file', ...f }))))
   }
 
   readFile(file: RepoFile, uri: string): Uint8Array {
@@ -53,18 +54,10 @@ export class RepoCache {
   writeFile(file: RepoFile, bytes: Uint8Array): void {
     // A cache that cannot be written costs a download next time, nothing more.
     try {
-      writeAtomic(join(this.dir, 'files', file.path), bytes)
-      writeAtomic(join(this.dir, 'oids', file.path), file.oid)
+      writeFileAtomic(join(this.dir, 'files', file.path), bytes)
+      writeFileAtomic(join(this.dir, 'oids', file.path), file.oid)
     } catch {
       /* keep going */
     }
   }
-}
-
-/** Write then rename: eval files in parallel workers may fill the same cache at once. */
-function writeAtomic(path: string, data: string | Uint8Array): void {
-  mkdirSync(dirname(path), { recursive: true })
-  const tmp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`
-  writeFileSync(tmp, data)
-  renameSync(tmp, path)
 }

@@ -14,7 +14,7 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { SampleOutcome } from './compare/outcomes.js'
 import { samplesHash, serialiseOutcomes } from './compare/samples-file.js'
-import { writeAtomically } from './run-files.js'
+import { writeFileAtomic } from '../data/write-atomic.js'
 import type { ToolEvalsReport } from './report.js'
 
 export const HISTORY_FORMAT = 'tool-evals-history'
@@ -110,9 +110,9 @@ export function appendToHistory(dir: string, report: ToolEvalsReport, outcomes: 
   const samplesName = `${name}.samples.jsonl`
   const runId = report.runId ?? randomUUID()
   const text = serialiseOutcomes(outcomes, runId)
-  writeAtomically(join(dir, samplesName), text)
+  writeFileAtomic(join(dir, samplesName), text)
   const entry: HistoryEntry = { ...report, samplesFile: samplesName, runId, samplesHash: samplesHash(text), history: label }
   const path = join(dir, `${name}.json`)
-  writeAtomically(path, `${JSON.stringify(entry)}\n`)
+  writeFileAtomic(path, `${JSON.stringify(entry)}\n`)
   return path
 }

@@ -10,6 +10,7 @@
  * test case (gate-test.ts) that Vitest's own reporters count.
  */
 import { rmSync } from 'node:fs'
+import { writeFileAtomic } from '../data/write-atomic.js'
 import { relative, resolve } from 'node:path'
 import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason, TestSpecification, Vitest } from 'vitest/node'
 import { readEvalMeta, type EvalMeta } from '../eval/meta.js'
@@ -29,7 +30,7 @@ import { validateMaxThresholds, type MaxThresholds } from './usage-thresholds.js
 import { errorLine, failedTests, moduleErrors, stdoutIsMachineReadable, unfinishedFiles, writesBlob } from './vitest-run.js'
 import { printable } from '../calls/printable.js'
 import type { GateVerdict } from './gate-test.js'
-import { beginRunFiles, finishRunFiles, interruptRunFiles, writeAtomically, type DecidedRun, type RunFilePaths } from './run-files.js'
+import { beginRunFiles, finishRunFiles, interruptRunFiles, type DecidedRun, type RunFilePaths } from './run-files.js'
 import { githubWriter, terminalWriter } from './writers.js'
 
 import { collectOutcomes, collectRunMeta, compareWithBaseline, samplesFileFor, writeSamplesFile, type GateOptions } from './compare/gate.js'
@@ -288,7 +289,7 @@ export default class ToolEvalsReporter implements Reporter {
     if (!this.gate || !this.run) return
     const { report } = this.judge([...this.run.modules.values()], [], 'passed', this.run, false)
     const verdict: GateVerdict = { reasons: report.gate.reasons.filter((r) => r.kind !== 'tests_failed').map((r) => printable(r.message)) }
-    writeAtomically(this.gate.file, JSON.stringify(verdict))
+    writeFileAtomic(this.gate.file, JSON.stringify(verdict))
   }
 
   /**

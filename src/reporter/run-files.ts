@@ -8,21 +8,14 @@
  * GitHub's step summary is the one file that is not the run's own (every step of a job appends to it): it is only
  * appended to, one whole section per write, when the run ends, finished or interrupted.
  */
-import { appendFileSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
-import { dirname } from 'node:path'
+import { appendFileSync, rmSync } from 'node:fs'
+import { writeFileAtomic } from '../data/write-atomic.js'
 import { printable } from '../calls/printable.js'
 import { renderComparisonMarkdown } from './compare/render.js'
 import { renderHtmlReport, type HtmlSample } from './html.js'
 import { renderMarkdown } from './markdown.js'
 import type { ToolEvalsReport } from './report.js'
 
-/** Write beside and rename: a reader (or a kill mid-write) never sees half a file. */
-export function writeAtomically(path: string, text: string): void {
-  mkdirSync(dirname(path), { recursive: true })
-  const tmp = `${path}.${process.pid}.tmp`
-  writeFileSync(tmp, text)
-  renameSync(tmp, path)
-}
 
 /** A run's report, as the files render it. */
 export interface DecidedRun {
@@ -76,7 +69,7 @@ function appendStepSummary(path: string, report: ToolEvalsReport, log: (line: st
 /** At run start: every file of the run says it has not finished, and no per-sample file is left. */
 export function beginRunFiles(paths: RunFilePaths, unfinished: DecidedRun): void {
   if (paths.samples) rmSync(paths.samples, { force: true })
-  for (const f of ownFiles(paths)) writeAtomically(f.path, f.text(unfinished))
+  for (const f of ownFiles(paths)) writeFileAtomic(f.path, f.text(unfinished))
 }
 
 /** A run stopped by a signal: its files hold what finished, marked interrupted; no per-sample file (no baseline). */
@@ -88,7 +81,7 @@ export function interruptRunFiles(paths: RunFilePaths, interrupted: DecidedRun, 
 /** A finished run: every file gets the decided report (the per-sample file was written before it, by the reporter). */
 export function finishRunFiles(paths: RunFilePaths, run: DecidedRun, log: (line: string) => void): void {
   for (const f of ownFiles(paths)) {
-    writeAtomically(f.path, f.text(run))
+    writeFileAtomic(f.path, f.text(run))
     log(`tool-evals: ${f.what} written to ${f.path}`)
   }
   if (paths.stepSummary) appendStepSummary(paths.stepSummary, run.report, log)

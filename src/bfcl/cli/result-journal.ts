@@ -10,12 +10,13 @@
  * temperature, the data's digest): a rerun reuses them only when that matches, so an answer of another model, mode
  * or prompt is never reused silently.
  */
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs'
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { createHash } from 'node:crypto'
 import { compareIds } from '../checker/categories.js'
 import { isPlainObject } from '../../calls/call-object.js'
 import { parseJson } from '../../calls/json.js'
+import { isAtomicTempOf, writeFileAtomic } from '../../data/write-atomic.js'
 
 /** What a result file's entries depend on besides the entry itself; a rerun reuses them only when all are equal. */
 export interface RunIdentity {
@@ -115,12 +116,6 @@ function sortedText(lines: Map<string, string>): string {
   return ids.map((id) => lines.get(id)! + '\n').join('')
 }
 
-/** Replace `file` by `text` through a temporary file and a rename: a kill leaves the old file or the new one. */
-export function replaceFile(file: string, text: string): void {
-  const tmp = `${file}.tmp-${process.pid}`
-  writeFileSync(tmp, text, 'utf8')
-  renameSync(tmp, file)
-}
 
 /** An open result file: the entries kept from before, and each new one appended as soon as it is answered. */
 export class ResultJournal {
@@ -136,14 +131,13 @@ export class ResultJournal {
   constructor(file: string, identity: RunIdentity) {
     this.file = file
     // A temporary file of a rewrite that a kill cut short: the result file beside it is whole (old or new).
-    const prefix = `${basename(file)}.tmp-`
-    for (const name of readdirSync(dirname(file))) if (name.startsWith(prefix)) rmSync(join(dirname(file), name), { force: true })
+    for (const name of readdirSync(dirname(file))) if (isAtomicTempOf(name, basename(file))) rmSync(join(dirname(file), name), { force: true })
     const existing = readExistingResults(file)
     this.lines = existing.lines
     this.failed = existing.failed
     this.dropped = existing.dropped
     // A dropped line would glue itself to the next append: write the kept lines back first.
-    if (existing.dropped.length > 0) replaceFile(file, sortedText(this.lines))
+    if (existing.dropped.length > 0) writeFileAtomic(file, sortedText(this.lines))
     writeFileSync(identityFile(file), JSON.stringify(identity) + '\n', 'utf8')
   }
 
@@ -160,7 +154,7 @@ export class ResultJournal {
   finish(): void {
     if (this.fd !== undefined) closeSync(this.fd)
     this.fd = undefined
-    replaceFile(this.file, sortedText(this.lines))
+    writeFileAtomic(this.file, sortedText(this.lines))
   }
 
   /** Close without sorting (an interrupted run: what was appended stays). */

@@ -11,7 +11,7 @@ import { readEvalMeta } from '../../eval/meta.js'
 import { readSuiteRunInfo, type SuiteRunInfo } from '../../eval/run-info.js'
 import { compareRuns, type Comparison, type RegressionOptions } from './compare.js'
 import { loadReport } from './load.js'
-import { writeAtomically } from '../run-files.js'
+import { writeFileAtomic } from '../../data/write-atomic.js'
 import { cachedLookup, outcomeFromMeta, sortOutcomes, type SampleOutcome } from './outcomes.js'
 import { samplesHash, serialiseOutcomes } from './samples-file.js'
 import { runMeta, type RunMeta } from './run-meta.js'
@@ -61,7 +61,7 @@ export function collectRunMeta(root: string, modules: readonly TestModule[]): Ru
 export function writeSamplesFile(reportPath: string, outcomes: readonly SampleOutcome[], runId: string = randomUUID()): { samplesFile: string; runId: string; samplesHash: string } {
   const path = samplesFileFor(reportPath)
   const text = serialiseOutcomes(outcomes, runId)
-  writeAtomically(path, text)
+  writeFileAtomic(path, text)
   return { samplesFile: basename(path), runId, samplesHash: samplesHash(text) }
 }
 
