@@ -324,46 +324,6 @@ export function signFlipIntegerTest(d: readonly number[]): { drop: number; rise:
   return { drop: Math.min(1, drop), rise: Math.min(1, rise), minP: 2 ** -d.length }
 }
 
-/** One unit of the gate's family: its members' p-values and, for several, the p-value of their joint test. */
-export interface TestUnit {
-  p: readonly number[]
-  /** A valid test of "no member changed" (e.g. on the members' summed differences); units of one member have none. */
-  joint?: number
-  /** The smallest p-value the unit can give (Tarone's rule). */
-  minP: number
-}
-
-/**
- * Closed testing over units (Marcus, Peritz and Gabriel, 1976) with Bonferroni across units and, inside a unit of
- * several members, its joint test: a member is rejected when every intersection holding it is, which comes down to
- * Holm over the units with the member's own unit at max(joint, p) and every other unit at its worst value (the
- * largest of its joint and member p-values). Two strongly correlated metrics (name_correct and args_exact_match
- * move together) then cost about one test, not two: Holm's α/2 took a fifth of the power on a 5-point drop.
- * Units of one member reduce it to `taroneHolm`. Tarone's rule applies to units. Returns per unit, per member.
- */
-export function closedUnitHolm(units: readonly TestUnit[], alpha: number): { adjusted: number[][]; inFamily: boolean[]; size: number } {
-  let members = units.map((_, i) => i).filter((i) => (units[i] as TestUnit).minP <= alpha)
-  for (;;) {
-    const m = members.length
-    const next = members.filter((i) => (units[i] as TestUnit).minP <= alpha / m)
-    if (next.length === m) break
-    members = next
-  }
-  const worst = units.map((u) => Math.max(u.joint ?? 0, ...u.p))
-  const inFamily = units.map(() => false)
-  const adjusted = units.map((u) => u.p.map(() => 1))
-  members.forEach((i, rank) => {
-    inFamily[i] = true
-    const u = units[i] as TestUnit
-    u.p.forEach((p, k) => {
-      const own = u.p.length > 1 ? Math.max(u.joint ?? 1, p) : p
-      const values = members.map((b) => (b === i ? own : (worst[b] as number)))
-      ;(adjusted[i] as number[])[k] = holm(values)[rank] as number
-    })
-  })
-  return { adjusted, inFamily, size: members.length }
-}
-
 /** The smallest one-sided p-value exact McNemar can give with `discordant` pairs. */
 export function mcnemarMinP(discordant: number): number {
   return 0.5 ** discordant

@@ -11,7 +11,6 @@ import {
   pairedSummaryOf,
   pairedTTest,
   SIGN_FLIP_MAX,
-  signFlipIntegerTest,
   signFlipTest,
 } from '../../score/stats.js'
 import type { GatePowerSummary, MetricComparison } from './metric-comparison.js'
@@ -101,28 +100,6 @@ export function testMetric(values: Column, gated: boolean): Tested {
   }
   if (note !== undefined) out.note = note
   return out
-}
-
-/** NeMo's two primary metrics (the gate tests each for itself; jointTest is kept for callers that want the sum). */
-export const PAIR = ['name_correct', 'args_exact_match'] as const
-
-/**
- * The joint test of a pair of metrics in one scope: per cluster, the summed differences of both (a drop in either
- * moves it), tested like one metric (exact sign-flip, exact over integers, else the clustered t). Null when the two
- * columns do not hold the same samples.
- */
-export function jointTest(a: Column, b: Column): { drop: number; rise: number; minP: number } | null {
-  if (a.length !== b.length) return null
-  const joint: Column = { base: new Array<number>(a.length).fill(0), head: [], cluster: a.cluster, length: a.length }
-  for (let i = 0; i < a.length; i++) {
-    if (a.cluster[i] !== b.cluster[i]) return null
-    joint.head.push((a.head[i] as number) - (a.base[i] as number) + (b.head[i] as number) - (b.base[i] as number))
-  }
-  const d = clusterDifferences(joint)
-  if (d.length <= SIGN_FLIP_MAX) return signFlipTest(d)
-  const exact = signFlipIntegerTest(d)
-  if (exact) return exact
-  return { ...pairedTTest(pairedSummaryOf(joint)), minP: 0 }
 }
 
 /** Per-sample differences, zeros left out (the sign-flip test's input when every cluster is one sample). */

@@ -17,7 +17,6 @@ import {
   studentQuantile,
   studentUpperTail,
   taroneHolm,
-  closedUnitHolm,
   overallFirstGate,
   signFlipIntegerTest,
 } from '../../../src/score/stats.js'
@@ -238,21 +237,6 @@ describe('integer sign-flip test and closed testing over units', () => {
     const ones = [...Array(30).fill(-1), ...Array(12).fill(1)]
     expect(signFlipIntegerTest(ones)!.drop).toBeCloseTo(binomialTailHalf(30, 42), 14)
     expect(signFlipIntegerTest([0.5])).toBeNull()
-  })
-
-  it('a unit of two correlated metrics costs one test; units of one member are Tarone-Holm', () => {
-    // Unit A: two metrics p = 0.01 and 0.03, joint 0.008; unit B: one metric p = 0.2.
-    const units = [{ p: [0.01, 0.03], joint: 0.008, minP: 1e-6 }, { p: [0.2], minP: 1e-6 }]
-    const r = closedUnitHolm(units, 0.05)
-    // Member 1 of A: Holm over [max(0.008, 0.01), worst of B 0.2] → 0.02; member 2: [0.03, 0.2] → 0.06.
-    expect(r.adjusted[0]![0]).toBeCloseTo(0.02, 15)
-    expect(r.adjusted[0]![1]).toBeCloseTo(0.06, 15)
-    expect(r.adjusted[1]![0]).toBeCloseTo(0.2, 15)
-    // A member is never rejected below its own p or the joint test's.
-    expect(closedUnitHolm([{ p: [0.001, 0.5], joint: 0.04, minP: 0 }], 0.05).adjusted[0]).toEqual([0.04, 0.5])
-    const single = [0.001, 0.02, 0.5]
-    const minP = [2 ** -20, 2 ** -10, 0.5]
-    expect(closedUnitHolm(single.map((p, i) => ({ p: [p], minP: minP[i]! })), 0.05).adjusted.map((a) => a[0])).toEqual(taroneHolm(single, minP, 0.05).adjusted)
   })
 })
 
