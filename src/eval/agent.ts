@@ -211,14 +211,15 @@ export async function runAgent(
 }
 
 /**
- * The usage of an agent run: every generation counted (`requests`), its tokens and latency summed, each latency kept
- * (percentiles are over requests). A count some step did not report is left out rather than summed short; a step
- * answered by `cached()` ran no model and is in none of them.
+ * The usage of an agent run: every generation counted (`requests`), its tokens, cost and latency summed, each latency
+ * kept (percentiles are over requests). A count some step did not report is left out rather than summed short; a
+ * step answered by `cached()` ran no model and is in none of them.
  */
 export class StepUsage {
   private requests = 0
   private promptTokens: number | undefined = 0
   private completionTokens: number | undefined = 0
+  private costUsd: number | undefined = 0
   private latencies: number[] | undefined = []
   private retries = 0
   private reported = false
@@ -229,9 +230,10 @@ export class StepUsage {
     const u = output.usage
     const n = u?.requests ?? 1
     this.requests += n
-    if (u && (u.promptTokens !== undefined || u.completionTokens !== undefined || u.latencyMs !== undefined)) this.reported = true
+    if (u && (u.promptTokens !== undefined || u.completionTokens !== undefined || u.latencyMs !== undefined || u.costUsd !== undefined)) this.reported = true
     this.promptTokens = u?.promptTokens === undefined || this.promptTokens === undefined ? undefined : this.promptTokens + u.promptTokens
     this.completionTokens = u?.completionTokens === undefined || this.completionTokens === undefined ? undefined : this.completionTokens + u.completionTokens
+    this.costUsd = u?.costUsd === undefined || this.costUsd === undefined ? undefined : this.costUsd + u.costUsd
     const each = u?.latenciesMs ?? (u?.latencyMs !== undefined && n === 1 ? [u.latencyMs] : undefined)
     this.latencies = each === undefined || this.latencies === undefined ? undefined : [...this.latencies, ...each]
   }
@@ -244,6 +246,7 @@ export class StepUsage {
       out.requests = this.requests
       if (this.promptTokens !== undefined) out.promptTokens = this.promptTokens
       if (this.completionTokens !== undefined) out.completionTokens = this.completionTokens
+      if (this.costUsd !== undefined && this.requests > 0) out.costUsd = this.costUsd
       if (this.latencies !== undefined && this.latencies.length === this.requests && this.requests > 0) {
         out.latenciesMs = this.latencies
         out.latencyMs = this.latencies.reduce((a, b) => a + b, 0)

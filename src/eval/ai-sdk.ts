@@ -8,11 +8,13 @@
  *
  * What the SDK gives is read from its own fields: each step's `toolCalls` (`toolName`, `input`), the content parts
  * that hold the tools' results and errors, `usage` (`inputTokens`, `outputTokens`) and `performance.responseTimeMs`,
- * so every generation of a loop is counted (requests, tokens, latency).
+ * so every generation of a loop is counted (requests, tokens, latency). The SDK reports no cost: where a provider puts
+ * one in a step's `providerMetadata`, `stepCostUsd` reads it, and the steps' costs are summed like their tokens.
  */
 import type { LanguageModel, ModelMessage, StopCondition, ToolSet } from 'ai'
 import { checkOptionKeys, type OptionKeys } from '../calls/options.js'
 import { isPlainObject } from '../calls/call-object.js'
+import { printable } from '../calls/printable.js'
 import type { ChatMessage } from '../calls/types.js'
 import type { Sample } from '../data/types.js'
 import type { EvalTask, TaskCall, TaskOutput, TaskStep, TaskText, TaskTrajectory, TaskUsage } from './task.js'
@@ -31,9 +33,28 @@ export interface AiSdkTaskOptions {
   instructions?: string
   /** Further `generateText` settings (`temperature`, `maxOutputTokens`, `providerOptions`, ...). */
   settings?: Record<string, unknown>
+  /** What a step cost in USD, where your provider reports it (see `FromGenerateTextOptions.stepCostUsd`). */
+  stepCostUsd?: StepCost
 }
 
-const TASK_OPTION_KEYS: OptionKeys<AiSdkTaskOptions> = { model: true, tools: true, stopWhen: true, instructions: true, settings: true }
+/**
+ * A step's cost in USD, read from where your provider puts it (e.g. `step.providerMetadata?.openrouter?.usage?.cost`
+ * with OpenRouter's usage accounting); undefined where the step has none.
+ */
+export type StepCost = (step: GenerateTextStep) => number | undefined
+
+export interface FromGenerateTextOptions {
+  /** Score the run as a trajectory even when it is one step without executed tools (an agent that answered at once). */
+  trajectory?: boolean
+  /**
+   * Each step's cost in USD: summed over the steps into the task's `usage.costUsd`. A step it gives none for leaves
+   * the sample's cost unknown (then priced from its tokens where the reporter's `pricing` has a price), never summed
+   * short; a value that is no amount (not a finite number >= 0) is the sample's error.
+   */
+  stepCostUsd?: StepCost
+}
+
+const TASK_OPTION_KEYS: OptionKeys<AiSdkTaskOptions> = { model: true, tools: true, stopWhen: true, instructions: true, settings: true, stepCostUsd: true }
 const DEFAULT_AGENT_STEPS = 10
 
 type AiModule = typeof import('ai')
@@ -52,6 +73,7 @@ function loadAi(): Promise<AiModule> {
 export function aiSdkTask(options: AiSdkTaskOptions): EvalTask {
   checkOptionKeys(options, Object.keys(TASK_OPTION_KEYS), 'aiSdkTask')
   if (options.model === undefined || options.model === null) throw new TypeError('aiSdkTask: option `model` is required (an AI SDK language model)')
+  checkStepCost(options.stepCostUsd, 'aiSdkTask')
   const task: EvalTask = async (sample, { signal }) => {
     const ai = await loadAi()
     const agent = options.tools !== undefined
@@ -67,7 +89,9 @@ export function aiSdkTask(options: AiSdkTaskOptions): EvalTask {
     if (tools !== undefined) call['tools'] = tools
     if (options.instructions !== undefined) call['instructions'] = options.instructions
     const result = await ai.generateText(call as Parameters<AiModule['generateText']>[0])
-    return fromGenerateText(result as unknown as GenerateTextLike, { trajectory: agent })
+    const convert: FromGenerateTextOptions = { trajectory: agent }
+    if (options.stepCostUsd !== undefined) convert.stepCostUsd = options.stepCostUsd
+    return fromGenerateText(result as unknown as GenerateTextLike, convert)
   }
   return Object.assign(task, { id: `ai-sdk:${modelName(options.model)}` })
 }
@@ -130,26 +154,32 @@ function argumentsValue(args: string | Record<string, unknown>): unknown {
 /** The parts of an AI SDK `generateText` result read here (v7's `GenerateTextResult` has them). */
 export interface GenerateTextLike {
   text?: string
-  steps: readonly StepLike[]
+  steps: readonly GenerateTextStep[]
 }
 
-interface StepLike {
+/** The parts of one step (v7's `StepResult`) read here; `providerMetadata` for `stepCostUsd`. */
+export interface GenerateTextStep {
   text?: string
   toolCalls?: readonly { toolCallId?: string; toolName: string; input: unknown }[]
   content?: readonly { type: string; toolCallId?: string; toolName?: string; output?: unknown; error?: unknown }[]
   usage?: { inputTokens?: number | undefined; outputTokens?: number | undefined }
   performance?: { responseTimeMs?: number }
+  providerMetadata?: Record<string, Record<string, unknown> | undefined> | undefined
 }
+
+type StepLike = GenerateTextStep
 
 /**
  * An AI SDK `generateText` result as a task's answer: one step without executed tools is its text and calls; a run
  * whose tools ran (or of several steps) is a trajectory, and so is every run with `{ trajectory: true }` (an agent
  * whose model answered at once is still a run of one step). Usage is every step's, each step one request.
  */
-export function fromGenerateText(result: GenerateTextLike, options: { trajectory?: boolean } = {}): TaskOutput {
+export function fromGenerateText(result: GenerateTextLike, options: FromGenerateTextOptions = {}): TaskOutput {
   const steps: readonly StepLike[] | undefined = typeof result === 'object' && result !== null && Array.isArray(result.steps) ? result.steps : undefined
   if (steps === undefined) throw new TypeError('fromGenerateText: the result has no `steps` (is it the result of generateText, awaited?)')
-  const usage = stepsUsage(steps)
+  checkOptionKeys(options, ['trajectory', 'stepCostUsd'], 'fromGenerateText')
+  checkStepCost(options.stepCostUsd, 'fromGenerateText')
+  const usage = stepsUsage(steps, options.stepCostUsd)
   const ran = steps.some((s) => (s.content ?? []).some((p) => p.type === 'tool-result' || p.type === 'tool-error'))
   if (options.trajectory !== true && steps.length === 1 && !ran) {
     const step = steps[0] as StepLike
@@ -164,6 +194,10 @@ export function fromGenerateText(result: GenerateTextLike, options: { trajectory
   if (last && (last.toolCalls ?? []).length === 0 && typeof last.text === 'string') trajectory.answer = last.text
   if (usage) trajectory.usage = usage
   return trajectory
+}
+
+function checkStepCost(stepCost: unknown, where: string): void {
+  if (stepCost !== undefined && typeof stepCost !== 'function') throw new TypeError(`${where}: option \`stepCostUsd\` must be a function of a step giving its cost in USD`)
 }
 
 function stepCalls(step: StepLike): TaskCall[] {
@@ -200,8 +234,8 @@ function errorText(error: unknown): string {
   return typeof error === 'string' ? error : JSON.stringify(error) ?? String(error)
 }
 
-/** Every step's tokens and response time; a count some step lacks is left out, not summed short. */
-function stepsUsage(steps: readonly StepLike[]): TaskUsage | undefined {
+/** Every step's tokens, response time and cost; a count some step lacks is left out, not summed short. */
+function stepsUsage(steps: readonly StepLike[], stepCost: StepCost | undefined): TaskUsage | undefined {
   if (steps.length === 0) return undefined
   const usage: TaskUsage = { requests: steps.length }
   const sum = (pick: (s: StepLike) => number | undefined): number | undefined => {
@@ -218,5 +252,15 @@ function stepsUsage(steps: readonly StepLike[]): TaskUsage | undefined {
   if (prompt !== undefined) usage.promptTokens = prompt
   if (completion !== undefined) usage.completionTokens = completion
   if (sum((s) => s.performance?.responseTimeMs) !== undefined) usage.latenciesMs = steps.map((s) => s.performance?.responseTimeMs as number)
+  if (stepCost !== undefined) {
+    const costs = steps.map((s, i) => {
+      const cost = stepCost(s)
+      if (cost !== undefined && (typeof cost !== 'number' || !Number.isFinite(cost) || cost < 0)) {
+        throw new TypeError(`fromGenerateText: \`stepCostUsd\` gave step ${i + 1} a cost that is not a number >= 0 (${printable(String(JSON.stringify(cost) ?? cost))})`)
+      }
+      return cost
+    })
+    if (costs.every((c) => c !== undefined)) usage.costUsd = costs.reduce((a, b) => a + b, 0)
+  }
   return Object.keys(usage).length > 1 ? usage : undefined
 }

@@ -10,6 +10,7 @@
  */
 import { thrownMessage } from '../calls/thrown.js'
 import { isPlainObject } from '../calls/call-object.js'
+import { closest } from '../calls/options.js'
 import type { ToolCall } from '../calls/types.js'
 import type { Sample } from '../data/types.js'
 import { callsFromOpenAI } from '../models/replay.js'
@@ -27,7 +28,9 @@ export interface TaskContext {
 /**
  * What the task used, as it knows it: tokens summed over every generation, `requests` (generations behind the
  * answer; default 1), wall time (`latencyMs`, the generations' sum; `latenciesMs` each one's, for percentiles over
- * requests). A task that reports none has unknown usage (left out of the report's numbers), never zero.
+ * requests), and `costUsd`, what those generations cost in USD as your provider billed them (it wins over the
+ * reporter's `pricing` for this sample). A task that reports none has unknown usage (left out of the report's
+ * numbers), never zero; one that reports no cost has an unknown cost unless `pricing` prices its tokens.
  */
 export interface TaskUsage {
   promptTokens?: number
@@ -35,6 +38,7 @@ export interface TaskUsage {
   requests?: number
   latencyMs?: number
   latenciesMs?: number[]
+  costUsd?: number
 }
 
 /** A call as a task gives it: a name and its arguments (an object, or the JSON text the model wrote). */
@@ -309,12 +313,14 @@ function contentOf(value: unknown): string {
   }
 }
 
+const TASK_USAGE_KEYS: readonly string[] = ['promptTokens', 'completionTokens', 'requests', 'latencyMs', 'latenciesMs', 'costUsd']
+
 /** A task's usage, each count checked (a bad one is a shape error: a wrong number must not reach the report). */
 export function taskUsage(value: unknown): ModelOutput['usage'] | undefined {
   if (value === undefined || value === null) return undefined
   if (!isPlainObject(value)) throw new TaskShapeError('`usage` that is not an object')
   const usage: NonNullable<ModelOutput['usage']> = {}
-  for (const key of ['promptTokens', 'completionTokens', 'latencyMs', 'requests'] as const) {
+  for (const key of ['promptTokens', 'completionTokens', 'latencyMs', 'requests', 'costUsd'] as const) {
     const v = value[key]
     if (v === undefined) continue
     if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || (key === 'requests' && (!Number.isInteger(v) || v < 1))) {
@@ -333,8 +339,9 @@ export function taskUsage(value: unknown): ModelOutput['usage'] | undefined {
     if (usage.latencyMs === undefined) usage.latencyMs = (each as number[]).reduce((a, b) => a + b, 0)
   }
   for (const key of Object.keys(value)) {
-    if (!['promptTokens', 'completionTokens', 'latencyMs', 'requests', 'latenciesMs'].includes(key)) {
-      throw new TaskShapeError(`\`usage.${key}\`, which is not a usage field (promptTokens, completionTokens, requests, latencyMs, latenciesMs)`)
+    if (!TASK_USAGE_KEYS.includes(key)) {
+      const near = closest(key, TASK_USAGE_KEYS)
+      throw new TaskShapeError(`\`usage.${key}\`, which is not a usage field (${TASK_USAGE_KEYS.join(', ')})${near === undefined ? '' : `; did you mean \`${near}\`?`}`)
     }
   }
   return Object.keys(usage).length > 0 ? usage : undefined

@@ -24,6 +24,8 @@ export interface ModelOutput {
    * `retries`: failed attempts retried before the answer (a provider that retries: `openaiCompatible`).
    * `requests`: the generations behind this output (an agent loop's steps; absent: 1), tokens and `latencyMs` summed
    * over them, `latenciesMs` each one's (percentiles are over requests: without it, a sum over several is no latency).
+   * `costUsd`: what those generations cost in USD as the provider billed them (over every one of them; it wins over
+   * the reporter's `pricing` for this sample); absent: unknown, priced from the tokens where `pricing` has a price.
    */
   usage?: {
     promptTokens?: number
@@ -33,6 +35,7 @@ export interface ModelOutput {
     retries?: number
     requests?: number
     latenciesMs?: number[]
+    costUsd?: number
   }
   /** Set by `cached()` when the output came from the cache (no model ran: left out of latency and cost). */
   cached?: true

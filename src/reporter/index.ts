@@ -137,7 +137,7 @@ export default class ToolEvalsReporter implements Reporter {
     // Each model's thresholds checked as the run's are (a misspelt metric must not silently disable a gate).
     for (const t of Object.values(options.models?.thresholds ?? {})) validateThresholds(t)
     const pricing = validatePricing(options.pricing)
-    this.usageOptions = { pricing, maxThresholds: validateMaxThresholds(options.maxThresholds, pricing !== undefined) }
+    this.usageOptions = { pricing, maxThresholds: validateMaxThresholds(options.maxThresholds) }
     const interval = options.progressIntervalMs
     if (interval !== undefined && !(typeof interval === 'number' && Number.isFinite(interval) && interval > 0)) {
       throw new Error(`ToolEvalsReporter: option \`progressIntervalMs\` must be a positive number of milliseconds, got ${String(interval)}`)

@@ -4,7 +4,7 @@
  */
 import type { ChalkInstance } from 'chalk'
 import { printable } from '../calls/printable.js'
-import type { UsagePartReport, UsageReport } from './usage.js'
+import { unknownCostNote, type UsagePartReport, type UsageReport } from './usage.js'
 
 /** `$0.0123`: four significant decimals below a cent, two above. */
 export function formatUsd(x: number): string {
@@ -28,9 +28,9 @@ export function describeUsagePart(part: UsagePartReport): string {
   if (part.latencyMs) bits.push(`latency p50 ${formatMs(part.latencyMs.p50)}, p95 ${formatMs(part.latencyMs.p95)}`)
   if (part.firstTokenMs) bits.push(`first token p50 ${formatMs(part.firstTokenMs.p50)}, p95 ${formatMs(part.firstTokenMs.p95)}`)
   if (part.costUsd !== undefined) {
-    const unpriced = part.unpriced ? `no price for ${part.unpriced.map(printable).join(', ')}` : undefined
-    // All unpriced: a cost of $0 would read as free.
-    bits.push(unpriced === undefined ? formatUsd(part.costUsd) : part.costUsd === 0 ? unpriced : `${formatUsd(part.costUsd)} (${unpriced})`)
+    const unknown = unknownCostNote(part)
+    // A partial cost says so; nothing known: a cost of $0 would read as free.
+    bits.push(unknown === undefined ? formatUsd(part.costUsd) : part.costUsd === 0 ? printable(unknown) : `${formatUsd(part.costUsd)}, partial (${printable(unknown)})`)
   }
   if (part.cached > 0) bits.push(`${part.cached} cached (not counted)`)
   if (part.retries) bits.push(`${part.retries} ${part.retries === 1 ? 'retry' : 'retries'}`)
@@ -45,6 +45,12 @@ export function usageLines(usage: UsageReport | undefined, c: ChalkInstance): st
   return rows
 }
 
+/** A cell's cost: partial when some sample's cost is unknown (never shown as if complete), unknown when none is known. */
+function markdownCost(u: UsageReport): string {
+  if (!u.unpriced?.length) return formatUsd(u.costUsd ?? 0)
+  return u.costUsd === 0 ? 'unknown' : `${formatUsd(u.costUsd ?? 0)} (partial)`
+}
+
 /** Markdown rows for the metrics table (`| usage … | all | suite… |`); none when no sample reported usage. */
 export function usageMarkdownRows(overall: UsageReport | undefined, suites: readonly (UsageReport | undefined)[]): string[] {
   if (!overall) return []
@@ -56,7 +62,7 @@ export function usageMarkdownRows(overall: UsageReport | undefined, suites: read
   return [
     ...row('usage: tokens (prompt + completion)', (u) => (u.model.samples > 0 ? `${u.model.promptTokens} + ${u.model.completionTokens}` : undefined)),
     ...row('usage: latency p50 / p95 (ms)', (u) => (u.model.latencyMs ? `${u.model.latencyMs.p50} / ${u.model.latencyMs.p95}` : undefined)),
-    ...row('usage: cost (USD, model + judge)', (u) => (u.costUsd !== undefined ? formatUsd(u.costUsd) : undefined)),
+    ...row('usage: cost (USD, model + judge)', (u) => (u.costUsd !== undefined ? markdownCost(u) : undefined)),
     ...row('usage: judge tokens', (u) => (u.judge && u.judge.samples > 0 ? `${u.judge.promptTokens} + ${u.judge.completionTokens}` : undefined)),
     ...row('usage: cached samples', (u) => (u.model.cached > 0 ? String(u.model.cached) : undefined)),
   ]

@@ -3,15 +3,16 @@
  *
  *   maxThresholds: { latency_p95_ms: 2000, cost_usd: 5, suites: { weather: { latency_p50_ms: 800 } } }
  *
- * Latency is the model's, over fresh (uncached) samples; `cost_usd` is the model's and the judge's together (needs
- * `pricing`), `judge_cost_usd` the judge's alone; token bounds are the model's fresh totals. Names are checked up
- * front (a typo must not disable a gate). A bound with nothing to measure fails, as a minimum does, except that
- * latency of a scope whose every sample was cached is "not run" (a cached re-run measures no model), and in a
- * partial run an unmeasured scope is "not run". A cost over a provider without a price fails: it would undercount.
+ * Latency is the model's, over fresh (uncached) samples; `cost_usd` is the model's and the judge's together (the
+ * samples' reported costs, and `pricing`), `judge_cost_usd` the judge's alone; token bounds are the model's fresh
+ * totals. Names are checked up front (a typo must not disable a gate). A bound with nothing to measure fails, as a
+ * minimum does, except that latency or cost of a scope whose every sample was cached is "not run" (a cached re-run
+ * runs no model), and in a partial run an unmeasured scope is "not run". A cost that is partial (some sample's cost
+ * unknown: none reported, no price) or absent (no reported cost, no `pricing`) fails: it would undercount.
  */
 import { closest } from '../calls/options.js'
 import { formatUsd } from './usage-render.js'
-import type { UsageReport } from './usage.js'
+import { unknownCostNote, type UsageReport } from './usage.js'
 
 export const MAX_METRICS = [
   'latency_p50_ms',
@@ -41,7 +42,7 @@ export interface MaxThresholdResult {
 
 const COST_METRICS: readonly string[] = ['cost_usd', 'judge_cost_usd']
 
-export function validateMaxThresholds(value: unknown, hasPricing: boolean): MaxThresholds {
+export function validateMaxThresholds(value: unknown): MaxThresholds {
   if (value === undefined) return {}
   if (!isObject(value)) throw new Error('tool-evals reporter: `maxThresholds` must be an object')
   const checkScope = (scope: Record<string, unknown>, path: string) => {
@@ -53,9 +54,6 @@ export function validateMaxThresholds(value: unknown, hasPricing: boolean): MaxT
       }
       if (typeof max !== 'number' || !Number.isFinite(max) || max < 0) {
         throw new Error(`tool-evals reporter: \`${path}.${metric}\` must be a number >= 0`)
-      }
-      if (COST_METRICS.includes(metric) && !hasPricing) {
-        throw new Error(`tool-evals reporter: \`${path}.${metric}\` needs the \`pricing\` option (USD per million tokens by provider id)`)
       }
     }
   }
@@ -73,7 +71,7 @@ export function validateMaxThresholds(value: unknown, hasPricing: boolean): MaxT
 }
 
 /** A metric's value in a usage section: null with a note when it cannot be measured. */
-function measure(usage: UsageReport | undefined, metric: MaxMetric): { actual: number | null; note?: string; allCached?: boolean } {
+function measure(usage: UsageReport | undefined, metric: MaxMetric): { actual: number | null; note?: string; allCached?: boolean; costUnknown?: boolean } {
   if (!usage) return { actual: null, note: 'no sample reported usage' }
   const m = usage.model
   const allCached = m.samples === 0 && m.cached > 0
@@ -94,9 +92,14 @@ function measure(usage: UsageReport | undefined, metric: MaxMetric): { actual: n
       return { actual: m.completionTokens }
     case 'cost_usd':
     case 'judge_cost_usd': {
-      const unpriced = metric === 'cost_usd' ? usage.unpriced : usage.judge?.unpriced
-      if (unpriced?.length) return { actual: null, note: `no price for ${unpriced.join(', ')}` }
-      return { actual: metric === 'cost_usd' ? (usage.costUsd ?? 0) : (usage.judge?.costUsd ?? 0) }
+      const parts = metric === 'cost_usd' ? [usage.model, usage.judge] : [usage.judge]
+      const unknown = parts.map(unknownCostNote).filter((n) => n !== undefined)
+      if (unknown.length > 0) return { actual: null, note: unknown.join('; '), costUnknown: true }
+      const cost = metric === 'cost_usd' ? usage.costUsd : usage.judge === undefined ? 0 : usage.judge.costUsd
+      if (cost !== undefined) return { actual: cost }
+      const fresh = parts.some((p) => p !== undefined && p.samples > 0)
+      if (!fresh) return { actual: null, note: 'every sample was cached', allCached: true }
+      return { actual: null, note: 'no sample reported a cost and there is no `pricing`', costUnknown: true }
     }
   }
 }
@@ -109,12 +112,11 @@ export function checkMaxThresholds(
 ): MaxThresholdResult[] {
   const results: MaxThresholdResult[] = []
   const check = (metric: MaxMetric, max: number, usage: UsageReport | undefined, suite?: string) => {
-    const { actual, note, allCached } = measure(usage, metric)
+    const { actual, note, allCached, costUnknown } = measure(usage, metric)
     const r: MaxThresholdResult = { metric, max, actual, pass: actual !== null && actual <= max }
     if (suite !== undefined) r.suite = suite
     if (note !== undefined) r.note = note
-    const priced = note?.startsWith('no price') ?? false
-    if (actual === null && !priced && (allCached || (options.partial && usage === undefined))) {
+    if (actual === null && !costUnknown && (allCached || (options.partial && usage === undefined))) {
       r.pass = true
       r.notRun = true
     }

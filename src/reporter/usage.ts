@@ -1,16 +1,21 @@
 /**
  * The report's usage: per suite and overall, the model's and the judge's apart: tokens (totals and means per fresh
- * sample), latency (mean, p50, p95, max; first-token time where a provider gives it) and, with the `pricing` option,
- * cost in USD. Samples answered from the generation cache (`cached()`) are counted as `cached` and left out of
- * tokens, latency and cost: no model ran for them. With describeEval's `trials`, every trial's request counts:
- * tokens and cost are summed over trials, and latency percentiles are over requests (`requests` says how many).
+ * sample), latency (mean, p50, p95, max; first-token time where a provider gives it) and cost in USD. Samples
+ * answered from the generation cache (`cached()`) are counted as `cached` and left out of tokens, latency and cost:
+ * no model ran for them. With describeEval's `trials`, every trial's request counts: tokens and cost are summed over
+ * trials, and latency percentiles are over requests (`requests` says how many).
+ *
+ * A sample's cost is the one its provider or task reported (`usage.costUsd`, as billed: it wins over `pricing`), else
+ * its tokens priced by the `pricing` option:
  *
  *   pricing: { 'openai:gpt-4o': { prompt: 2.5, completion: 10 } }   // USD per million tokens, by provider id
  *
  * A pricing key is a provider's id (`openai:<model>@<baseURL>`, `local:<model>`, your provider's `id`) or, for ids
- * with an `@`, the part before it (`openai:gpt-4o` prices that model at any base URL).
+ * with an `@`, the part before it (`openai:gpt-4o` prices that model at any base URL). Cost is reported when there is
+ * a `pricing` or some sample reported one; a sample with neither a reported cost nor a price (or without the token
+ * counts its price needs) has an unknown cost: its provider is listed in `unpriced`, and the cost is partial.
  */
-import { addUsage, createUsageAccumulator, latencyStats, type LatencyStats, type ProviderTokens, type UsageAccumulator } from '../score/usage-sums.js'
+import { addUsage, createUsageAccumulator, latencyStats, sumCosts, type LatencyStats, type ProviderSums, type ProviderTokens, type UsageAccumulator } from '../score/usage-sums.js'
 import type { SampleRecord } from '../score/types.js'
 
 /** USD per million tokens. */
@@ -38,12 +43,18 @@ export interface UsagePartReport {
   latencyMs: LatencyStats | null
   /** Time to first token, where the provider streams (absent otherwise). */
   firstTokenMs?: LatencyStats
-  /** With `pricing`: what the fresh samples cost (priced providers only: see `unpriced`). */
+  /**
+   * What the fresh samples cost (USD): their reported costs, and their tokens priced by `pricing`. Present with
+   * `pricing` or when some sample of the run reported a cost; partial when `unpriced` lists a provider.
+   */
   costUsd?: number
-  /** With `pricing`: providers that used tokens but have no price (their tokens are not in `costUsd`). */
+  /**
+   * Providers some of whose fresh samples have an unknown cost (none reported and no price for their tokens): those
+   * samples are not in `costUsd`, and each provider's `costUnknown` says how many.
+   */
   unpriced?: string[]
-  /** Tokens by provider id. */
-  providers: Record<string, ProviderTokens & { costUsd?: number }>
+  /** Tokens and cost by provider id. */
+  providers: Record<string, ProviderUsage>
   /**
    * The model's part only: failed requests its provider retried (a 503, a refused connection), over every sample,
    * errored ones included. The judge's retries are not counted.
@@ -51,11 +62,21 @@ export interface UsagePartReport {
   retries?: number
 }
 
+/** One provider's part: its tokens and, where cost is reported, what is known of it. */
+export interface ProviderUsage extends ProviderTokens {
+  /** The known part of its cost: reported costs and priced tokens (absent when it has neither). */
+  costUsd?: number
+  /** Fresh samples that reported their own cost (in `costUsd` as reported). */
+  costReported?: number
+  /** Fresh samples whose cost is unknown: no reported cost, and no price or no token count for it. */
+  costUnknown?: number
+}
+
 export interface UsageReport {
   model: UsagePartReport
   /** The judge's usage, apart from the model's (present when a judge ran). */
   judge?: UsagePartReport
-  /** With `pricing`: the model's and the judge's cost together. */
+  /** The model's and the judge's cost together (present as `costUsd` of a part is; partial with `unpriced`). */
   costUsd?: number
   unpriced?: string[]
 }
@@ -112,23 +133,29 @@ export function priceFor(pricing: Pricing, providerId: string): Price | undefine
   return model !== undefined && Object.hasOwn(pricing, model) ? pricing[model] : undefined
 }
 
-function partReport(acc: UsageAccumulator, pricing: Pricing | undefined): UsagePartReport {
+function partReport(acc: UsageAccumulator, pricing: Pricing | undefined, costing: boolean): UsagePartReport {
   let promptTokens = 0
   let completionTokens = 0
   let cost = 0
   const unpriced: string[] = []
   const providers: UsagePartReport['providers'] = {}
   for (const id of [...acc.byProvider.keys()].sort()) {
-    const p = acc.byProvider.get(id) as ProviderTokens
+    const p = acc.byProvider.get(id) as ProviderSums
     promptTokens += p.promptTokens
     completionTokens += p.completionTokens
-    const entry: UsagePartReport['providers'][string] = { ...p }
-    const price = pricing && priceFor(pricing, id)
-    if (price) {
-      // Integer token counts times the price: the same cost however the samples were sharded.
-      entry.costUsd = (p.promptTokens * price.prompt + p.completionTokens * price.completion) / 1e6
-      cost += entry.costUsd
-    } else if (pricing && p.promptTokens + p.completionTokens > 0) unpriced.push(id)
+    const entry: ProviderUsage = { samples: p.samples, promptTokens: p.promptTokens, completionTokens: p.completionTokens }
+    if (costing) {
+      const known = providerCost(p, pricing && priceFor(pricing, id))
+      if (known.costUsd !== undefined) {
+        entry.costUsd = known.costUsd
+        cost += known.costUsd
+      }
+      if (p.reportedCosts.length > 0) entry.costReported = p.reportedCosts.length
+      if (known.unknown > 0) {
+        entry.costUnknown = known.unknown
+        unpriced.push(id)
+      }
+    }
     providers[id] = entry
   }
   const out: UsagePartReport = {
@@ -144,19 +171,58 @@ function partReport(acc: UsageAccumulator, pricing: Pricing | undefined): UsageP
   }
   const firstToken = latencyStats(acc.firstTokens)
   if (firstToken) out.firstTokenMs = firstToken
-  if (pricing) out.costUsd = cost
+  if (costing) out.costUsd = cost
   if (unpriced.length > 0) out.unpriced = unpriced
   return out
 }
 
+/**
+ * A provider's known cost (absent: it has neither a reported cost nor a price) and how many samples' cost is unknown.
+ * Reported costs are used as they are; the other samples' tokens are priced, which needs each count whose price is
+ * not zero (a sample without it has an unknown cost). With no price, only samples of zero tokens cost a known $0.
+ */
+function providerCost(p: ProviderSums, price: Price | undefined): { costUsd?: number; unknown: number } {
+  const reported = p.reportedCosts.length > 0 ? sumCosts(p.reportedCosts) : undefined
+  const u = p.unreported
+  if (!price) return { ...(reported === undefined ? {} : { costUsd: reported }), unknown: u.withTokens + u.noPrompt + u.noCompletion + u.noTokens }
+  // Integer token counts times the price: the same cost however the samples were sharded.
+  const priced = (p.unreportedPromptTokens * price.prompt + p.unreportedCompletionTokens * price.completion) / 1e6
+  const needPrompt = price.prompt > 0
+  const needCompletion = price.completion > 0
+  const unknown = (needPrompt ? u.noPrompt : 0) + (needCompletion ? u.noCompletion : 0) + (needPrompt || needCompletion ? u.noTokens : 0)
+  return { costUsd: (reported ?? 0) + priced, unknown }
+}
+
+/** Whether some fresh sample of these parts reported its own cost (then the report shows cost without `pricing`). */
+export function reportsCost(parts: Parts): boolean {
+  for (const acc of [parts.model, parts.judge]) for (const p of acc.byProvider.values()) if (p.reportedCosts.length > 0) return true
+  return false
+}
+
+/** Why a part's cost is partial: `no price for <id>`, `cost unknown for 2 of 5 samples of <id>`; undefined: it is not. */
+export function unknownCostNote(part: UsagePartReport | undefined): string | undefined {
+  if (!part?.unpriced?.length) return undefined
+  return part.unpriced
+    .map((id) => {
+      const p = part.providers[id]
+      if (!p || p.costUsd === undefined) return `no price for ${id}`
+      return `cost unknown for ${p.costUnknown ?? 0} of ${p.samples} samples of ${id}`
+    })
+    .join('; ')
+}
+
 const used = (acc: UsageAccumulator) => acc.samples + acc.cached + acc.retries > 0
 
-/** The usage section of a run or suite; undefined when no sample reported any usage. */
-export function usageReport(parts: Parts, pricing: Pricing | undefined): UsageReport | undefined {
+/**
+ * The usage section of a run or suite; undefined when no sample reported any usage. `costing`: whether cost is
+ * reported (default: with `pricing`, or when some sample here reported a cost; a suite gets the run's answer, so a
+ * suite whose samples reported none still shows their cost as unknown).
+ */
+export function usageReport(parts: Parts, pricing: Pricing | undefined, costing = pricing !== undefined || reportsCost(parts)): UsageReport | undefined {
   if (!used(parts.model) && !used(parts.judge)) return undefined
-  const report: UsageReport = { model: { ...partReport(parts.model, pricing), retries: parts.model.retries } }
-  if (used(parts.judge)) report.judge = partReport(parts.judge, pricing)
-  if (pricing) report.costUsd = (report.model.costUsd ?? 0) + (report.judge?.costUsd ?? 0)
+  const report: UsageReport = { model: { ...partReport(parts.model, pricing, costing), retries: parts.model.retries } }
+  if (used(parts.judge)) report.judge = partReport(parts.judge, pricing, costing)
+  if (costing) report.costUsd = (report.model.costUsd ?? 0) + (report.judge?.costUsd ?? 0)
   const unpriced = [...new Set([...(report.model.unpriced ?? []), ...(report.judge?.unpriced ?? [])])]
   if (unpriced.length > 0) report.unpriced = unpriced
   return report

@@ -13,6 +13,21 @@ export interface ProviderTokens {
   completionTokens: number
 }
 
+/**
+ * A provider's sums as the accumulator keeps them: its tokens, and what its cost is made of. A sample's cost is the
+ * one it reported (`costUsd`), else its tokens priced by `pricing` (reporter/usage.ts), which needs the token counts
+ * the price is not zero for: the samples that reported no cost are tallied by which counts they lack.
+ */
+export interface ProviderSums extends ProviderTokens {
+  /** Each reported cost (USD), summed in ascending order when reported, so shards merge to the very same sum. */
+  reportedCosts: number[]
+  /** Tokens of the samples that reported no cost: what `pricing` prices. */
+  unreportedPromptTokens: number
+  unreportedCompletionTokens: number
+  /** Samples that reported no cost, by what they lack: nothing (with tokens; zero tokens cost nothing), a count. */
+  unreported: { withTokens: number; noPrompt: number; noCompletion: number; noTokens: number }
+}
+
 /** One part of the usage (the model's, or the judge's). */
 export interface UsageAccumulator {
   /** Samples whose usage came from a fresh generation. */
@@ -23,7 +38,7 @@ export interface UsageAccumulator {
   requests: number
   /** Failed requests retried (SampleRecord.retries), errored samples' included. */
   retries: number
-  byProvider: Map<string, ProviderTokens>
+  byProvider: Map<string, ProviderSums>
   /** Fresh latencies in tenths of a ms. */
   latencies: number[]
   firstTokens: number[]
@@ -42,15 +57,45 @@ export function addUsage(acc: UsageAccumulator, usage: UsageRecord | undefined):
   acc.samples++
   acc.requests += usage.requests ?? 1
   let p = acc.byProvider.get(usage.provider)
-  if (!p) acc.byProvider.set(usage.provider, (p = { samples: 0, promptTokens: 0, completionTokens: 0 }))
+  if (!p) acc.byProvider.set(usage.provider, (p = createProviderSums()))
   p.samples++
   p.promptTokens += usage.promptTokens ?? 0
   p.completionTokens += usage.completionTokens ?? 0
+  if (usage.costUsd !== undefined) p.reportedCosts.push(usage.costUsd)
+  else {
+    p.unreportedPromptTokens += usage.promptTokens ?? 0
+    p.unreportedCompletionTokens += usage.completionTokens ?? 0
+    const [prompt, completion] = [usage.promptTokens !== undefined, usage.completionTokens !== undefined]
+    if (prompt && completion) {
+      if ((usage.promptTokens as number) + (usage.completionTokens as number) > 0) p.unreported.withTokens++
+    } else if (prompt) p.unreported.noCompletion++
+    else if (completion) p.unreported.noPrompt++
+    else p.unreported.noTokens++
+  }
   // Every request's latency where the record keeps them (trials), so percentiles are over requests.
   if (usage.latenciesMs) for (const ms of usage.latenciesMs) acc.latencies.push(Math.round(ms * 10))
   else if (usage.latencyMs !== undefined) acc.latencies.push(Math.round(usage.latencyMs * 10))
   if (usage.firstTokensMs) for (const ms of usage.firstTokensMs) acc.firstTokens.push(Math.round(ms * 10))
   else if (usage.firstTokenMs !== undefined) acc.firstTokens.push(Math.round(usage.firstTokenMs * 10))
+}
+
+function createProviderSums(): ProviderSums {
+  return {
+    samples: 0,
+    promptTokens: 0,
+    completionTokens: 0,
+    reportedCosts: [],
+    unreportedPromptTokens: 0,
+    unreportedCompletionTokens: 0,
+    unreported: { withTokens: 0, noPrompt: 0, noCompletion: 0, noTokens: 0 },
+  }
+}
+
+/** The sum of reported costs in ascending order: the same float whatever order the samples (shards) came in. */
+export function sumCosts(costs: readonly number[]): number {
+  let sum = 0
+  for (const c of [...costs].sort((a, b) => a - b)) sum += c
+  return sum
 }
 
 export interface LatencyStats {

@@ -21,6 +21,11 @@ export interface UsageRecord {
   latenciesMs?: number[]
   /** Each fresh trial's first-token time, where the provider gave one (`firstTokenMs` is absent then). */
   firstTokensMs?: number[]
+  /**
+   * USD the generations cost as the provider (or task) billed them, over every one of them; absent: unknown (the
+   * reporter prices the tokens where `pricing` has a price). Used as is: it wins over `pricing`.
+   */
+  costUsd?: number
 }
 
 /** Milliseconds to 0.1 ms: compact in meta, and exact as integer tenths when summed (see score/usage-sums.ts). */
@@ -35,7 +40,7 @@ function count(n: unknown): number | undefined {
 /** The usage of one output, or undefined when the provider reported none. */
 /** What usageRecord reads of a model output (a ModelOutput has this shape). */
 export interface UsageSource {
-  usage?: { promptTokens?: number; completionTokens?: number; latencyMs?: number; firstTokenMs?: number; requests?: number; latenciesMs?: number[] }
+  usage?: { promptTokens?: number; completionTokens?: number; latencyMs?: number; firstTokenMs?: number; requests?: number; latenciesMs?: number[]; costUsd?: number }
   cached?: true
 }
 
@@ -47,6 +52,9 @@ export function usageRecord(provider: string, output: UsageSource): UsageRecord 
     const v = count(u?.[k])
     if (v !== undefined) record[k] = k === 'latencyMs' || k === 'firstTokenMs' ? roundMs(v) : Math.round(v)
   }
+  // A cost is kept as billed (no rounding: fractions of a cent add up); one that is no amount is unknown, not zero.
+  const cost = count(u?.costUsd)
+  if (cost !== undefined) record.costUsd = cost
   // Several generations (an agent loop's steps): counted, each one's latency kept; a summed latency that cannot be
   // split into its requests is no request's latency, so it is left out rather than counted as one slow request.
   const requests = count(u?.requests)
@@ -66,25 +74,36 @@ export function usageRecord(provider: string, output: UsageSource): UsageRecord 
 }
 
 /**
- * Several generations of one sample (the judge asks once per kind) as one record: tokens and latencies summed (no
- * first-token time: a sum of those means nothing); cached only when every one was.
+ * Several generations of one sample (the judge asks once per kind) as one record: tokens, latencies and cost summed
+ * (no first-token time: a sum of those means nothing); cached only when every one was. A count that some part lacks
+ * is left out, never summed short.
  */
 export function sumUsage(parts: readonly UsageRecord[]): UsageRecord | undefined {
   const first = parts[0]
   if (!first) return undefined
   const out: UsageRecord = { provider: first.provider }
-  for (const k of ['promptTokens', 'completionTokens', 'latencyMs'] as const) {
-    let sum: number | undefined
-    for (const p of parts) if (p[k] !== undefined) sum = (sum ?? 0) + (p[k] as number)
+  for (const k of ['promptTokens', 'completionTokens', 'latencyMs', 'costUsd'] as const) {
+    const sum = sumOfAll(parts, k)
     if (sum !== undefined) out[k] = k === 'latencyMs' ? roundMs(sum) : sum
   }
   if (parts.every((p) => p.cached)) out.cached = true
   return out
 }
 
+/** The sum of `key` over `parts`; undefined when some part lacks it (a sum short of one part is no total). */
+function sumOfAll(parts: readonly UsageRecord[], key: 'promptTokens' | 'completionTokens' | 'latencyMs' | 'costUsd'): number | undefined {
+  let sum = 0
+  for (const p of parts) {
+    const v = p[key]
+    if (v === undefined) return undefined
+    sum += v
+  }
+  return sum
+}
+
 /**
- * A sample's trials as one record: the fresh trials' tokens and latencies summed, each latency kept for percentiles
- * over every request. Cached trials ran no model: left out, as cached samples are; cached when every trial was.
+ * A sample's trials as one record: the fresh trials' tokens, cost and latencies summed, each latency kept for
+ * percentiles over every request (a token count or cost some fresh trial lacks is left out, never summed short). Cached trials ran no model: left out, as cached samples are; cached when every trial was.
  */
 export function sumTrialUsage(parts: readonly (UsageRecord | undefined)[]): UsageRecord | undefined {
   const present = parts.filter((p): p is UsageRecord => p !== undefined)
@@ -95,9 +114,12 @@ export function sumTrialUsage(parts: readonly (UsageRecord | undefined)[]): Usag
   const out: UsageRecord = { provider: first.provider, requests: 0 }
   const latencies: number[] = []
   const firstTokens: number[] = []
+  for (const k of ['promptTokens', 'completionTokens', 'costUsd'] as const) {
+    const sum = sumOfAll(fresh, k)
+    if (sum !== undefined) out[k] = sum
+  }
   for (const p of fresh) {
     out.requests = (out.requests as number) + (p.requests ?? 1)
-    for (const k of ['promptTokens', 'completionTokens'] as const) if (p[k] !== undefined) out[k] = (out[k] ?? 0) + (p[k] as number)
     if (p.latenciesMs) latencies.push(...p.latenciesMs)
     else if (p.latencyMs !== undefined) latencies.push(p.latencyMs)
     if (p.firstTokensMs) firstTokens.push(...p.firstTokensMs)

@@ -173,3 +173,35 @@ describe('fromGenerateText (an AI SDK result)', () => {
     expect(() => fromGenerateText({} as never)).toThrow(/has no `steps`/)
   })
 })
+
+describe('a task reports its own cost', () => {
+  it('`usage.costUsd` is kept as billed; a value that is no amount is the sample\'s error, named', () => {
+    expect(taskOutput({ text: 'x', usage: { promptTokens: 3, costUsd: 0.000125 } }).usage).toEqual({ promptTokens: 3, costUsd: 0.000125 })
+    expect(usageRecord('t', taskOutput({ text: 'x', usage: { costUsd: 0.000125 } }))).toEqual({ provider: 't', costUsd: 0.000125 })
+    for (const bad of ['0.01', -0.5, Number.NaN, Number.POSITIVE_INFINITY, null]) {
+      expect(() => taskOutput({ text: 'x', usage: { costUsd: bad } }), String(bad)).toThrow(/`usage.costUsd` that is not a number >= 0/)
+    }
+    expect(() => taskOutput({ text: 'x', usage: { costUSD: 1 } })).toThrow(/`usage.costUSD`, which is not a usage field .*did you mean `costUsd`\?/)
+  })
+
+  it('an agent run sums every step\'s cost; one step without a cost leaves the run\'s cost unknown', () => {
+    const u = new StepUsage()
+    u.add({ usage: { promptTokens: 5, costUsd: 0.25 } })
+    u.add({ usage: { promptTokens: 6, costUsd: 0.5 } })
+    expect(u.total()).toMatchObject({ requests: 2, promptTokens: 11, costUsd: 0.75 })
+    u.add({ usage: { promptTokens: 7 } })
+    expect(u.total()).not.toHaveProperty('costUsd')
+  })
+
+  it('fromGenerateText: `stepCostUsd` read per step and summed; a step without one leaves it unknown; a bad one is named', () => {
+    const step = (cost: unknown) => ({ text: 'Hi', toolCalls: [], usage: { inputTokens: 4, outputTokens: 1 }, providerMetadata: { gateway: { cost } } })
+    const stepCostUsd = (s: { providerMetadata?: Record<string, Record<string, unknown> | undefined> | undefined }) => s.providerMetadata?.['gateway']?.['cost'] as number | undefined
+    const two = { steps: [step(0.125), step(0.25)] }
+    expect(taskOutput(fromGenerateText(two, { stepCostUsd })).usage).toMatchObject({ requests: 2, promptTokens: 8, costUsd: 0.375 })
+    expect(taskOutput(fromGenerateText({ steps: [step(0.125), step(undefined)] }, { stepCostUsd })).usage).not.toHaveProperty('costUsd')
+    // Without the option, no cost is guessed from the metadata.
+    expect(taskOutput(fromGenerateText(two)).usage).not.toHaveProperty('costUsd')
+    expect(() => fromGenerateText({ steps: [step(0.1), step('0.2')] }, { stepCostUsd })).toThrow('`stepCostUsd` gave step 2 a cost that is not a number >= 0 ("0.2")')
+    expect(() => fromGenerateText(two, { stepCost: stepCostUsd } as never)).toThrow(/unknown option `stepCost`/)
+  })
+})

@@ -51,7 +51,7 @@ describe('every entry point checks its options', () => {
     ['mcpTools server', () => mcpTools({ comand: 'node' } as never), 'mcpTools: the server: unknown option `comand`; did you mean `command`?'],
     ['a threshold', () => validateThresholds({ suite: { weather: { name_correct: 0.9 } } }), /unknown metric in `thresholds.suite`; known: .*; did you mean `suites`\?$/],
     ['a metric', () => validateThresholds({ suites: { weather: { name_corect: 0.9 } } }), /unknown metric in `thresholds.suites.weather.name_corect`; known: .*; did you mean `name_correct`\?$/],
-    ['a usage bound', () => validateMaxThresholds({ latency_p95ms: 1 }, false), 'did you mean `latency_p95_ms`?'],
+    ['a usage bound', () => validateMaxThresholds({ latency_p95ms: 1 }), 'did you mean `latency_p95_ms`?'],
   ]
   it.each(cases)('%s', (_name, make, message) => {
     expect(make).toThrow(message)

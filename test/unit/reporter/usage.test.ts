@@ -14,8 +14,9 @@ import type { ModelOutput, ModelProvider } from '../../../src/models/types.js'
 import ToolEvalsReporter from '../../../src/reporter/index.js'
 import { priceFor, usageReport, UsageCollector, validatePricing } from '../../../src/reporter/usage.js'
 import { checkMaxThresholds, validateMaxThresholds } from '../../../src/reporter/usage-thresholds.js'
+import { describeUsagePart, usageMarkdownRows } from '../../../src/reporter/usage-render.js'
 import { latencyStats, nearestRank } from '../../../src/score/usage-sums.js'
-import { sumTrialUsage, sumUsage, usageRecord } from '../../../src/score/usage.js'
+import { sumTrialUsage, sumUsage, usageRecord, type UsageRecord } from '../../../src/score/usage.js'
 import { recordUsage } from '../../../src/eval/usage.js'
 import { completion, startOpenAIServer, type OpenAIServer } from '../../helpers/openai-server.js'
 
@@ -180,9 +181,9 @@ describe('pricing and maxThresholds', () => {
     expect(() => new ToolEvalsReporter({ maxThresholds: { latency_p59_ms: 1 } as never })).toThrow(
       'unknown metric in `maxThresholds.latency_p59_ms`',
     )
-    expect(() => validateMaxThresholds({ suites: { a: { latency_p95_ms: -1 } } }, false)).toThrow('`maxThresholds.suites.a.latency_p95_ms` must be a number >= 0')
-    expect(() => validateMaxThresholds({ cost_usd: 5 }, false)).toThrow('`maxThresholds.cost_usd` needs the `pricing` option')
-    expect(validateMaxThresholds({ cost_usd: 5 }, true)).toEqual({ cost_usd: 5 })
+    expect(() => validateMaxThresholds({ suites: { a: { latency_p95_ms: -1 } } })).toThrow('`maxThresholds.suites.a.latency_p95_ms` must be a number >= 0')
+    // Without `pricing` too: a task may report its cost (a bound with no cost to measure fails at the end).
+    expect(validateMaxThresholds({ cost_usd: 5 })).toEqual({ cost_usd: 5 })
   })
 
   it('fails a cost bound over an unpriced provider, and a bound with nothing measured; an all-cached latency is not run', () => {
@@ -206,5 +207,88 @@ describe('pricing and maxThresholds', () => {
       { metric: 'latency_p95_ms', max: 1, actual: null, pass: true, notRun: true, note: 'every sample was cached', suite: 't' },
       { metric: 'prompt_tokens', max: 1, actual: null, pass: false, note: 'no sample reported usage', suite: 'missing' },
     ])
+  })
+})
+
+describe('a cost the samples report', () => {
+  const collect = (records: { id: string; suite?: string; usage: UsageRecord }[]) => {
+    const c = new UsageCollector()
+    for (const r of records) c.add({ id: r.id, usage: r.usage }, r.suite ?? 's')
+    return c
+  }
+
+  it('is used as is and wins over `pricing`, which prices only the samples that report none', () => {
+    const c = collect([
+      { id: 'a', usage: { provider: 'app', promptTokens: 1_000_000, completionTokens: 0, costUsd: 0.5 } },
+      { id: 'b', usage: { provider: 'app', promptTokens: 1_000_000, completionTokens: 0 } },
+    ])
+    const priced = usageReport(c.overall, { app: { prompt: 2, completion: 8 } })
+    expect(priced?.model.providers['app']).toEqual({ samples: 2, promptTokens: 2_000_000, completionTokens: 0, costUsd: 2.5, costReported: 1 })
+    expect(priced).toMatchObject({ costUsd: 2.5 })
+    expect(priced?.unpriced).toBeUndefined()
+  })
+
+  it('without a price for the rest, the cost is partial: marked, shown as such, and a cost bound fails closed', () => {
+    const c = collect([
+      { id: 'a', usage: { provider: 'app', promptTokens: 10, completionTokens: 2, costUsd: 0.5 } },
+      { id: 'b', usage: { provider: 'app', promptTokens: 10, completionTokens: 2 } },
+      { id: 'c', suite: 't', usage: { provider: 'app', promptTokens: 10, completionTokens: 2, costUsd: 0.25 } },
+    ])
+    const overall = usageReport(c.overall, undefined)
+    expect(overall?.model).toMatchObject({ costUsd: 0.75, unpriced: ['app'], providers: { app: { costUsd: 0.75, costReported: 2, costUnknown: 1 } } })
+    expect(overall).toMatchObject({ costUsd: 0.75, unpriced: ['app'] })
+    expect(describeUsagePart(overall!.model)).toContain('$0.75, partial (cost unknown for 1 of 3 samples of app)')
+    const suites = new Map([...c.suites].map(([k, v]) => [k, usageReport(v, undefined, true)]))
+    expect(usageMarkdownRows(overall, [suites.get('s'), suites.get('t')])).toContain('| usage: cost (USD, model + judge) | $0.75 (partial) | $0.5 (partial) | $0.25 |')
+    expect(checkMaxThresholds({ cost_usd: 100, suites: { s: { cost_usd: 100 }, t: { cost_usd: 100 } } }, overall, suites)).toEqual([
+      { metric: 'cost_usd', max: 100, actual: null, pass: false, note: 'cost unknown for 1 of 3 samples of app' },
+      { metric: 'cost_usd', max: 100, actual: null, pass: false, note: 'cost unknown for 1 of 2 samples of app', suite: 's' },
+      { metric: 'cost_usd', max: 100, actual: 0.25, pass: true, suite: 't' },
+    ])
+  })
+
+  it('every sample reporting one needs no `pricing`; a suite that reported none shows its cost as unknown, not $0', () => {
+    const c = collect([
+      { id: 'a', usage: { provider: 'app', costUsd: 0.5 } },
+      { id: 'b', usage: { provider: 'app', promptTokens: 3, completionTokens: 1, costUsd: 0.75 } },
+      { id: 'c', suite: 'other', usage: { provider: 'bare', promptTokens: 3, completionTokens: 1 } },
+    ])
+    const suite = (name: string) => usageReport(c.suites.get(name)!, undefined, true)
+    expect(suite('s')?.costUsd).toBe(1.25)
+    expect(checkMaxThresholds({ cost_usd: 1 }, suite('s'), new Map())).toEqual([{ metric: 'cost_usd', max: 1, actual: 1.25, pass: false }])
+    expect(suite('other')?.model).toMatchObject({ costUsd: 0, unpriced: ['bare'] })
+    expect(describeUsagePart(suite('other')!.model)).toContain('no price for bare')
+    expect(describeUsagePart(suite('other')!.model)).not.toContain('$0')
+    // No reported cost and no pricing anywhere: no cost in the report, and a cost bound has nothing to measure.
+    const none = usageReport(collect([{ id: 'a', usage: { provider: 'bare', promptTokens: 3, completionTokens: 1 } }]).overall, undefined)
+    expect(none).not.toHaveProperty('costUsd')
+    expect(checkMaxThresholds({ cost_usd: 1 }, none, new Map())).toEqual([
+      { metric: 'cost_usd', max: 1, actual: null, pass: false, note: 'no sample reported a cost and there is no `pricing`' },
+    ])
+  })
+
+  it('a priced sample without the token count its price needs has an unknown cost, not $0', () => {
+    const c = collect([
+      { id: 'a', usage: { provider: 'm', latencyMs: 12 } },
+      { id: 'b', usage: { provider: 'm', promptTokens: 1_000_000 } },
+      { id: 'c', usage: { provider: 'm', promptTokens: 1_000_000, completionTokens: 10 } },
+    ])
+    expect(usageReport(c.overall, { m: { prompt: 1, completion: 0 } })?.model).toMatchObject({ costUsd: 2, unpriced: ['m'], providers: { m: { costUnknown: 1 } } })
+    expect(usageReport(c.overall, { m: { prompt: 1, completion: 4 } })?.model).toMatchObject({ unpriced: ['m'], providers: { m: { costUnknown: 2 } } })
+  })
+
+  it('sums reported costs to the same number in any order (shards merged in any order)', () => {
+    // Float addition is not associative: 1 + 1e-16 + 1e-16 is 1, 1e-16 + 1e-16 + 1 is not.
+    const records = [1, 1e-16, 1e-16, 0.1, 0.2].map((costUsd, i) => ({ id: `s${i}`, usage: { provider: 'app', costUsd } }))
+    const cost = (order: typeof records) => usageReport(collect(order).overall, undefined)?.costUsd
+    expect(cost([...records].reverse())).toBe(cost(records))
+    expect(cost([records[2]!, records[0]!, records[4]!, records[1]!, records[3]!])).toBe(cost(records))
+  })
+
+  it('trials and a judge\'s kinds: a cost summed over every part, left out when one part has none', () => {
+    expect(sumTrialUsage([{ provider: 'a', costUsd: 0.25 }, { provider: 'a', costUsd: 0.5 }])).toMatchObject({ costUsd: 0.75 })
+    expect(sumTrialUsage([{ provider: 'a', costUsd: 0.25, promptTokens: 4 }, { provider: 'a', promptTokens: 5 }])).not.toHaveProperty('costUsd')
+    expect(sumUsage([{ provider: 'j', costUsd: 0.25 }, { provider: 'j', costUsd: 0.5 }])).toMatchObject({ costUsd: 0.75 })
+    expect(sumUsage([{ provider: 'j', costUsd: 0.25, promptTokens: 3 }, { provider: 'j', promptTokens: 2 }])).toEqual({ provider: 'j', promptTokens: 5 })
   })
 })
