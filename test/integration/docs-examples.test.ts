@@ -6,8 +6,10 @@
  * - the docs' tables of contents match their headings, and reference.md holds each command's `--help` text.
  *
  * A block that cannot stand alone is marked just before it with `<!-- docs-test: fragment -->` (or another reason);
- * it is listed as a skipped test with that reason. TypeScript blocks without an import of their own get the
- * package's usual imports and a few declared names (`data`, `model`, `output`, ...), as a reader assumes them.
+ * it is listed as a skipped test with that reason. A block that shows several files, each from a line `// <path>`
+ * (see helpers/doc-blocks.ts), is checked as those files in a folder of its own, so they import each other.
+ * TypeScript blocks without an import of their own get the package's usual imports and a few declared names
+ * (`data`, `model`, `output`, ...), as a reader assumes them.
  */
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } from 'node:fs'
@@ -15,19 +17,12 @@ import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { Command } from '../../src/cli/command.js'
+import { blockFiles, blocksOf, type Block } from '../helpers/doc-blocks.js'
 // @ts-expect-error: a plain .mjs script without types
 import { headings, withToc } from '../../scripts/docs-toc.mjs'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const outDir = join(root, '.docs-examples') // gitignored; kept after the run to read a failing block
-
-interface Block {
-  file: string // relative to the repository
-  line: number // line of the block's first content line in the Markdown file
-  lang: string
-  code: string
-  mark?: string // the `docs-test:` mark before the block
-}
 
 const markdownFiles = [
   'README.md',
@@ -35,25 +30,6 @@ const markdownFiles = [
     .filter((f) => f.endsWith('.md'))
     .map((f) => `docs/${f}`),
 ]
-
-function blocksOf(file: string): Block[] {
-  const lines = readFileSync(join(root, file), 'utf8').split('\n')
-  const out: Block[] = []
-  for (let i = 0; i < lines.length; i++) {
-    const open = /^(\s*)```(\w*)\s*$/.exec(lines[i]!)
-    if (!open) continue
-    const indent = open[1]!.length
-    const body: string[] = []
-    let j = i + 1
-    for (; j < lines.length && !/^\s*```\s*$/.test(lines[j]!); j++) body.push(lines[j]!.slice(indent))
-    let k = i - 1
-    while (k >= 0 && lines[k]!.trim() === '') k--
-    const mark = k >= 0 ? /<!--\s*docs-test:\s*(.+?)\s*-->/.exec(lines[k]!)?.[1] : undefined
-    out.push({ file, line: i + 2, lang: open[2]!, code: body.join('\n'), ...(mark ? { mark } : {}) })
-    i = j
-  }
-  return out
-}
 
 const blocks = markdownFiles.flatMap(blocksOf)
 const tsBlocks = blocks.filter((b) => b.lang === 'ts' || b.lang === 'typescript')
@@ -92,13 +68,19 @@ describe('TypeScript examples type-check', () => {
     mkdirSync(outDir, { recursive: true })
     writeFileSync(join(outDir, 'globals.d.ts'), GLOBALS)
     const files = new Map<string, { block: Block; offset: number }>()
+    const write = (path: string, code: string, block: Block, start: number) => {
+      const hasImport = /^\s*import\s/m.test(code)
+      const header = hasImport ? ['export {}'] : [...PRELUDE, 'export {}']
+      mkdirSync(dirname(path), { recursive: true })
+      writeFileSync(path, `${header.join('\n')}\n${code}\n`)
+      files.set(resolve(path), { block, offset: header.length - start })
+    }
     for (const [i, b] of tsBlocks.entries()) {
       if (b.mark) continue
-      const hasImport = /^\s*import\s/m.test(b.code)
-      const header = hasImport ? ['export {}'] : [...PRELUDE, 'export {}']
-      const path = join(outDir, `${String(i).padStart(3, '0')}-${b.file.replace(/[/.]/g, '_')}-${b.line}.ts`)
-      writeFileSync(path, `${header.join('\n')}\n${b.code}\n`)
-      files.set(resolve(path), { block: b, offset: header.length })
+      const base = `${String(i).padStart(3, '0')}-${b.file.replace(/[/.]/g, '_')}-${b.line}`
+      const parts = blockFiles(b.code)
+      if (!parts) write(join(outDir, `${base}.ts`), b.code, b, 0)
+      else for (const f of parts) if (/\.(ts|tsx|mts)$/.test(f.path)) write(join(outDir, base, f.path), f.code, b, f.start)
     }
     // The compiler's own command (TypeScript 7 has no stable JS API): a tsconfig beside the blocks, paths relative to it.
     const config = {

@@ -1,11 +1,13 @@
 // describeEval's `task` and the AI SDK adapter in one real `vitest run` of the built package, against one loopback
 // OpenAI-compatible server: tasks returning raw text, an assistant message, calls and a trajectory; the AI SDK's
 // single step (the sample's tools as schemas) and its agent loop (tools with `execute`, several steps); each scored
-// as the same samples through `openaiCompatible` (the same server answers) are; usage counted per generation; and a
-// throwing task, a late one and one of the wrong shape, each one errored sample with its reason.
+// as the same samples through `openaiCompatible` (the same server answers) are; usage counted per generation, and a
+// cost the task reports carried to the report; a throwing task, a late one and one of the wrong shape, each one
+// errored sample with its reason; and the "Testing your app" example of docs/writing-evals.md, its files as written.
 import { mkdirSync, readFileSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { blockFiles, blocksOf } from '../helpers/doc-blocks.js'
 import { createEvalProject, ensureBuilt, REPO, type EvalProject, type RunResult } from '../helpers/eval-project.js'
 import { completion, startOpenAIServer, type ChatRequest, type OpenAIServer } from '../helpers/openai-server.js'
 
@@ -23,7 +25,8 @@ const data = [
 function answer(req: ChatRequest) {
   const messages = req.body.messages as { role: string; content: unknown }[]
   const last = messages[messages.length - 1]!
-  const usage = { prompt_tokens: 7 * messages.length, completion_tokens: 3, total_tokens: 7 * messages.length + 3 }
+  // `cost` in USD as some gateways bill it (OpenRouter's `usage.cost`): a microdollar a token.
+  const usage = { prompt_tokens: 7 * messages.length, completion_tokens: 3, total_tokens: 7 * messages.length + 3, cost: (7 * messages.length + 3) / 1e6 }
   const reply = (content: string | null, calls?: unknown[]) => ({ json: { ...completion(content, calls), usage } })
   if (last.role === 'tool') return reply('Done.')
   const ask = JSON.stringify(messages)
@@ -31,10 +34,19 @@ function answer(req: ChatRequest) {
   if (ask.includes('Paris')) return reply(null, [call(0, 'get_weather', 'Paris')])
   if (ask.includes('Tokyo')) return reply(null, [call(0, 'get_weather', 'Tokyo'), call(1, 'get_time', 'Tokyo')])
   if (ask.includes('Rome')) return reply(null, [call(0, 'get_weather', 'Roma')])
+  if (ask.includes('order A17')) return reply(null, [{ id: 'call_0', type: 'function', function: { name: 'getOrder', arguments: '{"orderId":"A17"}' } }])
   return reply('Hi!')
 }
 
+// docs/writing-evals.md, "Testing your app": its samples and its files, written into the project as they are shown.
+const docBlocks = blocksOf('docs/writing-evals.md')
+const docExample = docBlocks.find((b) => b.lang === 'ts' && b.code.includes('// evals/chat.eval.ts'))
+const docFiles = Object.fromEntries((blockFiles(docExample?.code ?? '') ?? []).map((f) => [f.path, f.code]))
+const docSamples = docBlocks.find((b) => b.lang === 'jsonl' && b.code.includes('Where is order A17?'))?.code
+
 const evalFile = `
+// The docs' example, in this file's worker (a worker of its own would cost a second load of the package and the SDK).
+import './chat.eval.ts'
 import { describeEval, openaiCompatible } from 'vitest-tool-evals'
 import { aiSdkTask } from 'vitest-tool-evals/ai-sdk'
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
@@ -50,7 +62,7 @@ const time = async ({ city }) => ({ city, time: '12:00' })
 async function chat(messages, signal) {
   const res = await fetch(baseURL + '/chat/completions', { method: 'POST', signal, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'test-model', messages, tools: data[0].tools }) })
   const body = await res.json()
-  return { message: body.choices[0].message, usage: { promptTokens: body.usage.prompt_tokens, completionTokens: body.usage.completion_tokens } }
+  return { message: body.choices[0].message, usage: { promptTokens: body.usage.prompt_tokens, completionTokens: body.usage.completion_tokens, costUsd: body.usage.cost } }
 }
 const hermes = (tc) => '<tool_call>\\n' + JSON.stringify({ name: tc.function.name, arguments: JSON.parse(tc.function.arguments) }) + '\\n</tool_call>'
 
@@ -158,12 +170,14 @@ describe('tasks and the AI SDK in an eval project run by vitest', () => {
 
   beforeAll(async () => {
     ensureBuilt()
+    expect(Object.keys(docFiles), 'the example of docs/writing-evals.md').toEqual(['lib/chat.ts', 'evals/chat.eval.ts'])
+    expect(docSamples, 'the samples of docs/writing-evals.md').toBeDefined()
     server = await startOpenAIServer(answer)
-    project = createEvalProject({ 'vitest.config.mjs': config, 'evals/app.eval.mjs': evalFile, 'data.json': JSON.stringify(data) })
+    project = createEvalProject({ 'vitest.config.mjs': config, 'evals/app.eval.mjs': evalFile, 'data.json': JSON.stringify(data), ...docFiles, 'evals/chat.jsonl': docSamples! })
     // The AI SDK's OpenAI-compatible provider, as the user's project would have it installed.
     mkdirSync(join(project.dir, 'node_modules/@ai-sdk'), { recursive: true })
     symlinkSync(join(REPO, 'node_modules/@ai-sdk/openai-compatible'), join(project.dir, 'node_modules/@ai-sdk/openai-compatible'), 'dir')
-    run = await project.run(['run'], { LOOP_URL: server.baseURL })
+    run = await project.run(['run'], { LOOP_URL: server.baseURL, LLM_BASE_URL: server.baseURL })
     report = JSON.parse(readFileSync(join(project.dir, 'report.json'), 'utf8'))
   })
   afterAll(async () => {
@@ -173,7 +187,7 @@ describe('tasks and the AI SDK in an eval project run by vitest', () => {
 
   it('runs every suite; only the broken tasks fail, each with its reason', () => {
     const out = run.stdout + run.stderr
-    expect(out, out).toMatch(/Tests\s+3 failed \| 33 passed \(36\)/)
+    expect(out, out).toMatch(/Tests\s+3 failed \| 37 passed \(40\)/)
     expect(report.suites.broken.errored).toEqual({
       count: 3,
       byReason: {
@@ -220,5 +234,35 @@ describe('tasks and the AI SDK in an eval project run by vitest', () => {
     // Raw text and bare calls carry no usage: unknown, not zero.
     expect(report.suites['task-text'].usage).toBeUndefined()
     expect(report.suites['task-calls'].usage).toBeUndefined()
+  })
+
+  it('carries a cost the task reports to the report; the other suites\' cost is unknown, never counted as $0', () => {
+    const usage = report.suites['task-message'].usage
+    // A microdollar a token, as the server billed it.
+    expect(usage.costUsd).toBeCloseTo((usage.model.promptTokens + usage.model.completionTokens) / 1e6, 15)
+    expect(usage.unpriced).toBeUndefined()
+    expect(usage.model.providers['task:task-message']).toMatchObject({ samples: 4, costUsd: usage.costUsd, costReported: 4 })
+    // No pricing: every other provider's cost is unknown, so the run's is partial.
+    expect(report.usage.unpriced).toContain('task:task-trajectory')
+    expect(report.usage.unpriced).not.toContain('task:task-message')
+    expect(report.suites['ai-sdk'].usage.unpriced).toEqual([expect.stringMatching(/^ai-sdk:loop\.chat:test-model$/)])
+    expect(run.stdout).toMatch(/usage {2}model .*partial \(/)
+  })
+
+  it("runs the docs' Next.js example as written: the SDK's loop and the route's own function score the same", () => {
+    const suite = (name: string) => {
+      const { metrics, failures, trajectory, errored, usage } = report.suites[name]
+      return { metrics, failures, trajectory, errored, requests: usage.model.requests, completionTokens: usage.model.completionTokens }
+    }
+    const tools = suite('chat route tools')
+    // "Where is order A17?": getOrder, then an answer; "Hi there": an answer at once.
+    expect(tools.metrics).toMatchObject({ name_correct: 1, args_exact_match: 1, no_call_accuracy: 1 })
+    expect(tools.trajectory).toMatchObject({ samples: 2, steps: 3, calls: 1, toolErrors: 0 })
+    expect(tools.requests).toBe(3)
+    expect(suite('chat route')).toEqual(tools)
+    // The route's tool ran on its own data, and the model was sent its result, with the route's instructions.
+    const afterTool = server.requests.filter((r) => JSON.stringify(r.body.messages).includes('shipped'))
+    expect(afterTool).toHaveLength(2)
+    expect(JSON.stringify(afterTool[0]!.body.messages)).toContain('You are the shop assistant.')
   })
 })

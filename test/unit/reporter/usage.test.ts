@@ -281,6 +281,7 @@ describe('a cost the samples report', () => {
     // Float addition is not associative: 1 + 1e-16 + 1e-16 is 1, 1e-16 + 1e-16 + 1 is not.
     const records = [1, 1e-16, 1e-16, 0.1, 0.2].map((costUsd, i) => ({ id: `s${i}`, usage: { provider: 'app', costUsd } }))
     const cost = (order: typeof records) => usageReport(collect(order).overall, undefined)?.costUsd
+    expect(cost(records)).toBeCloseTo(1.3, 12)
     expect(cost([...records].reverse())).toBe(cost(records))
     expect(cost([records[2]!, records[0]!, records[4]!, records[1]!, records[3]!])).toBe(cost(records))
   })
