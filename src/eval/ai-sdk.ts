@@ -39,7 +39,8 @@ export interface AiSdkTaskOptions {
 
 /**
  * A step's cost in USD, read from where your provider puts it (e.g. `step.providerMetadata?.openrouter?.usage?.cost`
- * with OpenRouter's usage accounting); undefined where the step has none.
+ * with OpenRouter's usage accounting, or a gateway's `usage.cost` in the raw `step.response?.body`, which the SDK keeps
+ * with `include: { responseBody: true }`); undefined where the step has none.
  */
 export type StepCost = (step: GenerateTextStep) => number | undefined
 
@@ -165,6 +166,8 @@ export interface GenerateTextStep {
   usage?: { inputTokens?: number | undefined; outputTokens?: number | undefined }
   performance?: { responseTimeMs?: number }
   providerMetadata?: Record<string, Record<string, unknown> | undefined> | undefined
+  /** The HTTP response: its raw `body` with `generateText`'s `include: { responseBody: true }` (for `stepCostUsd`). */
+  response?: { body?: unknown }
 }
 
 type StepLike = GenerateTextStep

@@ -65,7 +65,10 @@ export interface ToolEvalsReporterOptions extends GateOptions, HistoryOptions {
   summary?: boolean
   /** Write the self-contained HTML report here (relative to Vitest's root), e.g. 'tool-evals-report.html'. */
   htmlFile?: string
-  /** USD per million prompt / completion tokens by provider id, e.g. `{ 'openai:gpt-4o': { prompt: 2.5, completion: 10 } }`. */
+  /**
+   * USD per million prompt / completion tokens by provider id, e.g. `{ 'openai:gpt-4o': { prompt: 2.5, completion: 10 } }`,
+   * for the samples that report no cost of their own (a reported `usage.costUsd` wins).
+   */
   pricing?: Pricing
   /** Upper bounds on usage: `{ latency_p95_ms: 2000, cost_usd: 5, suites: { … } }` (see MaxThresholds). */
   maxThresholds?: MaxThresholds

@@ -137,6 +137,9 @@ describeEval('ai-sdk-agent', {
       get_time: tool({ description: 'get_time of a city', inputSchema: jsonSchema(data[0].tools[1].function.parameters), execute: time }),
     },
     stopWhen: stepCountIs(4),
+    // What the server billed each step, from its raw response (an OpenAI-compatible gateway's \`usage.cost\`).
+    settings: { include: { responseBody: true } },
+    stepCostUsd: (step) => step.response?.body?.usage?.cost,
   }),
 })
 
@@ -246,6 +249,11 @@ describe('tasks and the AI SDK in an eval project run by vitest', () => {
     expect(report.usage.unpriced).toContain('task:task-trajectory')
     expect(report.usage.unpriced).not.toContain('task:task-message')
     expect(report.suites['ai-sdk'].usage.unpriced).toEqual([expect.stringMatching(/^ai-sdk:loop\.chat:test-model$/)])
+    // The AI SDK's loop: every step's cost, read by \`stepCostUsd\`, summed over its 7 generations.
+    const agent = report.suites['ai-sdk-agent'].usage
+    expect(agent.model.requests).toBe(7)
+    expect(agent.costUsd).toBeCloseTo((agent.model.promptTokens + agent.model.completionTokens) / 1e6, 15)
+    expect(agent.unpriced).toBeUndefined()
     expect(run.stdout).toMatch(/usage {2}model .*partial \(/)
   })
 
