@@ -6,7 +6,7 @@ import type { Sample } from '../../../src/data/types.js'
 import { functionsEnvironment, runAgent, StepUsage } from '../../../src/eval/agent.js'
 import { planSuite } from '../../../src/eval/suite-plan.js'
 import { taskOutput, taskProvider, type EvalTask } from '../../../src/eval/task.js'
-import { fromGenerateText } from '../../../src/eval/ai-sdk.js'
+import { aiSdkTask, fromGenerateText } from '../../../src/eval/ai-sdk.js'
 import type { ModelOutput, ModelProvider } from '../../../src/models/types.js'
 import { usageRecord } from '../../../src/score/usage.js'
 import { outputCalls } from '../../../src/eval/scorers.js'
@@ -203,5 +203,6 @@ describe('a task reports its own cost', () => {
     expect(taskOutput(fromGenerateText(two)).usage).not.toHaveProperty('costUsd')
     expect(() => fromGenerateText({ steps: [step(0.1), step('0.2')] }, { stepCostUsd })).toThrow('`stepCostUsd` gave step 2 a cost that is not a number >= 0 ("0.2")')
     expect(() => fromGenerateText(two, { stepCost: stepCostUsd } as never)).toThrow(/unknown option `stepCost`/)
+    expect(() => aiSdkTask({ model: 'gateway/model', stepCostUsd: 0.01 as never })).toThrow('aiSdkTask: option `stepCostUsd` must be a function of a step')
   })
 })
