@@ -283,8 +283,8 @@ const ENGINE_GAPS: { construct: string; pattern: RegExp; supplied?: true }[] = [
   { construct: '{% include %}, {% import %} or {% extends %}', pattern: /\{%-?\s*(?:include|import|from|extends)\b/ },
   { construct: 'a test with arguments (e.g. `is divisibleby(3)`)', pattern: /\bis\s+(?:not\s+)?\w+\s*\(/ },
   {
-    construct: 'a filter neither has here (center, dictsort, filesizeformat, pprint, random, slice, striptags, urlize, wordwrap, xmlattr)',
-    pattern: /\|\s*(?:center|dictsort|filesizeformat|pprint|random|slice|striptags|urlize|wordwrap|xmlattr)\b/,
+    construct: 'a filter neither has here (center, filesizeformat, pprint, random, slice, striptags, urlize, wordwrap, xmlattr)',
+    pattern: /\|\s*(?:center|filesizeformat|pprint|random|slice|striptags|urlize|wordwrap|xmlattr)\b/,
   },
 ]
 
@@ -293,7 +293,7 @@ const ENGINE_GAPS: { construct: string; pattern: RegExp; supplied?: true }[] = [
  * `supplied`: the renderer had python-jinja.ts's constructs, so only the others are named.
  */
 export function explainEngineError(source: string, message: string, supplied = true): string {
-  if (!/not a function|Unknown \w+ filter|Unknown statement type|not currently supported|Unknown operator|Unknown test|Cannot apply filter/.test(message)) return message
+  if (!/not a function|Unknown \w+ filter|Unknown statement type|not currently supported|Unknown operator|Unknown test|Cannot apply filter|Parser Error/.test(message)) return message
   const used = ENGINE_GAPS.filter((g) => !(supplied && g.supplied) && g.pattern.test(source)).map((g) => g.construct)
   return used.length === 0
     ? `${message} (a construct of Python's Jinja that @huggingface/jinja lacks)`
