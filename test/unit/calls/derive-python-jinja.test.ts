@@ -7,20 +7,18 @@
  */
 import { describe, expect, it } from 'vitest'
 import { createRequire } from 'node:module'
-import { deriveFormat, parseToolCalls, renderTemplateBounded } from '../../../src/calls/index.js'
+import { deriveFormat, parseToolCalls, renderTemplateBounded, type ToolDefinition } from '../../../src/calls/index.js'
 import { explainEngineError } from '../../../src/calls/derive/jinja.js'
 import { pythonJinja } from '../../../src/calls/derive/python-jinja.js'
 import { pythonText } from '../../../src/calls/derive/python-text.js'
 
-const RAISES = Symbol('raises')
-
-/** [construct, template, Python's rendering (or RAISES: Python raises too), context]. */
-const CONSTRUCTS: [string, string, string | typeof RAISES, Record<string, unknown>?][] = [
+/** [construct, template, Python's rendering (or, where Python raises, its message), context]. */
+const CONSTRUCTS: [string, string, string | RegExp, Record<string, unknown>?][] = [
   ["{% do %} with list.append() in a loop", "{% set l = [] %}{% for m in messages %}{% do l.append(m.role) %}{% endfor %}{{ l|join(',') }}", "user,assistant", {"messages": [{"role": "user"}, {"role": "assistant"}]}],
   ["namespace list mutated by .append()", "{% set ns = namespace(items=[]) %}{% for x in [1,2,3] %}{% do ns.items.append(x * 2) %}{% endfor %}{{ ns.items|length }}:{{ ns.items[2] }}", "3:6"],
   ["list.extend() and list.pop()", "{% set l = [1,2,3] %}{% do l.extend([4,5]) %}{{ l.pop() }}{{ l.pop(0) }}{{ l|join('-') }}", "512-3-4"],
   ["dict.update() and dict.pop()", "{% set d = {'a': 1} %}{% do d.update({'b': 2}, c=3) %}{{ d|tojson }}{{ d.pop('a') }}{{ d|length }}", "{\"a\": 1, \"b\": 2, \"c\": 3}12"],
-  ["str.format() mixing automatic and manual numbering raises", "{{ '{} and {name}: {0!r}'.format('x', name='y') }}|{{ '{:>6.2f}|{:05d}|{:,}'.format(3.14159, 42, 1234567) }}", RAISES],
+  ["str.format() mixing automatic and manual numbering raises", "{{ '{} and {name}: {0!r}'.format('x', name='y') }}|{{ '{:>6.2f}|{:05d}|{:,}'.format(3.14159, 42, 1234567) }}", /cannot switch from automatic field numbering to manual field specification/],
   ["str.count(), find(), rfind()", "{{ 'banana'.count('a') }}{{ 'banana'.find('n') }}{{ 'banana'.rfind('n') }}{{ 'banana'.find('z') }}", "324-1"],
   ["str.splitlines()", "{% for l in 'a\\nb\\r\\nc'.splitlines() %}[{{ l }}]{% endfor %}", "[a][b][c]"],
   ["loop.cycle()", "{% for x in range(5) %}{{ loop.cycle('odd', 'even') }} {% endfor %}", "odd even odd even odd "],
@@ -34,7 +32,8 @@ const CONSTRUCTS: [string, string, string | typeof RAISES, Record<string, unknow
   ["groupby (grouper/list, unpacking, case-insensitive)", "{% for g in tools|groupby('kind') %}{{ g.grouper }}={{ g.list|map(attribute='name')|join(',') }};{% endfor %}{% for k, v in tools|groupby('kind') %}{{ k }}{{ v|length }}{% endfor %}", "Math=add,mul;web=search;Math2web1", {"tools": [{"kind": "web", "name": "search"}, {"kind": "Math", "name": "add"}, {"kind": "math", "name": "mul"}]}],
   ["format filter (printf-style)", "{{ '%s=%d (%.2f) %r %05.1f %-4s| %x %%'|format('a', 3, 2.5, 'q', 3.14159, 'ab', 255) }}|{{ '%(n)s!'|format(n='hi') }}", "a=3 (2.50) 'q' 003.1 ab  | ff %|hi!"],
   ["% on strings", "{{ 'Hello %s, you are %d' % ('Bob', 7) }}|{{ '%s' % 'x' }}|{{ '%(a)s-%(b)s' % {'a': 1, 'b': 2} }}", "Hello Bob, you are 7|x|1-2"],
-  ["attr of an undefined value raises", "{{ ns|attr('x') }}|{{ {'a':1}|attr('a') }}|", RAISES],
+  ["str.format() format specs", "{{ '{:>6.2f}|{:05d}|{:,}|{:^7}|{:+.1%}|{:*<6}|{:.3}|{:e}'.format(3.14159, 42, 1234567, 'mid', 0.256, 'ab', 'abcdef', 12345.678) }}", "  3.14|00042|1,234,567|  mid  |+25.6%|ab****|abc|1.234568e+04"],
+  ["attr of an undefined value raises", "{{ ns|attr('x') }}|{{ {'a':1}|attr('a') }}|", /undefined/],
   ["truncate", "{{ 'The quick brown fox jumps over the lazy dog'|truncate(20) }}|{{ 'The quick brown fox jumps'|truncate(20, true) }}|{{ 'short'|truncate(20) }}|{{ 'The quick brown fox jumps over'|truncate(15, false, '…', 0) }}", "The quick brown...|The quick brown fox jumps|short|The quick…"],
   ["urlencode", "{{ 'a b/c&d é'|urlencode }}|{{ {'q': 'a b', 'n': 1}|urlencode }}", "a%20b/c%26d%20%C3%A9|q=a+b&n=1"],
   ["wordcount", "{{ 'Hello, wide world! 42 times_x'|wordcount }}", "5"],
@@ -43,13 +42,13 @@ const CONSTRUCTS: [string, string, string | typeof RAISES, Record<string, unknow
   ["select and reject", "{{ [1,2,3,4]|select('odd')|join(',') }}|{{ [0,1,'',None,'x']|select|list|length }}|{{ [1,2,3,4]|reject('even')|join(',') }}", "1,3|2|1,3"],
   ["dict methods win over keys", "{% set d = {'items': 5} %}{{ d.items()|list|length }}{{ d.get('items') }}", "15"],
   ["{% filter %} with a supplied filter", "{% filter upper %}x{% endfilter %}{% filter e %}<b>{% endfilter %}", "X&lt;b&gt;"],
-  ["str.format() field lookups: .name on a dict raises", "{{ 'x'|format }}|{{ '{0[0]}-{0[1]}-{1.name}'.format(['a','b'], {'name':'n'}) }}", RAISES],
+  ["str.format() field lookups: .name on a dict raises", "{{ 'x'|format }}|{{ '{0[0]}-{0[1]}-{1.name}'.format(['a','b'], {'name':'n'}) }}", /'dict' object has no attribute 'name'/],
   ["do inside whitespace control", "{%- set tools_list = [] -%}\n{%- for t in tools -%}\n  {%- do tools_list.append({'name': t.name, 'n': loop.index}) -%}\n{%- endfor -%}\n{{ tools_list|tojson }}", "[{\"name\": \"a\", \"n\": 1}, {\"name\": \"b\", \"n\": 2}]", {"tools": [{"name": "a"}, {"name": "b"}]}],
   ["str() of values in str.format", "{{ '{}'.format(1.0) }}|{{ '{}'.format([1, 'a', None, True]) }}|{{ '{}'.format(0.00001) }}|{{ '{!r}'.format(\"it's\") }}|{{ 2.5|round|string }}", "1.0|[1, 'a', None, True]|1e-05|\"it's\"|2.0"],
   ["dict.setdefault/copy, list.reverse/insert/remove/clear", "{% set x = {'a': 1} %}{{ x.setdefault('b', 2) }}{{ x.copy()|length }}{% set y = [3,1] %}{% do y.reverse() %}{{ y|join }}{% do y.insert(0, 9) %}{% do y.remove(3) %}{{ y|join }}{% do y.clear() %}{{ y|length }}", "2213910"],
-  ["list.pop() of an empty list raises", "{% set l = [] %}{{ l.pop() }}", RAISES],
+  ["list.pop() of an empty list raises", "{% set l = [] %}{{ l.pop() }}", /pop from empty list/],
   ["{% do %} with a conditional expression", "{% set t = namespace(n=0) %}{% for m in messages %}{% do t.update({}) if false %}{% set t.n = t.n + 1 %}{% endfor %}{{ t.n }}", "2", {"messages": [1, 2]}],
-  ["% with too few arguments raises", "{{ '%s and %s' % 'a' }}", RAISES],
+  ["% with too few arguments raises", "{{ '%s and %s' % 'a' }}", /not enough arguments for format string/],
   ["map() through the engine's and the supplied filters", "{{ [3, 1, 2]|map('round')|list|length }}{{ ['a', 'b']|map('upper')|join }}{{ [[1, 2], [3]]|map('sum')|join(',') }}", "3AB3,3"],
   ["dict.items() in a map", "{{ {'b': 1, 'a': 2}.items()|map('first')|join }}", "ba"],
 ]
@@ -57,12 +56,12 @@ const CONSTRUCTS: [string, string, string | typeof RAISES, Record<string, unknow
 describe("each construct renders as Python's Jinja renders it", () => {
   it.each(CONSTRUCTS)('%s', (_, template, expected, context = {}) => {
     const r = renderTemplateBounded(template, context)
-    if (expected === RAISES) expect(r.error).toBeTypeOf('string')
+    if (expected instanceof RegExp) expect(r.error).toMatch(expected)
     else expect(r).toEqual({ text: expected })
   })
 })
 
-const TOOLS = [
+const TOOLS: ToolDefinition[] = [
   { type: 'function', function: { name: 'get_weather', description: 'Weather for a city & its forecast, in metric units, for up to ten days ahead', parameters: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer' } } } } },
   { type: 'function', function: { name: 'set_alarm', description: 'Set an alarm', parameters: { type: 'object', properties: { at: { type: 'string' } } } } },
 ]
@@ -108,7 +107,7 @@ describe('whole templates: the format is derived, and the calls the template wri
     expect(f.verified).toContain('two calls')
     // The model's output: what the conversation with the calls renders beyond the prompt.
     const prompt = renderTemplateBounded(template, { ...context, messages: [USER], add_generation_prompt: true })
-    if (prompt.text === undefined || !python.startsWith(prompt.text)) throw new Error(`the prompt is no prefix: ${JSON.stringify(prompt)}`)
+    if (prompt.error !== undefined || !python.startsWith(prompt.text)) throw new Error(`the prompt is no prefix: ${JSON.stringify(prompt)}`)
     const output = python.slice(prompt.text.length)
     const calls = parseToolCalls(output, { chatTemplate: template, tools: TOOLS })
     expect(calls.map((c) => [c.format, c.name, c.arguments, c.argumentsValid])).toEqual([
@@ -129,9 +128,8 @@ describe('where a construct cannot be supplied', () => {
     const source = "{% do l.append(1) %}{{ x|round }}"
     expect(explainEngineError(source, 'Unknown statement type: do', false)).toMatch(/uses \{% do %\}, list\.append\(\), a filter it lacks \(format, round/)
     expect(explainEngineError(source, 'Unknown statement type: do', true)).not.toMatch(/append/)
-  })
-  it('zip() and a bool filter are not Python Jinja\'s either: the template fails there too, and here', () => {
-    expect(renderTemplateBounded('{{ zip([1], [2]) }}', {}).error).toBeTypeOf('string')
-    expect(renderTemplateBounded('{{ 1|bool }}', {}).error).toBeTypeOf('string')
+    // zip() and a bool filter are not Python Jinja's either: a template using them fails there too, and here.
+    expect(renderTemplateBounded('{{ zip([1], [2]) }}', {}).error).toMatch(/not a function/)
+    expect(renderTemplateBounded('{{ 1|bool }}', {}).error).toMatch(/bool/)
   })
 })
