@@ -123,7 +123,13 @@ export function pythonJinja(jinja: any, py: PythonText): (source: string) => Com
   type Method = (self: V, args: V[], kwargs: Map<string, V>) => V
   const LIST: Record<string, Method> = {
     append: (self, [x]) => (self.value.push(x ?? fail('list.append() takes exactly one argument (0 given)')), none()),
-    extend: (self, [x]) => (self.value.push(...items(x ?? fail('list.extend() takes exactly one argument (0 given)'))), none()),
+    extend: (self, [x]) => {
+      // A copy first: `l.extend(l)` adds the items once, as in Python. In chunks: a spread of a long list overflows the
+      // stack, and one push at a time lets a doubling list run into the time budget before the memory budget.
+      const add = items(x ?? fail('list.extend() takes exactly one argument (0 given)')).slice()
+      for (let i = 0; i < add.length; i += 8192) self.value.push(...add.slice(i, i + 8192))
+      return none()
+    },
     insert: (self, [i, x]) => {
       const n = self.value.length
       const at = intOf(i, 0, 'list.insert() index')

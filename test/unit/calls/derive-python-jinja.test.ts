@@ -51,6 +51,17 @@ const CONSTRUCTS: [string, string, string | RegExp, Record<string, unknown>?][] 
   ["% with too few arguments raises", "{{ '%s and %s' % 'a' }}", /not enough arguments for format string/],
   ["map() through the engine's and the supplied filters", "{{ [3, 1, 2]|map('round')|list|length }}{{ ['a', 'b']|map('upper')|join }}{{ [[1, 2], [3]]|map('sum')|join(',') }}", "3AB3,3"],
   ["dict.items() in a map", "{{ {'b': 1, 'a': 2}.items()|map('first')|join }}", "ba"],
+  ["list.extend() of itself adds its items once", "{% set l = [1,2] %}{% do l.extend(l) %}{{ l|join(',') }}", "1,2,1,2"],
+  ["dict.get() with a default, dict.items() unpacked", "{% set d = {'a': 1} %}{{ d.get('b', 'none') }}{% for k, v in d.items() %}{{ k }}={{ v }}{% endfor %}", "nonea=1"],
+  ["groupby with a default and case_sensitive", "{% for g in [{'k':'A'},{'k':'a'},{}]|groupby('k', default='z', case_sensitive=true) %}{{ g.grouper }}{{ g.list|length }};{% endfor %}", "A1;a1;z1;"],
+  ["range() is still the engine's", "{% for i in range(2, 8, 3) %}{{ i }}{% endfor %}", "25"],
+  ["% with x, o, + and e conversions", "{{ '%x|%o|%+d|%e|%#x' % (255, 8, 5, 12345.678, 255) }}", "ff|10|+5|1.234568e+04|0xff"],
+  ["urlencode of pairs", "{{ [['a', 1], ['b c', 'd&e']]|urlencode }}", "a=1&b+c=d%26e"],
+  ["str.format() with a namespace attribute", "{% set ns = namespace(n='x') %}{{ '{0.n}!'.format(ns) }}", "x!"],
+  ["min and max with an attribute path", "{{ [{'a': {'b': 3}}, {'a': {'b': 1}}]|min(attribute='a.b')|tojson }}", "{\"a\": {\"b\": 1}}"],
+  ["sum of floats", "{{ [0.1, 0.2]|sum }}", "0.30000000000000004"],
+  ["tool-call arguments written with str.format() and items()", "{% for c in calls %}{{ c.name }}({% for k, v in c.args.items() %}{{ '{}={!r}'.format(k, v) }}{% if not loop.last %}, {% endif %}{% endfor %}){% endfor %}", "f(city='Oslo', n=2, ok=True, x=None)", {"calls": [{"name": "f", "args": {"city": "Oslo", "n": 2, "ok": true, "x": null}}]}],
+  ["raise_exception() is still the engine's", "{{ raise_exception('bad template input') }}", /bad template input/],
 ]
 
 describe("each construct renders as Python's Jinja renders it", () => {
