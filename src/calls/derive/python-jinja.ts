@@ -81,9 +81,10 @@ export function pythonJinja(jinja: any, py: PythonText): (source: string) => Com
     v === undefined || v.type === 'NullValue' ? fallback : v.type === 'IntegerValue' || v.type === 'BooleanValue' ? Number(v.value) : fail(`${what} must be an integer, not ${py.pyType(v)}`)
   const boolOf = (v: V | undefined, fallback: boolean): boolean => (v === undefined ? fallback : v.__bool__().value)
 
-  /** The items a Python loop over `v` yields. */
+  /** The items a Python loop over `v` yields (none for an undefined value, as Jinja's Undefined yields). */
   function items(v: V): V[] {
     if (isList(v)) return v.value
+    if (v.type === 'UndefinedValue') return []
     if (isDict(v)) return [...v.value.keys()].map(str)
     if (v.type === 'StringValue') return [...(v.value as string)].map(str)
     return fail(`${py.pyType(v)} object is not iterable`)
@@ -323,6 +324,22 @@ export function pythonJinja(jinja: any, py: PythonText): (source: string) => Com
       }
       const name = stringOf(args[0] ?? fail('map requires a filter argument'), 'filter name')
       return new List(items(v).map((x) => interp.filterByName(x, name, args.slice(1), kwargs, env)))
+    },
+    // The engine has these for some types only, or writes Python values as JSON (`true`, `null`, `["a"]`).
+    string: (_, v) => (v.type === 'StringValue' ? v : str(py.str(v))),
+    list: (_, v) => new List(items(v).slice()),
+    join: (_, v, args, kwargs) => {
+      const sep = arg(args, kwargs, 0, 'd')
+      const path = attributeArg(arg(args, kwargs, 1, 'attribute'))
+      return str(items(v).map((x) => py.str(path === undefined ? x : attribute(x, path))).join(sep === undefined ? '' : stringOf(sep, 'separator')))
+    },
+    trim: (_, v, args, kwargs) => {
+      const chars = arg(args, kwargs, 0, 'chars')
+      return str(py.strip(py.str(v), chars === undefined || chars.type === 'NullValue' ? null : stringOf(chars, 'chars'), true, true))
+    },
+    items: (_, v) => {
+      if (v.type === 'UndefinedValue') return new List([])
+      return isDict(v) ? new List([...v.value].map(([k, x]) => new List([str(k), x]))) : fail('Can only get item pairs from a mapping.')
     },
     select: (interp, v, args, _, env) => new List(items(v).filter((x) => interp.test(x, args, env))),
     reject: (interp, v, args, _, env) => new List(items(v).filter((x) => !interp.test(x, args, env))),

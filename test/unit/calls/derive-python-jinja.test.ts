@@ -62,6 +62,12 @@ const CONSTRUCTS: [string, string, string | RegExp, Record<string, unknown>?][] 
   ["sum of floats", "{{ [0.1, 0.2]|sum }}", "0.30000000000000004"],
   ["tool-call arguments written with str.format() and items()", "{% for c in calls %}{{ c.name }}({% for k, v in c.args.items() %}{{ '{}={!r}'.format(k, v) }}{% if not loop.last %}, {% endif %}{% endfor %}){% endfor %}", "f(city='Oslo', n=2, ok=True, x=None)", {"calls": [{"name": "f", "args": {"city": "Oslo", "n": 2, "ok": true, "x": null}}]}],
   ["raise_exception() is still the engine's", "{{ raise_exception('bad template input') }}", /bad template input/],
+  ["string of None, booleans, floats and lists", "{{ none|string }}|{{ true|string }}|{{ 2.0|string }}|{{ ['a', 1]|string }}|{{ {'k': none}|string }}", "None|True|2.0|['a', 1]|{'k': None}"],
+  ["list of a string, a dict and a list", "{{ 'ab'|list|join(',') }}|{{ {'x': 1, 'y': 2}|list|join(',') }}|{{ [1]|list|length }}", "a,b|x,y|1"],
+  ["join with attribute=, and of non-strings", "{{ [{'n': 'a'}, {'n': 'b'}]|join(', ', attribute='n') }}|{{ [1, true, none]|join('-') }}|{{ 'abc'|join('.') }}", "a, b|1-True-None|a.b.c"],
+  ["trim with chars, and of a non-string", "{{ '--x--'|trim('-') }}|{{ '  y  '|trim }}|{{ 5|trim }}", "x|y|5"],
+  ["items of a dict and of an undefined value", "{% for k, v in {'a': 1}|items %}{{ k }}{{ v }}{% endfor %}|{% for k, v in missing|items %}x{% endfor %}", "a1|"],
+  ["join and list of an undefined value", "[{{ missing|join(',') }}]{{ missing|list|length }}", "[]0"],
 ]
 
 describe("each construct renders as Python's Jinja renders it", () => {
