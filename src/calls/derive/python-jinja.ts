@@ -17,7 +17,6 @@
  */
 import type { PythonText } from './python-text.js'
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 type V = { type: string; value: any; builtins: ReadonlyMap<string, V>; __bool__(): { value: boolean } }
 type Node = { type: string; [key: string]: any }
 type Args = [V[], Map<string, V>]
