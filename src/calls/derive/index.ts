@@ -108,11 +108,12 @@ function derive(source: string, options: DeriveOptions, budget: Readonly<Require
   const rendered = renderBounded(source, [...conversations.map((c) => context(c)), context(user), context(user, true)], budget)
   if (rendered.error !== undefined) return { error: rendered.error, invalid: rendered.invalid }
   const renders: Rendering[] = rendered.renders
+  const supplied = rendered.supplied
   const renderingOf = (variantIndex: number, probeIndex: number): Rendering => renders[1 + variantIndex * PROBES.length + probeIndex]!
 
   const [withoutPrompt, withPrompt] = renders.slice(conversations.length)
   const plain = renders[0]!
-  if (plain.error !== undefined) return { error: `the template cannot render a plain conversation: ${explainEngineError(source, plain.error)}` }
+  if (plain.error !== undefined) return { error: `the template cannot render a plain conversation: ${explainEngineError(source, plain.error, supplied)}` }
   const plainText = plain.text
   const userEnd = plainText.lastIndexOf(USER_TEXT)
   const answerAt = userEnd < 0 ? -1 : plainText.indexOf(PLAIN_ANSWER, userEnd + USER_TEXT.length)
@@ -135,7 +136,7 @@ function derive(source: string, options: DeriveOptions, budget: Readonly<Require
     for (const [p, probe] of PROBES.entries()) {
       const r = renderingOf(v, p)
       if (r.error !== undefined) {
-        notes.push(`probe "${probe.id}" is left out: the template raises ${JSON.stringify(explainEngineError(source, r.error))}`)
+        notes.push(`probe "${probe.id}" is left out: the template raises ${JSON.stringify(explainEngineError(source, r.error, supplied))}`)
         continue
       }
       const body = turn(r.text)

@@ -12,6 +12,8 @@
  */
 import { createRequire } from 'node:module'
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads'
+import { pythonJinja } from './python-jinja.js'
+import { pythonText } from './python-text.js'
 
 /** How long and how much memory rendering one template (every probe conversation together) may take. */
 export interface TemplateBudget {
@@ -29,9 +31,11 @@ export type Rendering = { text: string; error?: undefined } | { error: string; t
 /**
  * Every context rendered, or why the template could not be used at all: `engine` (the package is missing),
  * `syntax` (it does not compile: `where` names the construct), `budget` (it went over its time or memory).
+ * `supplied`: whether the constructs of Python's Jinja that python-jinja.ts supplies were there (see
+ * `explainEngineError`).
  */
 export type Renderings =
-  | { renders: Rendering[]; error?: undefined }
+  | { renders: Rendering[]; error?: undefined; supplied: boolean }
   | { error: string; invalid: 'engine' | 'syntax' | 'budget'; renders?: undefined }
 
 // A probe rendering is a few hundred characters: anything this long is a template writing without bound.
@@ -59,22 +63,34 @@ export function templateBudget(budget: TemplateBudget | undefined, where = 'temp
   return out
 }
 
-/** The renderer: compiles the template, renders each context; on a syntax error, finds the tag that causes it. */
-const RENDERER = String.raw`
+/**
+ * The renderer: compiles the template, renders each context; on a syntax error, finds the tag that causes it. It
+ * renders with what python-jinja.ts supplies of Python's Jinja where the engine allows (`supplied`), else with the
+ * engine alone.
+ */
+const RENDERER =
+  `const pythonJinja = (${String(pythonJinja)});\nconst pythonText = (${String(pythonText)});\n` +
+  String.raw`
 const { parentPort, workerData } = require('node:worker_threads')
 const message = (e) => (e && typeof e.message === 'string' ? e.message : String(e))
-let Template
+let compile, supplied = false
 try {
-  Template = require(workerData.engine).Template
-  if (typeof Template !== 'function') throw new Error('it exports no Template class')
+  const jinja = require(workerData.engine)
+  if (typeof jinja.Template !== 'function') throw new Error('it exports no Template class')
+  try {
+    compile = pythonJinja(jinja, pythonText())
+    supplied = true
+  } catch {
+    compile = (source) => new jinja.Template(source)
+  }
 } catch (e) {
-  Template = message(e).split('\n')[0]
+  compile = message(e).split('\n')[0]
 }
 function culprit(source, why) {
   const re = /\{\{[\s\S]*?\}\}|\{%[\s\S]*?%\}/g
   let m, n = 0
   while ((m = re.exec(source)) !== null && n++ < 5000) {
-    try { new Template(m[0]) } catch (e) {
+    try { compile(m[0]) } catch (e) {
       if (message(e) !== why) continue
       const line = source.slice(0, m.index).split('\n').length
       const tag = m[0].length > 80 ? m[0].slice(0, 77) + '...' : m[0]
@@ -84,13 +100,13 @@ function culprit(source, why) {
   return undefined
 }
 parentPort.on('message', ({ source, contexts, maxChars }) => {
-  if (typeof Template === 'string') return parentPort.postMessage({ engine: Template })
+  if (typeof compile === 'string') return parentPort.postMessage({ engine: compile })
   let template
   try {
-    template = new Template(source)
+    template = compile(source)
   } catch (e) {
     const why = message(e)
-    return parentPort.postMessage({ syntax: why, where: culprit(source, why) })
+    return parentPort.postMessage({ syntax: why, where: culprit(source, why), supplied })
   }
   const renders = contexts.map((context) => {
     try {
@@ -102,7 +118,7 @@ parentPort.on('message', ({ source, contexts, maxChars }) => {
       return { error: message(e) }
     }
   })
-  parentPort.postMessage({ renders })
+  parentPort.postMessage({ renders, supplied })
 })
 parentPort.postMessage({ ready: true })
 `
@@ -220,13 +236,14 @@ export function renderBounded(source: string, contexts: Record<string, unknown>[
     void s.worker.terminate()
     return { error: `rendering the chat template gave no answer within ${budget.timeMs + START_MS} ms`, invalid: 'budget' }
   }
-  if (Array.isArray(reply['renders'])) return { renders: reply['renders'] as Rendering[] }
+  const supplied = reply['supplied'] === true
+  if (Array.isArray(reply['renders'])) return { renders: reply['renders'] as Rendering[], supplied }
   if (typeof reply['engine'] === 'string') {
     return { error: `deriving a format from a chat template needs the package @huggingface/jinja: ${reply['engine']}`, invalid: 'engine' }
   }
   if (typeof reply['syntax'] === 'string') {
     const where = typeof reply['where'] === 'string' ? ` at ${reply['where']}` : ''
-    return { error: `the chat template does not compile${where}: ${explainEngineError(source, reply['syntax'])}`, invalid: 'syntax' }
+    return { error: `the chat template does not compile${where}: ${explainEngineError(source, reply['syntax'], supplied)}`, invalid: 'syntax' }
   }
   if (reply['budget'] === 'time') {
     return { error: `rendering the chat template took longer than its time budget of ${budget.timeMs} ms (a template looping without bound?)`, invalid: 'budget' }
@@ -240,28 +257,44 @@ export function renderBounded(source: string, contexts: Record<string, unknown>[
 /**
  * Constructs of Python's Jinja (and of the Python values templates call methods on) that `@huggingface/jinja` lacks:
  * the engine's own message says only "not a function" or "unknown filter", so the template is searched for them.
+ * `supplied`: python-jinja.ts supplies it (named only where the engine could not be given it).
  */
-const ENGINE_GAPS: { construct: string; pattern: RegExp }[] = [
-  { construct: '{% do %}', pattern: /\{%-?\s*do\b/ },
-  { construct: 'list.append()', pattern: /\.append\(/ },
-  { construct: 'list.extend()', pattern: /\.extend\(/ },
-  { construct: 'list.pop()', pattern: /\.pop\(/ },
-  { construct: 'dict.update()', pattern: /\.update\(/ },
-  { construct: 'str.format()', pattern: /\.format\(/ },
-  { construct: 'str.count()', pattern: /\.count\(/ },
-  { construct: 'str.find()', pattern: /\.r?find\(/ },
-  { construct: 'str.splitlines()', pattern: /\.splitlines\(/ },
-  { construct: 'loop.cycle()', pattern: /loop\.cycle\(/ },
-  { construct: 'dict()', pattern: /[^\w.]dict\(/ },
-  { construct: 'zip()', pattern: /[^\w.]zip\(/ },
-  { construct: "map('tojson') (map without attribute=)", pattern: /\|\s*map\(\s*['"]/ },
-  { construct: 'a filter it lacks (format, round, e, sum, min, max, batch, groupby, attr, pprint, truncate, urlencode, wordcount, bool)', pattern: /\|\s*(?:format|round|e|sum|min|max|batch|groupby|attr|pprint|truncate|urlencode|wordcount|bool)\b/ },
+const ENGINE_GAPS: { construct: string; pattern: RegExp; supplied?: true }[] = [
+  { construct: '{% do %}', pattern: /\{%-?\s*do\b/, supplied: true },
+  { construct: 'list.append()', pattern: /\.append\(/, supplied: true },
+  { construct: 'list.extend()', pattern: /\.extend\(/, supplied: true },
+  { construct: 'list.pop()', pattern: /\.pop\(/, supplied: true },
+  { construct: 'dict.update()', pattern: /\.update\(/, supplied: true },
+  { construct: 'str.format()', pattern: /\.format\(/, supplied: true },
+  { construct: 'str.count()', pattern: /\.count\(/, supplied: true },
+  { construct: 'str.find()', pattern: /\.r?find\(/, supplied: true },
+  { construct: 'str.splitlines()', pattern: /\.splitlines\(/, supplied: true },
+  { construct: 'loop.cycle()', pattern: /loop\.cycle\(/, supplied: true },
+  { construct: 'dict()', pattern: /[^\w.]dict\(/, supplied: true },
+  { construct: "map('tojson') (map without attribute=)", pattern: /\|\s*map\(\s*['"]/, supplied: true },
+  {
+    construct: 'a filter it lacks (format, round, e, sum, min, max, batch, groupby, attr, truncate, urlencode, wordcount, select, reject)',
+    pattern: /\|\s*(?:format|round|e|escape|sum|min|max|batch|groupby|attr|truncate|urlencode|wordcount|select|reject)\b/,
+    supplied: true,
+  },
+  // Not supplied: `zip` and a `bool` filter are not Python Jinja's either (a template using them fails there too).
+  { construct: '{% raw %}', pattern: /\{%-?\s*raw\b/ },
+  { construct: '{% with %}', pattern: /\{%-?\s*with\b/ },
+  { construct: '{% include %}, {% import %} or {% extends %}', pattern: /\{%-?\s*(?:include|import|from|extends)\b/ },
+  { construct: 'a test with arguments (e.g. `is divisibleby(3)`)', pattern: /\bis\s+(?:not\s+)?\w+\s*\(/ },
+  {
+    construct: 'a filter neither has here (center, filesizeformat, pprint, random, slice, striptags, urlize, wordwrap, xmlattr)',
+    pattern: /\|\s*(?:center|filesizeformat|pprint|random|slice|striptags|urlize|wordwrap|xmlattr)\b/,
+  },
 ]
 
-/** `message` (an engine error), with the constructs of `source` the engine lacks named when the error is one of those. */
-export function explainEngineError(source: string, message: string): string {
-  if (!/not a function|Unknown \w+ filter|Unknown statement type|not currently supported|Unknown operator/.test(message)) return message
-  const used = ENGINE_GAPS.filter((g) => g.pattern.test(source)).map((g) => g.construct)
+/**
+ * `message` (an engine error), with the constructs of `source` the engine lacks named when the error is one of those.
+ * `supplied`: the renderer had python-jinja.ts's constructs, so only the others are named.
+ */
+export function explainEngineError(source: string, message: string, supplied = true): string {
+  if (!/not a function|Unknown \w+ filter|Unknown statement type|not currently supported|Unknown operator|Unknown test|Cannot apply filter|Parser Error/.test(message)) return message
+  const used = ENGINE_GAPS.filter((g) => !(supplied && g.supplied) && g.pattern.test(source)).map((g) => g.construct)
   return used.length === 0
     ? `${message} (a construct of Python's Jinja that @huggingface/jinja lacks)`
     : `${message} (the template uses ${used.join(', ')}, which Python's Jinja has and @huggingface/jinja lacks)`

@@ -1,0 +1,475 @@
+/**
+ * What chat templates use of Python's Jinja that `@huggingface/jinja` lacks, supplied on top of the engine's public
+ * exports (`tokenize`, `parse`, `Environment`, `Interpreter`): the `{% do %}` statement, the list, dict and str
+ * methods templates call (`append`, `update`, `format`, ...), `loop.cycle()`, `dict()`, the `%` operator on strings,
+ * and the filters the engine lacks (`round`, `e`, `format`, `groupby`, `map('tojson')`, ...).
+ *
+ * How: `{% do X %}` is rewritten in the engine's token stream (after its lexer, so strings, comments and whitespace
+ * control are the lexer's own) into `{{ DO(X) }}`, a call whose value renders as nothing. The interpreter is a
+ * subclass whose `evaluate` (the engine's public dispatch point, called for every node) takes the call, filter and
+ * `%` nodes it supplies and hands every other node to the engine, with values already evaluated passed on as value
+ * nodes, so nothing is evaluated twice. Lists, dicts and strings stay the engine's own values: `ns.items.append(x)`
+ * mutates the list the template reads later.
+ *
+ * This function runs in the renderer worker from its source text (self-contained; `py` is `pythonText()`). It probes
+ * the engine first and throws when the engine does not look as expected; the worker then renders with the engine
+ * alone, and errors name the constructs it lacks as before.
+ */
+import type { PythonText } from './python-text.js'
+
+type V = { type: string; value: any; builtins: ReadonlyMap<string, V>; __bool__(): { value: boolean } }
+type Node = { type: string; [key: string]: any }
+type Args = [V[], Map<string, V>]
+type ValueClass = new (value?: any) => V
+type InterpreterClass = new (env: any) => { evaluate(node: Node | undefined, env: any): V; run(program: unknown): V }
+
+export interface CompiledTemplate {
+  render(context: Record<string, unknown>): string
+}
+
+export function pythonJinja(jinja: any, py: PythonText): (source: string) => CompiledTemplate {
+  const DO = '__python_jinja_do__'
+  const VALUE = 'PythonJinjaValue'
+  for (const name of ['tokenize', 'parse', 'Environment', 'Interpreter', 'Template']) {
+    if (typeof jinja[name] !== 'function') throw new Error(`the engine exports no ${name}`)
+  }
+  if (typeof jinja.Interpreter.prototype.evaluate !== 'function') throw new Error('the engine interpreter has no evaluate()')
+
+  // The engine's value classes, from values its public API returns; each is checked by its type name.
+  const probe = new jinja.Environment()
+  const interpreter0 = new jinja.Interpreter(probe)
+  const classOf = (value: V, type: string): ValueClass => {
+    if (value?.type !== type) throw new Error(`the engine's values are not as expected (${type})`)
+    return value.constructor as ValueClass
+  }
+  const Str = classOf(probe.set('s', ''), 'StringValue')
+  const Int = classOf(probe.set('i', 1), 'IntegerValue')
+  const Float = classOf(probe.set('f', 1.5), 'FloatValue')
+  const Bool = classOf(probe.set('b', true), 'BooleanValue')
+  const Null = classOf(probe.set('n', null), 'NullValue')
+  const Undefined = classOf(probe.set('u', undefined), 'UndefinedValue')
+  const List = classOf(probe.set('l', []), 'ArrayValue')
+  const Dict = classOf(probe.set('d', {}), 'ObjectValue')
+  const Func = classOf(probe.set('g', () => 0), 'FunctionValue')
+  const Tuple = classOf(interpreter0.evaluate({ type: 'TupleLiteral', value: [] }, probe), 'TupleValue')
+  classOf(probe.lookupVariable('namespace').value([], probe), 'NamespaceValue')
+  // The engine's own globals (`range`, `strftime_now`, `raise_exception`), as the functions its values call.
+  let engineGlobals: unknown[] = []
+  new jinja.Template('{{ grab(range, strftime_now, raise_exception) }}').render({ grab: (...fns: unknown[]) => void (engineGlobals = fns) })
+  if (engineGlobals.length !== 3 || engineGlobals.some((f) => typeof f !== 'function')) throw new Error("the engine's globals are not as expected")
+
+  /** A list whose `.grouper` and `.list` are its two items: what `groupby` yields (a list, so loops unpack it). */
+  class Group extends List {
+    // @ts-expect-error an accessor in place of the declared property, as the engine's own classes define it
+    override get builtins(): Map<string, V> {
+      return new Map([...(super.builtins as Map<string, V>), ['grouper', this.value[0]], ['list', this.value[1]]])
+    }
+  }
+
+  const fail = (message: string): never => {
+    throw new Error(message)
+  }
+  const none = (): V => new Null()
+  const str = (s: string): V => new Str(s)
+  const isList = (v: V) => v.type === 'ArrayValue' || v.type === 'TupleValue'
+  const isDict = (v: V) => v.type === 'ObjectValue' || v.type === 'KeywordArgumentsValue'
+  const number = (x: number, float: boolean): V => (float ? new Float(x) : new Int(x))
+  const valueNode = (value: V): Node => ({ type: VALUE, value })
+  const stringOf = (v: V, what: string): string => (v.type === 'StringValue' ? v.value : fail(`${what} must be a string, not ${py.pyType(v)}`))
+  const intOf = (v: V | undefined, fallback: number, what: string): number =>
+    v === undefined || v.type === 'NullValue' ? fallback : v.type === 'IntegerValue' || v.type === 'BooleanValue' ? Number(v.value) : fail(`${what} must be an integer, not ${py.pyType(v)}`)
+  const boolOf = (v: V | undefined, fallback: boolean): boolean => (v === undefined ? fallback : v.__bool__().value)
+
+  /** The items a Python loop over `v` yields (none for an undefined value, as Jinja's Undefined yields). */
+  function items(v: V): V[] {
+    if (isList(v)) return v.value
+    if (v.type === 'UndefinedValue') return []
+    if (isDict(v)) return [...v.value.keys()].map(str)
+    if (v.type === 'StringValue') return [...(v.value as string)].map(str)
+    return fail(`${py.pyType(v)} object is not iterable`)
+  }
+
+  /** Python's `==`. */
+  function equal(a: V, b: V): boolean {
+    const numeric = (x: V) => x.type === 'IntegerValue' || x.type === 'FloatValue' || x.type === 'BooleanValue'
+    if (numeric(a) && numeric(b)) return Number(a.value) === Number(b.value)
+    if (a.type !== b.type) return (a.type === 'NullValue' || a.type === 'UndefinedValue') && a.type === b.type
+    if (isList(a)) return a.value.length === b.value.length && a.value.every((x: V, i: number) => equal(x, b.value[i]))
+    if (isDict(a)) return a.value.size === b.value.size && [...a.value].every(([k, x]) => b.value.has(k) && equal(x, b.value.get(k)))
+    return a.value === b.value
+  }
+
+  /** Jinja's attribute getter: `a.b.0` through dict keys, namespace attributes and list indices; Undefined when missing. */
+  function attribute(item: V, path: string | number): V {
+    let v = item
+    for (const part of typeof path === 'number' ? [String(path)] : path.split('.')) {
+      if (isDict(v) || v.type === 'NamespaceValue') v = v.value.get(part) ?? new Undefined()
+      else if (isList(v) && /^-?\d+$/.test(part)) v = v.value.at(Number(part)) ?? new Undefined()
+      else v = new Undefined()
+    }
+    return v
+  }
+  const attributeArg = (v: V | undefined): string | number | undefined =>
+    v === undefined || v.type === 'NullValue' ? undefined : v.type === 'IntegerValue' ? v.value : stringOf(v, 'attribute')
+  const lower = (v: V, caseSensitive: boolean): V => (!caseSensitive && v.type === 'StringValue' ? str(v.value.toLowerCase()) : v)
+
+  /** Python's index into a sequence (negative from the end). */
+  function indexIn(length: number, i: number, what: string): number {
+    const at = i < 0 ? length + i : i
+    return at >= 0 && at < length ? at : fail(`${what} index out of range`)
+  }
+  const codePoints = (s: string, utf16: number): number => (utf16 < 0 ? -1 : [...s.slice(0, utf16)].length)
+
+  type Method = (self: V, args: V[], kwargs: Map<string, V>) => V
+  const LIST: Record<string, Method> = {
+    append: (self, [x]) => (self.value.push(x ?? fail('list.append() takes exactly one argument (0 given)')), none()),
+    extend: (self, [x]) => {
+      // A copy first: `l.extend(l)` adds the items once, as in Python. In chunks: a spread of a long list overflows the
+      // stack, and one push at a time lets a doubling list run into the time budget before the memory budget.
+      const add = items(x ?? fail('list.extend() takes exactly one argument (0 given)')).slice()
+      for (let i = 0; i < add.length; i += 8192) self.value.push(...add.slice(i, i + 8192))
+      return none()
+    },
+    insert: (self, [i, x]) => {
+      const n = self.value.length
+      const at = intOf(i, 0, 'list.insert() index')
+      self.value.splice(at < 0 ? Math.max(0, n + at) : Math.min(n, at), 0, x ?? fail('list.insert() expected 2 arguments'))
+      return none()
+    },
+    pop: (self, [i]) => {
+      if (self.value.length === 0) fail('pop from empty list')
+      return self.value.splice(indexIn(self.value.length, intOf(i, -1, 'list.pop() index'), 'pop'), 1)[0]
+    },
+    remove: (self, [x]) => {
+      const at = self.value.findIndex((y: V) => equal(y, x!))
+      return at < 0 ? fail('list.remove(x): x not in list') : (self.value.splice(at, 1), none())
+    },
+    index: (self, [x]) => {
+      const at = self.value.findIndex((y: V) => equal(y, x!))
+      return at < 0 ? fail(`${py.repr(x!)} is not in list`) : new Int(at)
+    },
+    count: (self, [x]) => new Int(self.value.filter((y: V) => equal(y, x!)).length),
+    clear: (self) => (self.value.splice(0), none()),
+    copy: (self) => new List(self.value.slice()),
+    reverse: (self) => (self.value.reverse(), none()),
+  }
+  const DICT: Record<string, Method> = {
+    // The engine lets a key shadow these; in Python the method wins.
+    get: (self, [k, d]) => self.value.get(stringOf(k!, 'key')) ?? d ?? none(),
+    items: (self) => new List([...self.value].map(([k, v]) => new List([str(k), v]))),
+    keys: (self) => new List([...self.value.keys()].map(str)),
+    values: (self) => new List([...self.value.values()]),
+    pop: (self, [k, d]) => {
+      const key = stringOf(k ?? fail('pop expected at least 1 argument, got 0'), 'key')
+      const v = self.value.get(key)
+      if (v === undefined) return d ?? fail(`KeyError: ${py.repr(k!)}`)
+      self.value.delete(key)
+      return v
+    },
+    setdefault: (self, [k, d]) => {
+      const key = stringOf(k!, 'key')
+      if (!self.value.has(key)) self.value.set(key, d ?? none())
+      return self.value.get(key)
+    },
+    update: (self, args, kwargs) => {
+      for (const [k, v] of pairs(args, kwargs, 'update')) self.value.set(k, v)
+      return none()
+    },
+    copy: (self) => new Dict(new Map(self.value)),
+    clear: (self) => (self.value.clear(), none()),
+  }
+  const find = (self: V, [sub]: V[], last: boolean): number =>
+    codePoints(self.value, last ? self.value.lastIndexOf(stringOf(sub!, 'substring')) : self.value.indexOf(stringOf(sub!, 'substring')))
+  const STR: Record<string, Method> = {
+    format: (self, args, kwargs) => str(py.strFormat(self.value, args, kwargs, (v, key, item) => formatField(v as V, key, item))),
+    count: (self, [sub]) => {
+      const s = stringOf(sub!, 'substring')
+      return new Int(s === '' ? [...self.value].length + 1 : self.value.split(s).length - 1)
+    },
+    find: (self, args) => new Int(find(self, args, false)),
+    rfind: (self, args) => new Int(find(self, args, true)),
+    index: (self, args) => (find(self, args, false) < 0 ? fail('substring not found') : new Int(find(self, args, false))),
+    rindex: (self, args) => (find(self, args, true) < 0 ? fail('substring not found') : new Int(find(self, args, true))),
+    splitlines: (self, [keep], kwargs) => new List(py.splitlines(self.value, boolOf(keep ?? kwargs.get('keepends'), false)).map(str)),
+    join: (self, [iterable]) => str(items(iterable ?? fail('join() takes exactly one argument')).map((x, i) => (x.type === 'StringValue' ? x.value : fail(`sequence item ${i}: expected str instance, ${py.pyType(x).slice(1, -1)} found`))).join(self.value)),
+    strip: (self, [chars]) => str(py.strip(self.value, chars === undefined || chars.type === 'NullValue' ? null : stringOf(chars, 'chars'), true, true)),
+    lstrip: (self, [chars]) => str(py.strip(self.value, chars === undefined || chars.type === 'NullValue' ? null : stringOf(chars, 'chars'), true, false)),
+    rstrip: (self, [chars]) => str(py.strip(self.value, chars === undefined || chars.type === 'NullValue' ? null : stringOf(chars, 'chars'), false, true)),
+  }
+
+  /** `{0[key]}` (`item`) or `{0.name}` in str.format: an item of a list or dict, or a namespace's attribute. */
+  function formatField(v: V, key: string, item: boolean): V {
+    if (item && isList(v) && /^\d+$/.test(key)) return v.value[Number(key)] ?? fail('IndexError: list index out of range')
+    if (item && isDict(v)) return v.value.get(key) ?? fail(`KeyError: ${py.repr(str(key))}`)
+    if (!item && v.type === 'NamespaceValue') return v.value.get(key) ?? fail(`AttributeError: ${key}`)
+    return fail(`${py.pyType(v)} object has no ${item ? 'item' : 'attribute'} ${py.repr(str(key))}`)
+  }
+
+  /** The (key, value) pairs of dict()/dict.update() arguments: a mapping or pairs, then keyword arguments. */
+  function pairs(args: V[], kwargs: Map<string, V>, what: string): [string, V][] {
+    if (args.length > 1) fail(`${what} expected at most 1 argument, got ${args.length}`)
+    const out: [string, V][] = []
+    const from = args[0]
+    if (from !== undefined) {
+      if (isDict(from) || from.type === 'NamespaceValue') out.push(...(from.value as Map<string, V>))
+      else {
+        for (const pair of items(from)) {
+          if (!isList(pair) || pair.value.length !== 2) fail(`${what}: each element must be a pair`)
+          out.push([stringOf(pair.value[0], 'a key'), pair.value[1]])
+        }
+      }
+    }
+    return [...out, ...kwargs]
+  }
+
+  type Filter = (interp: PythonInterpreter, operand: V, args: V[], kwargs: Map<string, V>, env: any) => V
+  const arg = (args: V[], kwargs: Map<string, V>, i: number, name: string): V | undefined => args[i] ?? kwargs.get(name)
+  const escape: Filter = (_, v) => str(py.escapeHtml(py.str(v)))
+  const aggregate = (pick: 1 | -1): Filter => (_, v, args, kwargs) => {
+    const caseSensitive = boolOf(arg(args, kwargs, 0, 'case_sensitive'), false)
+    const path = attributeArg(arg(args, kwargs, 1, 'attribute'))
+    const key = (x: V) => lower(path === undefined ? x : attribute(x, path), caseSensitive)
+    let best: V | undefined
+    for (const x of items(v)) if (best === undefined || pick * py.compare(key(x), key(best)) > 0) best = x
+    return best ?? new Undefined()
+  }
+  const FILTERS: Record<string, Filter> = {
+    round: (_, v, args, kwargs) => {
+      const precision = intOf(arg(args, kwargs, 0, 'precision'), 0, 'precision')
+      const method = arg(args, kwargs, 1, 'method') === undefined ? 'common' : stringOf(arg(args, kwargs, 1, 'method')!, 'method')
+      if (v.type !== 'IntegerValue' && v.type !== 'FloatValue' && v.type !== 'BooleanValue') fail(`type ${py.pyType(v)} doesn't define __round__ method`)
+      if (method === 'common') return v.type === 'FloatValue' ? new Float(py.round(v.value, precision)) : new Int(Number(v.value))
+      if (method !== 'ceil' && method !== 'floor') fail('method must be common, ceil or floor')
+      const scale = 10 ** precision
+      return new Float((method === 'ceil' ? Math.ceil(Number(v.value) * scale) : Math.floor(Number(v.value) * scale)) / scale)
+    },
+    sum: (_, v, args, kwargs) => {
+      const path = attributeArg(arg(args, kwargs, 0, 'attribute'))
+      let total = arg(args, kwargs, 1, 'start') ?? new Int(0)
+      for (const x of items(v)) {
+        const y = path === undefined ? x : attribute(x, path)
+        const ok = (z: V) => z.type === 'IntegerValue' || z.type === 'FloatValue' || z.type === 'BooleanValue'
+        if (!ok(total) || !ok(y)) fail(`unsupported operand type(s) for +: ${py.pyType(total)} and ${py.pyType(y)}`)
+        total = number(Number(total.value) + Number(y.value), total.type === 'FloatValue' || y.type === 'FloatValue')
+      }
+      return total
+    },
+    min: aggregate(-1),
+    max: aggregate(1),
+    format: (_, v, args, kwargs) => {
+      if (args.length > 0 && kwargs.size > 0) fail("can't handle positional and keyword arguments at the same time")
+      return str(kwargs.size > 0 ? py.printf(py.str(v), [new Dict(kwargs)], kwargs) : py.printf(py.str(v), args))
+    },
+    e: escape,
+    escape,
+    forceescape: escape,
+    batch: (_, v, args, kwargs) => {
+      const size = intOf(arg(args, kwargs, 0, 'linecount'), 0, 'linecount')
+      if (size <= 0) fail('batch size must be positive')
+      const fill = arg(args, kwargs, 1, 'fill_with')
+      const all = items(v)
+      const out: V[] = []
+      for (let i = 0; i < all.length; i += size) {
+        const row = all.slice(i, i + size)
+        if (fill !== undefined && fill.type !== 'NullValue') while (row.length < size) row.push(fill)
+        out.push(new List(row))
+      }
+      return new List(out)
+    },
+    groupby: (_, v, args, kwargs) => {
+      const path = attributeArg(arg(args, kwargs, 0, 'attribute')) ?? fail('groupby() needs an attribute')
+      const fallback = arg(args, kwargs, 1, 'default')
+      const caseSensitive = boolOf(arg(args, kwargs, 2, 'case_sensitive'), false)
+      const raw = (x: V) => {
+        const a = attribute(x, path)
+        return a.type === 'UndefinedValue' && fallback !== undefined ? fallback : a
+      }
+      const sorted = items(v).map((x) => ({ x, key: lower(raw(x), caseSensitive) })).sort((a, b) => py.compare(a.key, b.key))
+      const out: V[] = []
+      for (let i = 0; i < sorted.length; ) {
+        let j = i + 1
+        while (j < sorted.length && equal(sorted[j]!.key, sorted[i]!.key)) j++
+        const members = sorted.slice(i, j).map((s) => s.x)
+        out.push(new Group([caseSensitive ? sorted[i]!.key : raw(members[0]!), new List(members)]))
+        i = j
+      }
+      return new List(out)
+    },
+    attr: (_, v, args, kwargs) => {
+      const name = stringOf(arg(args, kwargs, 0, 'name') ?? fail('attr() needs a name'), 'name')
+      if (v.type === 'UndefinedValue') fail(`attr('${name}') of an undefined value`)
+      // A dict's keys are not attributes in Python: only its methods are.
+      return (v.type === 'NamespaceValue' ? v.value.get(name) : v.builtins.get(name)) ?? new Undefined()
+    },
+    truncate: (_, v, args, kwargs) => {
+      const end = arg(args, kwargs, 2, 'end')
+      const leeway = arg(args, kwargs, 3, 'leeway')
+      return str(py.truncate(py.str(v), intOf(arg(args, kwargs, 0, 'length'), 255, 'length'), boolOf(arg(args, kwargs, 1, 'killwords'), false), end === undefined ? '...' : stringOf(end, 'end'), intOf(leeway, 5, 'leeway')))
+    },
+    urlencode: (_, v) => {
+      if (v.type === 'StringValue' || !(isList(v) || isDict(v))) return str(py.urlQuote(py.str(v), false))
+      const entries: [string, V][] = isDict(v) ? [...v.value] : items(v).map((p) => (isList(p) && p.value.length === 2 ? [py.str(p.value[0]), p.value[1]] : fail('urlencode: each element must be a pair')))
+      return str(entries.map(([k, x]) => `${py.urlQuote(k, true)}=${py.urlQuote(py.str(x), true)}`).join('&'))
+    },
+    wordcount: (_, v) => new Int(py.wordcount(py.str(v))),
+    map: (interp, v, args, kwargs, env) => {
+      if (args.length === 0 && kwargs.has('attribute')) {
+        const path = attributeArg(kwargs.get('attribute')) ?? fail('map(): attribute must be a string')
+        const fallback = kwargs.get('default')
+        return new List(items(v).map((x) => {
+          const a = attribute(x, path)
+          return a.type === 'UndefinedValue' && fallback !== undefined ? fallback : a
+        }))
+      }
+      const name = stringOf(args[0] ?? fail('map requires a filter argument'), 'filter name')
+      return new List(items(v).map((x) => interp.filterByName(x, name, args.slice(1), kwargs, env)))
+    },
+    // The engine has these for some types only, or writes Python values as JSON (`true`, `null`, `["a"]`).
+    string: (_, v) => (v.type === 'StringValue' ? v : str(py.str(v))),
+    list: (_, v) => new List(items(v).slice()),
+    join: (_, v, args, kwargs) => {
+      const sep = arg(args, kwargs, 0, 'd')
+      const path = attributeArg(arg(args, kwargs, 1, 'attribute'))
+      return str(items(v).map((x) => py.str(path === undefined ? x : attribute(x, path))).join(sep === undefined ? '' : stringOf(sep, 'separator')))
+    },
+    trim: (_, v, args, kwargs) => {
+      const chars = arg(args, kwargs, 0, 'chars')
+      return str(py.strip(py.str(v), chars === undefined || chars.type === 'NullValue' ? null : stringOf(chars, 'chars'), true, true))
+    },
+    items: (_, v) => {
+      if (v.type === 'UndefinedValue') return new List([])
+      return isDict(v) ? new List([...v.value].map(([k, x]) => new List([str(k), x]))) : fail('Can only get item pairs from a mapping.')
+    },
+    select: (interp, v, args, _, env) => new List(items(v).filter((x) => interp.test(x, args, env))),
+    reject: (interp, v, args, _, env) => new List(items(v).filter((x) => !interp.test(x, args, env))),
+  }
+
+  class PythonInterpreter extends (jinja.Interpreter as InterpreterClass) {
+    override evaluate(node: Node | undefined, env: any): V {
+      switch (node?.type) {
+        case VALUE:
+          return node.value
+        case 'CallExpression':
+          if (node.callee.type === 'MemberExpression' && !node.callee.computed && node.callee.property.type === 'Identifier') return this.method(node, env)
+          break
+        case 'FilterExpression': {
+          const name = node.filter.type === 'Identifier' ? node.filter.value : node.filter.callee?.value
+          if (Object.hasOwn(FILTERS, name)) return this.filter(this.evaluate(node.operand, env), node.filter, env)
+          break
+        }
+        case 'FilterStatement': {
+          const name = node.filter.type === 'Identifier' ? node.filter.value : node.filter.callee?.value
+          if (Object.hasOwn(FILTERS, name)) return this.filter(super.evaluate({ type: 'Program', body: node.body }, env), node.filter, env)
+          break
+        }
+        case 'BinaryExpression':
+          if (node.operator.value === '%') {
+            const left = this.evaluate(node.left, env)
+            if (left.type !== 'StringValue') return super.evaluate({ ...node, left: valueNode(left) }, env)
+            const right = this.evaluate(node.right, env)
+            return str(right.type === 'TupleValue' ? py.printf(left.value, right.value) : isDict(right) ? py.printf(left.value, [right], right.value) : py.printf(left.value, [right]))
+          }
+          break
+      }
+      return super.evaluate(node, env)
+    }
+
+    /** `object.name(args)`: the supplied method where Python has one the engine lacks, else the engine's call. */
+    method(node: Node, env: any): V {
+      const object = this.evaluate(node.callee.object, env)
+      const name: string = node.callee.property.value
+      let table: Record<string, Method> | undefined
+      if (isList(object)) table = LIST
+      else if (object.type === 'StringValue') table = STR
+      else if (isDict(object)) table = DICT
+      const supplied = table !== undefined && Object.hasOwn(table, name) ? table[name] : undefined
+      if (supplied === undefined || (object.type === 'TupleValue' && name !== 'index' && name !== 'count')) {
+        if (name === 'cycle' && object.type === 'ObjectValue' && object.value.has('index0') && object.value.has('revindex0')) {
+          const [args] = this.args(node.args, env)
+          return args.length === 0 ? fail('no items for cycling given') : args[object.value.get('index0').value % args.length]!
+        }
+        return super.evaluate({ ...node, callee: { ...node.callee, object: valueNode(object) } }, env)
+      }
+      const [args, kwargs] = this.args(node.args, env)
+      return supplied(object, args, kwargs)
+    }
+
+    filter(operand: V, filter: Node, env: any): V {
+      const [args, kwargs] = filter.type === 'CallExpression' ? this.args(filter.args, env) : [[], new Map<string, V>()]
+      const name: string = filter.type === 'Identifier' ? filter.value : filter.callee.value
+      return FILTERS[name]!(this, operand, args, kwargs, env)
+    }
+
+    /** Filter `name` applied to `value` (for `map`): a supplied filter, or the engine's. */
+    filterByName(value: V, name: string, args: V[], kwargs: Map<string, V>, env: any): V {
+      if (Object.hasOwn(FILTERS, name)) return FILTERS[name]!(this, value, args, kwargs, env)
+      const callArgs = [...args.map(valueNode), ...[...kwargs].map(([k, x]) => ({ type: 'KeywordArgumentExpression', key: { type: 'Identifier', value: k }, value: valueNode(x) }))]
+      const filter = callArgs.length === 0 ? { type: 'Identifier', value: name } : { type: 'CallExpression', callee: { type: 'Identifier', value: name }, args: callArgs }
+      return super.evaluate({ type: 'FilterExpression', operand: valueNode(value), filter }, env)
+    }
+
+    /** `select`/`reject`: the named test of the engine (with arguments), or truthiness. */
+    test(value: V, [name, ...rest]: V[], env: any): boolean {
+      if (name === undefined) return value.__bool__().value
+      const test = env.tests.get(stringOf(name, 'test name'))
+      return test === undefined ? fail(`Unknown test: ${name.value}`) : Boolean(test(value, ...rest))
+    }
+
+    /** Arguments as the engine evaluates them: positional ones (with `*x`) first, then keyword ones (with `**x`). */
+    args(nodes: Node[], env: any): Args {
+      const positional: V[] = []
+      const keyword = new Map<string, V>()
+      for (const n of nodes) {
+        if (n.type === 'SpreadExpression') positional.push(...items(this.evaluate(n.argument, env)))
+        else if (n.type !== 'KeywordArgumentExpression' && n.type !== 'KeywordSpreadExpression') positional.push(this.evaluate(n, env))
+      }
+      for (const n of nodes) {
+        if (n.type === 'KeywordArgumentExpression') keyword.set(n.key.value, this.evaluate(n.value, env))
+        else if (n.type === 'KeywordSpreadExpression') for (const [k, x] of pairs([this.evaluate(n.argument, env)], new Map(), '**')) keyword.set(k, x)
+      }
+      return [positional, keyword]
+    }
+  }
+
+  /** `{% do X %}` as `{{ DO(X) }}`, in the engine's tokens. */
+  function rewriteDo(tokens: { type: string; value: string }[]): { type: string; value: string }[] {
+    const out: { type: string; value: string }[] = []
+    for (let i = 0; i < tokens.length; i++) {
+      const t = tokens[i]!
+      if (t.type === 'OpenStatement' && tokens[i + 1]?.type === 'Identifier' && tokens[i + 1]!.value === 'do') {
+        let end = i + 2
+        while (end < tokens.length && tokens[end]!.type !== 'CloseStatement') end++
+        if (end > i + 2 && end < tokens.length) {
+          out.push({ type: 'OpenExpression', value: '{{' }, { type: 'Identifier', value: DO }, { type: 'OpenParen', value: '(' }, ...tokens.slice(i + 2, end), { type: 'CloseParen', value: ')' }, { type: 'CloseExpression', value: '}}' })
+          i = end
+          continue
+        }
+      }
+      out.push(t)
+    }
+    return out
+  }
+
+  const GLOBALS: [string, V][] = [
+    [DO, new Func(() => none())],
+    ['dict', new Func((args: V[]) => {
+      const kwargs = args.at(-1)?.type === 'KeywordArgumentsValue' ? (args.pop() as V).value : new Map()
+      return new Dict(new Map(pairs(args, kwargs, 'dict')))
+    })],
+  ]
+
+  return (source: string): CompiledTemplate => {
+    const program = jinja.parse(rewriteDo(jinja.tokenize(source, { lstrip_blocks: true, trim_blocks: true })))
+    return {
+      render(context: Record<string, unknown>): string {
+        // As the engine's Template renders: its globals, then the context, then what is supplied here.
+        const env = new jinja.Environment()
+        for (const [name, value] of [['false', false], ['true', true], ['none', null], ['False', false], ['True', true], ['None', null]] as const) env.set(name, value)
+        ;(['range', 'strftime_now', 'raise_exception'] as const).forEach((name, i) => env.variables.set(name, new Func(engineGlobals[i])))
+        for (const [key, value] of Object.entries(context)) env.set(key, value)
+        for (const [name, value] of GLOBALS) if (!env.variables.has(name)) env.variables.set(name, value)
+        return new PythonInterpreter(env).run(program).value
+      },
+    }
+  }
+}
