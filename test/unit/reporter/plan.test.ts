@@ -51,7 +51,7 @@ describe('planGate', () => {
     // Two gated metrics (name_correct, args_exact_match), each tested for itself: args_exact_match at its share 2α/3.
     expect(plan.family).toBe(2)
     expect(plan.level).toBeCloseTo(0.05 * (2 / 3), 15)
-    const design = { n: 200, clusters: 200, mcnemar: true, discordance, se: Math.sqrt(discordance * 200) / 200 }
+    const design = { n: 200, clusters: 200, mcnemar: true, discordance, se: Math.sqrt(discordance * 200) / 200, rate: 0.8 }
     const at5 = plan.powerAt.find((p) => p.drop === 0.05)!
     expect(at5.power).toBeCloseTo(gatePower(design, 0.05, plan.level, 0.02), 12)
     // The samples it names reach 80% at 5 points; 2% fewer do not.
@@ -89,11 +89,13 @@ describe('planGate on dialogues', () => {
         }
     const plan = planGate(lines, { count: 3 })
     expect(plan.clusters).toBe(20)
-    expect(plan.discordance).toBeCloseTo((2 * 10 * (75 / 9)) / 100, 12)
+    // ψ counts turns alone (50 flaky turns, 1/3 per trial, two runs: 1/3 of 100); the dialogues' sums carry the rest.
+    expect(plan.discordance).toBeCloseTo((2 * 50 * (1 / 3)) / 100, 12)
+    expect(plan.designEffect).toBeCloseTo(5, 12)
     expect(plan.notes.join(' ')).toMatch(/varies 5\.00× as much as independent turns/)
     // Turns that vary independently within a dialogue (trial t wrong on turn t only): the design effect is below 1.
     const spread = lines.map((o) => ({ ...o, values: { args_exact_match: Number(o.id.slice(1).split('#')[0]) >= 10 || o.trial === (Number(o.id.split('#')[1]) % 3) ? 1 : 0 } }))
-    expect(planGate(spread, { count: 3 }).discordance).toBeLessThan(plan.discordance / 3)
+    expect(planGate(spread, { count: 3 }).designEffect).toBeLessThan(1 / 3)
   })
 })
 
