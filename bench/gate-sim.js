@@ -9,6 +9,8 @@
 //   node bench/gate-sim.js                      (after npm run build; GATE_SIM_REPS=0.1 for a tenth of the runs)
 //   GATE_SIM_DIST=/path/to/old/dist node bench/gate-sim.js   (the same seeds through another build: before/after)
 //   GATE_SIM_PLAN=1 node bench/gate-sim.js      (check mode: `tool-evals plan`'s power and MDE against the gate's)
+//   GATE_SIM_GRAPH=0.25,0.5                     (with designs: also a graphical procedure giving the suites ε of
+//                                                each metric's α from the start, decided on the same p-values)
 //   GATE_SIM_ONLY=suites                        (with GATE_SIM_SET=designs: the designs whose name has that text)
 //   GATE_SIM_SET=designs node bench/gate-sim.js (the designs below `designs()`: Beta difficulty, failure kinds drawn
 //                                                afresh, one metric or two in opposite directions, unbalanced
@@ -24,6 +26,9 @@ const ref = await import(new URL('../dist/reporter/compare/compare.js', import.m
 const SCALE = Number(process.env.GATE_SIM_REPS ?? 1)
 const NULL_REPS = Math.max(20, Math.round(2000 * SCALE))
 const DROP_REPS = Math.max(20, Math.round(1000 * SCALE))
+// GATE_SIM_GRAPH=0.1,0.25: the graphical procedures (graphFails) beside the gate in the designs' table.
+const GRAPH_EPS = (process.env.GATE_SIM_GRAPH ?? '').split(',').filter(Boolean).map(Number)
+const graphCells = (s) => s.graph.map((g) => ` ${(g * 100).toFixed(1)}% |`).join('')
 const DROPPED = 'args_exact_match'
 const ONE = ['name_correct']
 
@@ -429,6 +434,60 @@ function drawDesignRun(project, r, { trials = 1, reducer = 'mean', rho = 0.5 }, 
   return out
 }
 
+/**
+ * A graphical procedure (Bretz, Maurer, Brannath and Posch, 2009) decided on the comparison's unadjusted one-sided
+ * p-values, for comparison with the gate's own: per gated metric (its share of α as the gate gives it), the overall
+ * scope starts with 1 − ε of it and the suites with ε split equally; edges overall → suites (equally) and each
+ * suite → overall; a wholly rejected metric passes nothing on (conservative). Weighted Bonferroni with the graph's
+ * updates: the family-wise rate holds under any dependence. Fails the run on a rejection with a drop ≥ minDrop.
+ */
+function graphFails(c, eps, alpha = 0.05, minDrop = 0.02) {
+  const metrics = c.options.metrics
+  const suites = Object.keys(c.suites)
+  const scopes = suites.length > 1 ? ['', ...suites] : ['']
+  const share = (m) => (m === 'args_exact_match' && metrics.includes('name_correct') ? 2 : 1)
+  const total = metrics.reduce((a, m) => a + share(m), 0)
+  const hyps = []
+  for (const m of metrics) {
+    for (const scope of scopes) {
+      const mc = scope === '' ? c.metrics[m] : c.suites[scope]?.metrics[m]
+      if (!mc) continue
+      hyps.push({ m, overall: scope === '', p: mc.delta < 0 ? mc.pValue : 1, delta: mc.delta })
+    }
+  }
+  const k = hyps.length
+  const w = hyps.map((h) => {
+    const wm = share(h.m) / total
+    const s = scopes.length - 1
+    return s === 0 ? wm : h.overall ? (1 - eps) * wm : (eps * wm) / s
+  })
+  let G = hyps.map((h, i) =>
+    hyps.map((g, j) => {
+      if (i === j || h.m !== g.m) return 0
+      if (h.overall) return g.overall ? 0 : 1 / (scopes.length - 1)
+      return g.overall ? 1 : 0
+    }),
+  )
+  const left = new Set(hyps.map((_, i) => i))
+  for (;;) {
+    const i = [...left].find((j) => hyps[j].p <= w[j] * alpha)
+    if (i === undefined) return false
+    if (hyps[i].delta <= -minDrop) return true
+    left.delete(i)
+    const next = G.map((row) => row.slice())
+    for (const j of left) {
+      w[j] += w[i] * G[i][j]
+      for (const l of left) {
+        if (j === l) continue
+        const den = 1 - G[j][i] * G[i][j]
+        next[j][l] = den > 0 ? (G[j][l] + G[j][i] * G[i][l]) / den : 0
+      }
+    }
+    w[i] = 0
+    G = next
+  }
+}
+
 function simulateDesign(spec, run, drop, reps, seed) {
   const project = makeDesign(seed, spec)
   const r = rng(seed * 7919 + 3)
@@ -438,6 +497,7 @@ function simulateDesign(spec, run, drop, reps, seed) {
   let wrongRed = 0
   let refMin = 0
   let refBonf = 0
+  const graph = GRAPH_EPS.map(() => 0)
   const mdes = []
   for (let i = 0; i < reps; i++) {
     const base = drawDesignRun(project, r, run, { d: 0 })
@@ -459,9 +519,10 @@ function simulateDesign(spec, run, drop, reps, seed) {
     const suiteCount = Object.keys(c.suites).length
     const family = c.options.metrics.length * (suiteCount > 1 ? 1 + suiteCount : 1)
     if (moved && moved.delta <= -0.02 && moved.pValue <= 0.05 / family) refBonf++
+    GRAPH_EPS.forEach((eps, j) => (graph[j] += graphFails(c, eps) ? 1 : 0))
   }
   mdes.sort((a, b) => a - b)
-  return { gate: alarms / reps, ref: ref / reps, refMin: refMin / reps, refBonf: refBonf / reps, warn: warn / reps, red: wrongRed / reps, mde: mdes.length ? mdes[Math.floor(mdes.length / 2)] : null, reps }
+  return { gate: alarms / reps, ref: ref / reps, refMin: refMin / reps, refBonf: refBonf / reps, graph: graph.map((g) => g / reps), warn: warn / reps, red: wrongRed / reps, mde: mdes.length ? mdes[Math.floor(mdes.length / 2)] : null, reps }
 }
 
 async function designs() {
@@ -477,30 +538,31 @@ async function designs() {
     ['200 single, trials 5 mean', { units: 200, ...flaky }, { trials: 5, reducer: 'mean' }, [['both', 0.05]]],
     ['200 single, trials 5 all', { units: 200, ...flaky }, { trials: 5, reducer: 'all' }, [['both', 0.05]]],
     ['200 single, trials 5 any', { units: 200, ...flaky }, { trials: 5, reducer: 'any' }, [['both', 0.05]]],
+    ['16 suites × 8, flaky', { units: 8, suites: 16, ...flaky }, {}, [['both', 0.1], ['both-one', 0.4]]],
   ]
   console.log(`gate-sim designs: ${dist}`)
-  console.log('| design | drop | runs | gate fails | one unadjusted test on the moved metric | gate / one test | the same test with minDrop | that test at α over every gated hypothesis (Bonferroni) | warns | passing runs with a red ❌ on a metric not gated (old views) | median stated MDE (pts) |')
-  console.log('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |')
+  console.log(`| design | drop | runs | gate fails | one unadjusted test on the moved metric | gate / one test | the same test with minDrop | that test at α over every gated hypothesis (Bonferroni) | warns | passing runs with a red ❌ on a metric not gated (old views) | median stated MDE (pts) |${GRAPH_EPS.map((e) => ` graphical, suites ε = ${e} |`).join('')}`)
+  console.log(`| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |${GRAPH_EPS.map(() => ' ---: |').join('')}`)
   let seed = 9001
   const only = process.env.GATE_SIM_ONLY
   for (const [name, spec, run, drops] of list) {
     seed++
     if (only && !name.includes(only)) continue
     const z = simulateDesign(spec, run, { d: 0 }, NULL_REPS, seed)
-    console.log(`| ${name} | none | ${z.reps} | ${pct(z.gate)} | ${pct(z.ref)} | | ${pct(z.refMin)} | ${pct(z.refBonf)} | ${pct(z.warn)} | ${pct(z.red)} | ${z.mde == null ? '–' : (z.mde * 100).toFixed(1)} |`)
+    console.log(`| ${name} | none | ${z.reps} | ${pct(z.gate)} | ${pct(z.ref)} | | ${pct(z.refMin)} | ${pct(z.refBonf)} | ${pct(z.warn)} | ${pct(z.red)} | ${z.mde == null ? '–' : (z.mde * 100).toFixed(1)} |${graphCells(z)}`)
     for (const [kind, d] of drops) {
       const drop = kind === 'both-one' ? { kind: 'both', d, suite: 'suite0' } : { kind, d }
       const s = simulateDesign(spec, run, drop, DROP_REPS, seed)
       // Under all / any the drop is of each trial's p: the reduced metric falls by more (all) or less (any).
       const perTrial = run.reducer === 'all' || run.reducer === 'any' ? ' per trial' : ''
       const label = `${kind === 'both-one' ? 'both, suite0 only' : kind} −${(d * 100).toFixed(0)}${perTrial}`
-      console.log(`| ${name} | ${label} | ${s.reps} | ${pct(s.gate)} | ${pct(s.ref)} | ${s.ref > 0 ? (s.gate / s.ref).toFixed(2) : ''} | ${pct(s.refMin)} | ${pct(s.refBonf)} | ${pct(s.warn)} | | |`)
+      console.log(`| ${name} | ${label} | ${s.reps} | ${pct(s.gate)} | ${pct(s.ref)} | ${s.ref > 0 ? (s.gate / s.ref).toFixed(2) : ''} | ${pct(s.refMin)} | ${pct(s.refBonf)} | ${pct(s.warn)} | | |${graphCells(s)}`)
     }
     // Power at the MDE the report states (its median over the null runs), for the first drop kind.
     if (z.mde != null && z.mde < 0.5 && run.reducer !== 'all' && run.reducer !== 'any') {
       const kind = drops[0][0] === 'both-one' ? 'both' : drops[0][0]
       const s = simulateDesign(spec, run, { kind, d: z.mde }, DROP_REPS, seed)
-      console.log(`| ${name} | ${kind} at its stated MDE −${(z.mde * 100).toFixed(1)} | ${s.reps} | ${pct(s.gate)} | ${pct(s.ref)} | ${s.ref > 0 ? (s.gate / s.ref).toFixed(2) : ''} | ${pct(s.refMin)} | ${pct(s.refBonf)} | ${pct(s.warn)} | | |`)
+      console.log(`| ${name} | ${kind} at its stated MDE −${(z.mde * 100).toFixed(1)} | ${s.reps} | ${pct(s.gate)} | ${pct(s.ref)} | ${s.ref > 0 ? (s.gate / s.ref).toFixed(2) : ''} | ${pct(s.refMin)} | ${pct(s.refBonf)} | ${pct(s.warn)} | | |${graphCells(s)}`)
     }
   }
   console.log(`Monte Carlo standard error: ${pct(Math.sqrt(0.05 * 0.95 / NULL_REPS))} at 5% (${NULL_REPS} runs per null), ${pct(Math.sqrt(0.8 * 0.2 / DROP_REPS))} at 80% (${DROP_REPS} per drop)`)

@@ -173,6 +173,12 @@ function noiselessPower(design: GateDesign, d: number, a: number, minDrop: numbe
   return binomialTail(need, design.clusters, changes)
 }
 
+/** The p-quantile of χ²(ν) (Wilson and Hilferty's cube-root normal approximation, floored above 0). */
+export function chiSquareQuantile(p: number, df: number): number {
+  const c = 2 / (9 * df)
+  return Math.max(1e-3 * df, df * (1 - c + normalQuantile(p) * Math.sqrt(c)) ** 3)
+}
+
 /** The gate's power against a drop `d` at level `a` (α over the family size) with the verdict's `minDrop`. */
 export function gatePower(design: GateDesign, d: number, a: number, minDrop: number): number {
   return design.mcnemar ? mcnemarPower(design.n, design.discordance, d, a, minDrop, design.rate) : tPower(design, d, a, minDrop)

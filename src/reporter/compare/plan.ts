@@ -7,7 +7,7 @@
  * from the report's flip rate (f(1 − f) = p̂(1 − p̂)). Dialogue turns are summed per dialogue (clusters); with one
  * value per sample the correlation within a dialogue cannot be measured and is taken as none (said in `notes`).
  */
-import { gateMde, gatePower, samplesFactorFor, scaleDesign, trialsFor, type GateDesign } from '../../score/power.js'
+import { chiSquareQuantile, gateMde, gatePower, samplesFactorFor, scaleDesign, trialsFor, type GateDesign } from '../../score/power.js'
 import { primaryMetrics, weightOf } from './compare.js'
 import type { SampleOutcome } from './outcomes.js'
 
@@ -37,6 +37,8 @@ export interface Plan {
    * turns that fail together), from a baseline with one line per trial; 1 otherwise (single samples, or unknown).
    */
   designEffect: number
+  /** Degrees of freedom of the measured noise (Satterthwaite over the clusters' trials); null without trials. */
+  noiseDf: number | null
   /**
    * Units the default gate is expected to correct over, and the level each is held to first (α over them): the gate
    * leaves out a unit that cannot reject (Tarone), so a unit other than the planned metric's counts only when its
@@ -60,6 +62,9 @@ export interface Plan {
 }
 
 const keyOf = (o: SampleOutcome) => `${o.suite} > ${o.id}`
+
+/** Below this many degrees of freedom in the measured noise, the plan says how far off its figures may be. */
+const FEW_DF = 30
 
 /** The plan from a baseline run's outcomes and its report's `trials` field. */
 export function planGate(outcomes: readonly SampleOutcome[], trialsReport: { count?: number; flipRates?: Record<string, number>; unlisted?: number } | undefined, options: PlanOptions = {}): Plan {
@@ -140,12 +145,28 @@ export function planGate(outcomes: readonly SampleOutcome[], trialsReport: { cou
     } else notes.push('dialogue turns are taken as independent within a dialogue (one value per sample cannot show their correlation): with correlated turns the figures are optimistic; a baseline whose samples file has one line per trial shows it')
   }
   let sumVar = 0
-  for (const v of clusterVar.values()) sumVar += v
+  let sumSquares = 0
+  for (const v of clusterVar.values()) {
+    sumVar += v
+    sumSquares += v * v
+  }
+  // The summed variance is an estimate: each cluster's from k trials (k − 1 degrees of freedom), together worth
+  // ν = (k − 1)(Σv)²/Σv² (Satterthwaite, 1946): few when a few dialogues carry the noise. The figures take the
+  // estimate as the noise; with few degrees of freedom a note says how far the samples needed may be off (they
+  // scale with the variance: ν/χ²(ν) spans that range). Averaging the power over that range instead (Julious and
+  // Owen, 2006) was measured: it made plans of moderately correlated dialogues conservative (89% at the stated size)
+  // and left strongly correlated ones short (75%), so the figures stay at the estimate.
+  const noiseDf = k > 1 && sumSquares > 0 ? ((k - 1) * sumVar * sumVar) / sumSquares : null
+  if (noiseDf !== null && noiseDf < FEW_DF) {
+    const low = noiseDf / chiSquareQuantile(0.9, noiseDf)
+    const high = noiseDf / chiSquareQuantile(0.1, noiseDf)
+    notes.push(`the noise is measured from few independent draws (about ${noiseDf.toFixed(0)} degrees of freedom: few flaky samples or dialogues, few trials): the samples needed may be ${low.toFixed(2)}× to ${high.toFixed(2)}× what is named (80% interval); a baseline with more trials narrows it`)
+  }
   // Values in the baseline are reduced over its trials; one run of the gate is one trial per sample. The design is
   // the gate's: ψ the share of samples that differ (turns counted alone), the standard error the clustered one. A
-  // drop's own variance then carries the dialogues' design effect as the noise does (seUnder: se²·(1 + d/ψ)); ψ
-  // from the clustered variance counted the design effect in the noise and left it out of the drop (72% power at
-  // the stated size, not 80%).
+  // drop's own variance then carries the dialogues' design effect as the noise does (power.ts, seUnder); ψ from the
+  // clustered variance counted the design effect in the noise and left it out of the drop (72% power at the stated
+  // size, not 80%).
   const design: GateDesign = { n, clusters, mcnemar: !multi && binary, discordance: (2 * independentVar) / n, se: Math.sqrt(2 * sumVar) / n, rate: rateSum / n }
   const { family, familyMax, share } = expectedFamily(outcomes, primary, metric, trials, alpha)
   const level = alpha * share
@@ -159,6 +180,7 @@ export function planGate(outcomes: readonly SampleOutcome[], trialsReport: { cou
     flaky: flaky / n,
     discordance: design.discordance,
     designEffect,
+    noiseDf,
     family,
     familyMax,
     level,

@@ -97,6 +97,28 @@ describe('planGate on dialogues', () => {
     const spread = lines.map((o) => ({ ...o, values: { args_exact_match: Number(o.id.slice(1).split('#')[0]) >= 10 || o.trial === (Number(o.id.split('#')[1]) % 3) ? 1 : 0 } }))
     expect(planGate(spread, { count: 3 }).designEffect).toBeLessThan(1 / 3)
   })
+
+  it('a drop carries the design effect as the noise does: turns that fail together need five times the samples', () => {
+    // The baseline above (design effect 5), and the same values folded to one line per sample (each turn's share of
+    // its 3 trials: the correlation cannot be seen, turns are taken as independent).
+    const lines: SampleOutcome[] = []
+    for (let d = 0; d < 20; d++)
+      for (let k = 1; k <= 5; k++)
+        for (let t = 0; t < 3; t++) lines.push({ suite: 'w', id: `d${d}#${k}`, trial: t, values: { args_exact_match: d >= 10 || t === 0 ? 1 : 0 }, failures: [] })
+    const folded = lines.filter((o) => o.trial === 0).map(({ trial: _t, ...o }) => ({ ...o, values: { args_exact_match: Number(o.id.slice(1).split('#')[0]) >= 10 ? 1 : 1 / 3 } }))
+    const correlated = planGate(lines, { count: 3 }, { mde: 0.1 })
+    const independent = planGate(folded, { count: 3 }, { mde: 0.1 })
+    expect(independent.designEffect).toBe(1)
+    expect(independent.discordance).toBeCloseTo(correlated.discordance, 12)
+    // Noise and drop both five times the variance: five times the samples (the t test's degrees of freedom aside).
+    // With the drop's variance left as for independent turns, it named 4.0 times.
+    expect(correlated.samplesNeeded! / independent.samplesNeeded!).toBeGreaterThan(4.7)
+    expect(correlated.samplesNeeded! / independent.samplesNeeded!).toBeLessThan(5.3)
+    // Ten flaky dialogues of 3 trials are about 20 degrees of freedom: the plan says how far off its size may be.
+    expect(correlated.noiseDf).toBeCloseTo(20, 9)
+    expect(correlated.notes.join(' ')).toMatch(/samples needed may be 0\.\d\d× to \d\.\d\d× what is named/)
+    expect(planGate(baseline(), { count: 3 }).notes.join(' ')).not.toMatch(/degrees of freedom/)
+  })
 })
 
 /** mulberry32, seeded: the simulated gate below is deterministic. */
