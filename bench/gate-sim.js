@@ -259,7 +259,13 @@ async function planLines(planGate) {
         atN.push(gate(kind.scale(project, count), 0.05, seed + 2))
       }
     }
-    const mean = (xs) => (xs.length ? pct(xs.reduce((a, b) => a + b, 0) / xs.length) : '–')
+    // The mean over baselines, ± its standard error (the baselines' spread and the runs' noise together).
+    const mean = (xs) => {
+      if (!xs.length) return '–'
+      const m = xs.reduce((a, b) => a + b, 0) / xs.length
+      const sd = Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / Math.max(1, xs.length - 1))
+      return `${pct(m)} ± ${pct(sd / Math.sqrt(xs.length))}`
+    }
     const range = (xs) => (xs.length ? ` (${pct(Math.min(...xs))}–${pct(Math.max(...xs))})` : '')
     console.log(`| ${name} | ${effects[0] === undefined ? "–" : median(effects).toFixed(2)} | ${mdes.length ? (median(mdes) * 100).toFixed(1) : '–'} | ${mean(atMde)}${range(atMde)} | ${ns.length ? median(ns) : '–'} | ${mean(atN)}${range(atN)} | ${reps * seeds} |`)
   }

@@ -153,9 +153,9 @@ export function planGate(outcomes: readonly SampleOutcome[], trialsReport: { cou
   // The summed variance is an estimate: each cluster's from k trials (k − 1 degrees of freedom), together worth
   // ν = (k − 1)(Σv)²/Σv² (Satterthwaite, 1946): few when a few dialogues carry the noise. The figures take the
   // estimate as the noise; with few degrees of freedom a note says how far the samples needed may be off (they
-  // scale with the variance: ν/χ²(ν) spans that range). Averaging the power over that range instead (Julious and
-  // Owen, 2006) was measured: it made plans of moderately correlated dialogues conservative (89% at the stated size)
-  // and left strongly correlated ones short (75%), so the figures stay at the estimate.
+  // scale with the variance: ν/χ²(ν) spans that range). At the estimate the figures are on target averaged over
+  // baselines (bench/gate-sim.js, GATE_SIM_PLAN=lines); averaging the power over that range instead (Julious and
+  // Owen, 2006) made them conservative (30 dialogues at ρ 0.5: 85% and 89%), so the figures stay at the estimate.
   const noiseDf = k > 1 && sumSquares > 0 ? ((k - 1) * sumVar * sumVar) / sumSquares : null
   if (noiseDf !== null && noiseDf < FEW_DF) {
     const low = noiseDf / chiSquareQuantile(0.9, noiseDf)
