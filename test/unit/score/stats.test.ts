@@ -332,6 +332,16 @@ describe('power of the gate as it decides', () => {
     expect(exact(0.2) - mcnemarPower(n, psi, 0.2, 0.05, 0.02)).toBeGreaterThan(0.05)
   })
 
+  it('with no noise, a drop of exactly minDrop is seen about half of the time: the observed drop must reach it', () => {
+    // 200 samples × 3 trials, none flaky, 85% right: 510 right outcomes, each lost with probability d / 0.85. The
+    // verdict needs 12 of the 600 draws lost (2 points): at d = 2 points, 12 are expected, so about half the runs.
+    const design = { n: 200, clusters: 200, mcnemar: false, discordance: 0, se: 0, trials: 3, rate: 0.85 }
+    const atMinDrop = gatePower(design, 0.02, 0.05 * (2 / 3), 0.02)
+    expect(atMinDrop).toBeGreaterThan(0.4)
+    expect(atMinDrop).toBeLessThan(0.6)
+    expect(gateMde(design, 0.05 * (2 / 3), 0.02)!).toBeGreaterThan(0.023)
+  })
+
   it('the MDE is where the power crosses 80%, and accounts for the family, discreteness and minDrop', () => {
     const design = { n: 200, clusters: 200, mcnemar: true, discordance: 0.3, se: Math.sqrt(0.3 / 200) }
     const mde = gateMde(design, 0.05, 0.02)!
