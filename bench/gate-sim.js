@@ -8,7 +8,11 @@
 //
 //   node bench/gate-sim.js                      (after npm run build; GATE_SIM_REPS=0.1 for a tenth of the runs)
 //   GATE_SIM_DIST=/path/to/old/dist node bench/gate-sim.js   (the same seeds through another build: before/after)
-//   GATE_SIM_PLAN=1 node bench/gate-sim.js      (check mode: `tool-evals plan`'s power and MDE against the gate's)
+//   GATE_SIM_PLAN=1 node bench/gate-sim.js      (check mode: `tool-evals plan`'s power and MDE against the gate's;
+//                                                GATE_SIM_PLAN=lines: only the baselines with one line per trial,
+//                                                GATE_SIM_PLAN_SEEDS=40 baselines per project (default 8),
+//                                                GATE_SIM_PLAN_TRIALS=20 trials in each (default 3),
+//                                                GATE_SIM_PLAN_ONLY=dialogues the projects whose name has that text)
 //   GATE_SIM_GRAPH=0.25,0.5                     (with designs: also a graphical procedure giving the suites ε of
 //                                                each metric's α from the start, decided on the same p-values)
 //   GATE_SIM_ONLY=suites                        (with GATE_SIM_SET=designs: the designs whose name has that text)
