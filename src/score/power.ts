@@ -24,6 +24,8 @@ export interface GateDesign {
   se: number
   /** Trials per sample, each value the mean of their 0/1 outcomes (absent: 1). */
   trials?: number
+  /** The metric's rate in the base run (absent: a drop's variance is taken as linear in it, the upper bound). */
+  rate?: number
 }
 
 const POWER = 0.8
@@ -69,19 +71,38 @@ export function mcnemarCritical(m: number, a: number): number {
 }
 
 /**
- * Power of exact one-sided McNemar at level `a` (with the verdict's `minDrop`) against a drop `d`: pairs go right →
- * wrong with probability ψ/2 + d and back with ψ/2. Exact over the number of discordant pairs up to 400 expected,
- * the normal approximation beyond (where discreteness no longer matters).
+ * What a drop `d` does to the pairs, under the one model every figure uses: the head loses each of the base's right
+ * 0/1 outcomes with probability λ = d / p̄ (p̄ the base rate), so the rate falls by d. A sample right with
+ * probability p then goes right → wrong with probability p(1 − p(1 − λ)) and back with (1 − p)·p(1 − λ); averaged
+ * over the samples, with E[p²] = p̄ − ψ/2 (ψ, the pairs that differ with no drop, is 2·E[p(1 − p)]):
+ *
+ *   right → wrong  ψ/2 + d·(1 − ψ/(2p̄)),   wrong → right  ψ/2 − d·ψ/(2p̄),   discordant q = ψ + d·(1 − ψ/p̄).
+ *
+ * A flaky sample loses outcomes it sometimes had, which turns some of its discordance one way rather than adding
+ * more: q = ψ + d (every loss on a sample that never varied) overstated the noise under a drop and the stated MDE
+ * with it (86–91% power at it, not 80%). Without a rate (unknown), that upper bound.
  */
-export function mcnemarPower(n: number, discordance: number, d: number, a: number, minDrop: number): number {
-  const q = Math.min(1 - 1e-12, discordance + d)
-  if (n <= 0 || q <= 0 || d <= 0) return 0
+export function dropPairs(discordance: number, rate: number | undefined, d: number): { q: number; worse: number } {
+  const flakyShare = rate !== undefined && rate > 0 ? Math.min(1, discordance / rate) : 0
+  return { q: discordance + d * (1 - flakyShare), worse: discordance / 2 + d * (1 - flakyShare / 2) }
+}
+
+/**
+ * Power of exact one-sided McNemar at level `a` (with the verdict's `minDrop`) against a drop `d` (pairs as
+ * `dropPairs` says, from the noise ψ and the base rate). Exact over the number of discordant pairs up to 400
+ * expected, the normal approximation beyond (where discreteness no longer matters).
+ */
+export function mcnemarPower(n: number, discordance: number, d: number, a: number, minDrop: number, rate?: number): number {
+  if (n <= 0 || d <= 0) return 0
+  const pairs = dropPairs(discordance, rate, d)
+  const q = Math.min(1 - 1e-12, pairs.q)
+  if (q <= 0) return 0
   const mean = n * q
   if (mean > 400) {
     const c = Math.max(minDrop, normalQuantile(1 - a) * Math.sqrt(q / n))
     return normalCdf((d - c) / Math.sqrt(Math.max(1e-300, q - d * d) / n))
   }
-  const pi = Math.min(1, (discordance / 2 + d) / q)
+  const pi = Math.min(1, pairs.worse / q)
   const sd = Math.sqrt(mean * (1 - q))
   const lo = Math.max(0, Math.floor(mean - 6 * sd - 2))
   const hi = Math.min(n, Math.ceil(mean + 6 * sd + 2))
@@ -103,14 +124,26 @@ function clustersCanReject(g: number, a: number): boolean {
 }
 
 /**
- * The standard error under a drop `d`: a drop adds discordant samples, and with them variance, in proportion (as
- * McNemar's q = ψ + d does); the observed standard error with no change is the noise alone. Without it, the MDE
- * of clustered data was stated too small (60% power at it, not 80%). A drop is a 0/1 outcome lost with probability
- * d in each trial, so a mean over k trials gains d/k of variance per sample, as the noise ψ/k does: the ratio of the
- * two is d/ψ whatever k.
+ * The standard error under a drop `d`: a drop adds discordant pairs, and with them variance (`dropPairs`); the
+ * observed standard error with no change is the noise alone. Without it, the MDE of clustered data was stated too
+ * small (60% power at it, not 80%). Per pair of trials the variance of the difference goes from ψ to
+ * ψ + d(1 − ψ/p̄) − λ²(p̄ − ψ/2) (λ = d/p̄); a mean over k trials divides that by k, as it does the noise ψ, but
+ * not the spread of the samples' own drops (λp, varying with p: λ²·Var(p), Var(p) = p̄ − ψ/2 − p̄²), so the ratio
+ * to the noise is 1 + [d(1 − ψ/p̄) − λ²(p̄ − ψ/2) + k·λ²·Var(p)]/ψ: with one trial, 1 + (d(1 − ψ/p̄) − d²)/ψ.
+ * Where the standard error is clustered and ψ counts samples alone, se²/ψ carries the design effect, so the
+ * drop's variance has the same design effect as the noise (turns that fail together also lose together). Without a
+ * rate: 1 + d/ψ, the upper bound.
  */
 function seUnder(design: GateDesign, d: number): number {
-  return design.discordance > 0 ? design.se * Math.sqrt(1 + d / design.discordance) : design.se
+  const psi = design.discordance
+  if (!(psi > 0)) return design.se
+  const rate = design.rate
+  if (rate === undefined || !(rate > 0)) return design.se * Math.sqrt(1 + d / psi)
+  const lambda = Math.min(1, d / rate)
+  const k = design.trials ?? 1
+  const varP = Math.max(0, rate - psi / 2 - rate * rate)
+  const added = dropPairs(psi, rate, d).q - psi - lambda * lambda * (rate - psi / 2) + k * lambda * lambda * varP
+  return design.se * Math.sqrt(Math.max(1e-6, 1 + added / psi))
 }
 
 /** Power of the clustered t test (df G-1) at level `a` with `minDrop`, against a drop `d`. */
@@ -131,18 +164,33 @@ export function tPower(design: GateDesign, d: number, a: number, minDrop: number
  * least `minDrop`. A drop d loses each trial's outcome with probability d, so a cluster of s samples with k trials
  * each changes with probability 1 − (1 − d)^(s·k): the power is a binomial tail over the clusters, smooth in d, not
  * the step a drop of exactly k clusters would give (that step printed "power at 10 pts: 0%" beside an MDE of 12.5).
+ * The drop observed must reach `minDrop` too: the outcomes lost, L of the N = n·k draws (each right one, rate·N of
+ * them, lost with probability d / rate), must be at least N·minDrop, which a true drop of exactly minDrop gives about
+ * half of the time (taking only d ≥ minDrop stated an MDE of 2.0 points that 200 samples × 3 trials caught 44% of
+ * the time). The two events nearly nest (a few changed clusters hold the lost outcomes minDrop asks for, or those
+ * outcomes spread over the clusters the test needs), so the power is the smaller of the two probabilities.
  */
 function noiselessPower(design: GateDesign, d: number, a: number, minDrop: number): number {
   if (d < minDrop) return 0
   const need = Math.min(Math.ceil(Math.log2(1 / a) - 1e-9), SIGN_FLIP_MAX + 1)
   const draws = (design.n / Math.max(1, design.clusters)) * (design.trials ?? 1)
   const changes = 1 - (1 - Math.min(1, d)) ** draws
-  return binomialTail(need, design.clusters, changes)
+  const total = design.n * (design.trials ?? 1)
+  const rate = design.rate !== undefined && design.rate > 0 ? design.rate : 1
+  const right = Math.max(1, Math.round(total * rate))
+  const observed = minDrop > 0 ? binomialTail(Math.ceil(total * minDrop - 1e-9), right, Math.min(1, d / rate)) : 1
+  return Math.min(binomialTail(need, design.clusters, changes), observed)
+}
+
+/** The p-quantile of χ²(ν) (Wilson and Hilferty's cube-root normal approximation, floored above 0). */
+export function chiSquareQuantile(p: number, df: number): number {
+  const c = 2 / (9 * df)
+  return Math.max(1e-3 * df, df * (1 - c + normalQuantile(p) * Math.sqrt(c)) ** 3)
 }
 
 /** The gate's power against a drop `d` at level `a` (α over the family size) with the verdict's `minDrop`. */
 export function gatePower(design: GateDesign, d: number, a: number, minDrop: number): number {
-  return design.mcnemar ? mcnemarPower(design.n, design.discordance, d, a, minDrop) : tPower(design, d, a, minDrop)
+  return design.mcnemar ? mcnemarPower(design.n, design.discordance, d, a, minDrop, design.rate) : tPower(design, d, a, minDrop)
 }
 
 /**
@@ -186,14 +234,16 @@ export function scaleDesign(design: GateDesign, factor: number, trials = 1): Gat
     // Each sample's value is then a share of its trials: the gate tests the samples (sign-flip, paired t), so a
     // drop shows in samples that changed, not in trials that flipped (counting trials overstated the power of
     // exact tests: 80% planned, 55% seen at 40 samples × 3 trials).
-    return { n, clusters: n, mcnemar: false, discordance: design.discordance, se: Math.sqrt(design.discordance / (n * trials)), trials }
+    return withRate({ n, clusters: n, mcnemar: false, discordance: design.discordance, se: Math.sqrt(design.discordance / (n * trials)), trials }, design)
   }
   if (design.mcnemar) {
     const pairs = n * trials
-    return { n: pairs, clusters: pairs, mcnemar: true, discordance: design.discordance, se: Math.sqrt(design.discordance / pairs) }
+    return withRate({ n: pairs, clusters: pairs, mcnemar: true, discordance: design.discordance, se: Math.sqrt(design.discordance / pairs) }, design)
   }
-  return { n, clusters, mcnemar: false, discordance: design.discordance, se: design.se / Math.sqrt(factor * trials), trials: (design.trials ?? 1) * trials }
+  return withRate({ n, clusters, mcnemar: false, discordance: design.discordance, se: design.se / Math.sqrt(factor * trials), trials: (design.trials ?? 1) * trials }, design)
 }
+
+const withRate = (scaled: GateDesign, from: GateDesign): GateDesign => (from.rate === undefined ? scaled : { ...scaled, rate: from.rate })
 
 /**
  * How many times the samples reach `power` against `drop` (doubling, then bisection on the factor), or null past

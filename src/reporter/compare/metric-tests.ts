@@ -96,7 +96,7 @@ export function testMetric(values: Column, gated: boolean): Tested {
     drop: p.drop,
     rise: p.rise,
     minP,
-    design: { n: s.n, clusters: s.clusters, mcnemar: test === 'mcnemar', discordance: s.n > 0 ? (regressed + improved) / s.n : 0, se: s.se },
+    design: { n: s.n, clusters: s.clusters, mcnemar: test === 'mcnemar', discordance: s.n > 0 ? (regressed + improved) / s.n : 0, se: s.se, rate: s.base },
   }
   if (note !== undefined) out.note = note
   return out

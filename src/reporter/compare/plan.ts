@@ -7,7 +7,7 @@
  * from the report's flip rate (f(1 − f) = p̂(1 − p̂)). Dialogue turns are summed per dialogue (clusters); with one
  * value per sample the correlation within a dialogue cannot be measured and is taken as none (said in `notes`).
  */
-import { gateMde, gatePower, samplesFactorFor, scaleDesign, trialsFor, type GateDesign } from '../../score/power.js'
+import { chiSquareQuantile, gateMde, gatePower, samplesFactorFor, scaleDesign, trialsFor, type GateDesign } from '../../score/power.js'
 import { primaryMetrics, weightOf } from './compare.js'
 import type { SampleOutcome } from './outcomes.js'
 
@@ -30,8 +30,15 @@ export interface Plan {
   baselineTrials: number
   /** Share of samples whose outcome varies between runs of the same model, from the baseline's trials. */
   flaky: number
-  /** Probability that a sample differs between two runs (ψ). */
+  /** Probability that a sample differs between two runs (ψ), each sample counted alone. */
   discordance: number
+  /**
+   * How many times the variance of a dialogue's summed turns exceeds the sum of its turns' own (the covariance of
+   * turns that fail together), from a baseline with one line per trial; 1 otherwise (single samples, or unknown).
+   */
+  designEffect: number
+  /** Degrees of freedom of the measured noise (Satterthwaite over the clusters' trials); null without trials. */
+  noiseDf: number | null
   /**
    * Units the default gate is expected to correct over, and the level each is held to first (α over them): the gate
    * leaves out a unit that cannot reject (Tarone), so a unit other than the planned metric's counts only when its
@@ -55,6 +62,9 @@ export interface Plan {
 }
 
 const keyOf = (o: SampleOutcome) => `${o.suite} > ${o.id}`
+
+/** Below this many degrees of freedom in the measured noise, the plan says how far off its figures may be. */
+const FEW_DF = 30
 
 /** The plan from a baseline run's outcomes and its report's `trials` field. */
 export function planGate(outcomes: readonly SampleOutcome[], trialsReport: { count?: number; flipRates?: Record<string, number>; unlisted?: number } | undefined, options: PlanOptions = {}): Plan {
@@ -92,9 +102,11 @@ export function planGate(outcomes: readonly SampleOutcome[], trialsReport: { cou
   // 0/1 per trial: the values are 0/1, or shares of k trials (multiples of 1/k).
   let binary = true
   let n = 0
+  let rateSum = 0
   for (const [key, s] of bySample) {
     n++
     const mean = s.sum / s.count
+    rateSum += mean
     if (!s.binary && !(k > 1 && Math.abs(mean * k - Math.round(mean * k)) < 1e-9)) binary = false
     let pq = 0
     if (k > 1) {
@@ -113,25 +125,49 @@ export function planGate(outcomes: readonly SampleOutcome[], trialsReport: { cou
   }
   if (n === 0) throw new Error(`the baseline has no sample measuring ${metric}`)
   const clusters = clusterVar.size
+  let independentVar = 0
+  for (const v of clusterVar.values()) independentVar += v
   const multi = [...clusterSize.values()].some((c) => c > 1)
+  let designEffect = 1
   if (multi && k > 1) {
     const direct = clusteredVariances(outcomes, metric, k)
     if (direct) {
       // Each dialogue's own variance over the trials, covariance of its turns included (the design effect follows).
-      let independent = 0
       let clustered = 0
       for (const [c, v] of clusterVar) {
-        independent += v
         clustered += direct.get(c) ?? v
         clusterVar.set(c, direct.get(c) ?? v)
       }
-      if (independent > 0) notes.push(`dialogue turns are correlated: from the baseline's trials each dialogue varies ${(clustered / independent).toFixed(2)}× as much as independent turns would (its design effect), counted in the figures`)
+      if (independentVar > 0) {
+        designEffect = clustered / independentVar
+        notes.push(`dialogue turns are correlated: from the baseline's trials each dialogue varies ${designEffect.toFixed(2)}× as much as independent turns would (its design effect), counted in the figures`)
+      }
     } else notes.push('dialogue turns are taken as independent within a dialogue (one value per sample cannot show their correlation): with correlated turns the figures are optimistic; a baseline whose samples file has one line per trial shows it')
   }
   let sumVar = 0
-  for (const v of clusterVar.values()) sumVar += v
-  // Values in the baseline are reduced over its trials; one run of the gate is one trial per sample.
-  const design: GateDesign = { n, clusters, mcnemar: !multi && binary, discordance: (2 * sumVar) / n, se: Math.sqrt(2 * sumVar) / n }
+  let sumSquares = 0
+  for (const v of clusterVar.values()) {
+    sumVar += v
+    sumSquares += v * v
+  }
+  // The summed variance is an estimate: each cluster's from k trials (k − 1 degrees of freedom), together worth
+  // ν = (k − 1)(Σv)²/Σv² (Satterthwaite, 1946): few when a few dialogues carry the noise. The figures take the
+  // estimate as the noise; with few degrees of freedom a note says how far the samples needed may be off (they
+  // scale with the variance: ν/χ²(ν) spans that range). At the estimate the figures are on target averaged over
+  // baselines (bench/gate-sim.js, GATE_SIM_PLAN=lines); averaging the power over that range instead (Julious and
+  // Owen, 2006) made them conservative (30 dialogues at ρ 0.5: 85% and 89%), so the figures stay at the estimate.
+  const noiseDf = k > 1 && sumSquares > 0 ? ((k - 1) * sumVar * sumVar) / sumSquares : null
+  if (noiseDf !== null && noiseDf < FEW_DF) {
+    const low = noiseDf / chiSquareQuantile(0.9, noiseDf)
+    const high = noiseDf / chiSquareQuantile(0.1, noiseDf)
+    notes.push(`the noise is measured from few independent draws (about ${noiseDf.toFixed(0)} degrees of freedom: few flaky samples or dialogues, few trials): the samples needed may be ${low.toFixed(2)}× to ${high.toFixed(2)}× what is named (80% interval); a baseline with more trials narrows it`)
+  }
+  // Values in the baseline are reduced over its trials; one run of the gate is one trial per sample. The design is
+  // the gate's: ψ the share of samples that differ (turns counted alone), the standard error the clustered one. A
+  // drop's own variance then carries the dialogues' design effect as the noise does (power.ts, seUnder); ψ from the
+  // clustered variance counted the design effect in the noise and left it out of the drop (72% power at the stated
+  // size, not 80%).
+  const design: GateDesign = { n, clusters, mcnemar: !multi && binary, discordance: (2 * independentVar) / n, se: Math.sqrt(2 * sumVar) / n, rate: rateSum / n }
   const { family, familyMax, share } = expectedFamily(outcomes, primary, metric, trials, alpha)
   const level = alpha * share
   const planned = scaleDesign(design, 1, trials)
@@ -143,6 +179,8 @@ export function planGate(outcomes: readonly SampleOutcome[], trialsReport: { cou
     baselineTrials: k,
     flaky: flaky / n,
     discordance: design.discordance,
+    designEffect,
+    noiseDf,
     family,
     familyMax,
     level,

@@ -189,7 +189,7 @@ describe('compareRuns verdicts', () => {
     const level = 0.05 * (2 / 3)
     expect(m.mdeLevel).toBeCloseTo(level, 15)
     expect(c.metrics['name_correct']!.mdeLevel).toBeCloseTo(0.05 / 3, 15)
-    const design = { n: 200, clusters: 200, mcnemar: true, discordance: 30 / 200, se: 0 }
+    const design = { n: 200, clusters: 200, mcnemar: true, discordance: 30 / 200, se: 0, rate: m.base }
     expect(m.mde).toBeCloseTo(gateMde(design, level, 0.02)!, 12)
     expect(gatePower(design, m.mde!, level, 0.02)).toBeGreaterThanOrEqual(0.8)
     // A constant metric: the floor is the flips that reach α/2 one way (6 of 200 = 3 points), not 1.2 points.

@@ -51,7 +51,7 @@ describe('planGate', () => {
     // Two gated metrics (name_correct, args_exact_match), each tested for itself: args_exact_match at its share 2α/3.
     expect(plan.family).toBe(2)
     expect(plan.level).toBeCloseTo(0.05 * (2 / 3), 15)
-    const design = { n: 200, clusters: 200, mcnemar: true, discordance, se: Math.sqrt(discordance * 200) / 200 }
+    const design = { n: 200, clusters: 200, mcnemar: true, discordance, se: Math.sqrt(discordance * 200) / 200, rate: 0.8 }
     const at5 = plan.powerAt.find((p) => p.drop === 0.05)!
     expect(at5.power).toBeCloseTo(gatePower(design, 0.05, plan.level, 0.02), 12)
     // The samples it names reach 80% at 5 points; 2% fewer do not.
@@ -89,11 +89,35 @@ describe('planGate on dialogues', () => {
         }
     const plan = planGate(lines, { count: 3 })
     expect(plan.clusters).toBe(20)
-    expect(plan.discordance).toBeCloseTo((2 * 10 * (75 / 9)) / 100, 12)
+    // ψ counts turns alone (50 flaky turns, 1/3 per trial, two runs: 1/3 of 100); the dialogues' sums carry the rest.
+    expect(plan.discordance).toBeCloseTo((2 * 50 * (1 / 3)) / 100, 12)
+    expect(plan.designEffect).toBeCloseTo(5, 12)
     expect(plan.notes.join(' ')).toMatch(/varies 5\.00× as much as independent turns/)
     // Turns that vary independently within a dialogue (trial t wrong on turn t only): the design effect is below 1.
     const spread = lines.map((o) => ({ ...o, values: { args_exact_match: Number(o.id.slice(1).split('#')[0]) >= 10 || o.trial === (Number(o.id.split('#')[1]) % 3) ? 1 : 0 } }))
-    expect(planGate(spread, { count: 3 }).discordance).toBeLessThan(plan.discordance / 3)
+    expect(planGate(spread, { count: 3 }).designEffect).toBeLessThan(1 / 3)
+  })
+
+  it('a drop carries the design effect as the noise does: turns that fail together need five times the samples', () => {
+    // The baseline above (design effect 5), and the same values folded to one line per sample (each turn's share of
+    // its 3 trials: the correlation cannot be seen, turns are taken as independent).
+    const lines: SampleOutcome[] = []
+    for (let d = 0; d < 20; d++)
+      for (let k = 1; k <= 5; k++)
+        for (let t = 0; t < 3; t++) lines.push({ suite: 'w', id: `d${d}#${k}`, trial: t, values: { args_exact_match: d >= 10 || t === 0 ? 1 : 0 }, failures: [] })
+    const folded = lines.filter((o) => o.trial === 0).map(({ trial: _t, ...o }) => ({ ...o, values: { args_exact_match: Number(o.id.slice(1).split('#')[0]) >= 10 ? 1 : 1 / 3 } }))
+    const correlated = planGate(lines, { count: 3 }, { mde: 0.1 })
+    const independent = planGate(folded, { count: 3 }, { mde: 0.1 })
+    expect(independent.designEffect).toBe(1)
+    expect(independent.discordance).toBeCloseTo(correlated.discordance, 12)
+    // Noise and drop both five times the variance: five times the samples (the t test's degrees of freedom aside).
+    // With the drop's variance left as for independent turns, it named 4.0 times.
+    expect(correlated.samplesNeeded! / independent.samplesNeeded!).toBeGreaterThan(4.7)
+    expect(correlated.samplesNeeded! / independent.samplesNeeded!).toBeLessThan(5.3)
+    // Ten flaky dialogues of 3 trials are about 20 degrees of freedom: the plan says how far off its size may be.
+    expect(correlated.noiseDf).toBeCloseTo(20, 9)
+    expect(correlated.notes.join(' ')).toMatch(/samples needed may be 0\.\d\d× to \d\.\d\d× what is named/)
+    expect(planGate(baseline(), { count: 3 }).notes.join(' ')).not.toMatch(/degrees of freedom/)
   })
 })
 

@@ -298,6 +298,50 @@ describe('power of the gate as it decides', () => {
     expect(mcnemarPower(n, psi, d, a, 0.02)).toBeCloseTo(expected, 9)
   })
 
+  it('with the base rate, McNemar\'s power is that of samples each right with its own probability, losing right outcomes alike', () => {
+    // 60 samples: 20 always right, 20 right half the time, 10 at 0.8, 10 never. A drop d loses each right outcome with
+    // probability d / rate. The exact power: the joint law of (right → wrong, wrong → right) summed over the samples.
+    const ps = [...Array(20).fill(1), ...Array(20).fill(0.5), ...Array(10).fill(0.8), ...Array(10).fill(0)] as number[]
+    const n = ps.length
+    const rate = ps.reduce((a, p) => a + p, 0) / n
+    const psi = ps.reduce((a, p) => a + 2 * p * (1 - p), 0) / n
+    const exact = (d: number) => {
+      let dist = new Float64Array((n + 1) * (n + 1))
+      dist[0] = 1
+      for (const p of ps) {
+        const kept = p * (1 - d / rate)
+        const worse = p * (1 - kept)
+        const better = (1 - p) * kept
+        const next = new Float64Array(dist.length)
+        for (let w = 0; w < n; w++)
+          for (let b = 0; w + b < n; b++) {
+            const x = dist[w * (n + 1) + b]!
+            if (x === 0) continue
+            next[w * (n + 1) + b]! += x * (1 - worse - better)
+            next[(w + 1) * (n + 1) + b]! += x * worse
+            next[w * (n + 1) + b + 1]! += x * better
+          }
+        dist = next
+      }
+      let power = 0
+      for (let w = 0; w <= n; w++) for (let b = 0; w + b <= n; b++) if (w >= mcnemarCritical(w + b, 0.05) && w - b >= n * 0.02) power += dist[w * (n + 1) + b]!
+      return power
+    }
+    for (const d of [0.1, 0.15, 0.2, 0.25]) expect(Math.abs(mcnemarPower(n, psi, d, 0.05, 0.02, rate) - exact(d))).toBeLessThan(0.01)
+    // Without the rate, every lost outcome is taken from a sample that never varied: the noise is overstated.
+    expect(exact(0.2) - mcnemarPower(n, psi, 0.2, 0.05, 0.02)).toBeGreaterThan(0.05)
+  })
+
+  it('with no noise, a drop of exactly minDrop is seen about half of the time: the observed drop must reach it', () => {
+    // 200 samples × 3 trials, none flaky, 85% right: 510 right outcomes, each lost with probability d / 0.85. The
+    // verdict needs 12 of the 600 draws lost (2 points): at d = 2 points, 12 are expected, so about half the runs.
+    const design = { n: 200, clusters: 200, mcnemar: false, discordance: 0, se: 0, trials: 3, rate: 0.85 }
+    const atMinDrop = gatePower(design, 0.02, 0.05 * (2 / 3), 0.02)
+    expect(atMinDrop).toBeGreaterThan(0.4)
+    expect(atMinDrop).toBeLessThan(0.6)
+    expect(gateMde(design, 0.05 * (2 / 3), 0.02)!).toBeGreaterThan(0.023)
+  })
+
   it('the MDE is where the power crosses 80%, and accounts for the family, discreteness and minDrop', () => {
     const design = { n: 200, clusters: 200, mcnemar: true, discordance: 0.3, se: Math.sqrt(0.3 / 200) }
     const mde = gateMde(design, 0.05, 0.02)!
