@@ -232,8 +232,10 @@ describe('eval projects run by vitest', () => {
   })
 
   it('gives the metrics of one run from --shard=1/2 and --shard=2/2 blob reports merged with --merge-reports', async () => {
-    const shard1 = await project.run(['run', '--shard=1/2', '--reporter=blob'])
-    const shard2 = await project.run(['run', '--shard=2/2', '--reporter=blob'])
+    // Each shard's files in one worker thread: the merge is what is tested (the whole run, with Vitest's default
+    // pool, is where the plain test's matchers come from the setup entry alone).
+    const shard1 = await project.run(['run', '--shard=1/2', '--reporter=blob', '--pool=threads', '--no-isolate'])
+    const shard2 = await project.run(['run', '--shard=2/2', '--reporter=blob', '--pool=threads', '--no-isolate'])
     expect(shard1.stderr + shard2.stderr).not.toContain('Error: ')
     const merged = await project.run(['--merge-reports'], { EVAL_REPORT: 'merged.json', EVAL_VITEST_JSON: 'merged-vitest.json' })
     expect(merged.code).not.toBe(0) // the errored samples' tests failed in the shards

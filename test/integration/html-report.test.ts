@@ -218,6 +218,9 @@ import ToolEvalsReporter from 'vitest-tool-evals/reporter'
 export default defineConfig({
   test: {
     include: ['evals/*.eval.mjs'],
+    // One worker thread for every file: what is tested is the page, whatever runs the files.
+    pool: 'threads',
+    isolate: false,
     setupFiles: ['vitest-tool-evals/setup'],
     reporters: [new ToolEvalsReporter({ thresholds: { name_correct: 0.5 }, outputFile: 'report.json', htmlFile: 'out/report.html', markdownFile: false, summary: false })],
   },

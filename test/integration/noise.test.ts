@@ -17,6 +17,9 @@ import ToolEvalsReporter from 'vitest-tool-evals/reporter'
 export default defineConfig({
   test: {
     include: ['evals/*.eval.mjs', 'bad/*.eval.mjs'],
+    // One worker thread for both files: what is tested is the output, whatever runs the files.
+    pool: 'threads',
+    isolate: false,
     // The blob beside the terminal output: the run that is read here is also the one that is merged.
     reporters: ['default', new ToolEvalsReporter({ outputFile: 'report.json', markdownFile: false }), ...(process.env.EVAL_BLOB ? ['blob'] : [])],
   },

@@ -28,6 +28,10 @@ import ToolEvalsReporter from 'vitest-tool-evals/reporter'
 export default defineConfig({
   test: {
     include: ['evals/*.eval.mjs', 'evals/*.test.mjs'],
+    // One worker thread for both files: this config's runs are read for their exit code and gate alone (the plugin's
+    // config keeps Vitest's default, for the matchers its setup entry gives a file that does not import the package).
+    pool: 'threads',
+    isolate: false,
     setupFiles: ['vitest-tool-evals/setup'],
     reporters: ['default', new ToolEvalsReporter({ thresholds: { args_exact_match: 0.9 }, outputFile: 'reporter-report.json', markdownFile: false })],
   },

@@ -95,6 +95,9 @@ const env = process.env
 export default defineConfig({
   test: {
     include: [env.EVAL_INCLUDE ?? 'evals/*.eval.mjs'],
+    // One worker thread for every file: what is tested is the report, whatever runs the files.
+    pool: 'threads',
+    isolate: false,
     reporters: [
       'default',
       ['json', { outputFile: env.EVAL_VITEST_JSON ?? 'vitest.json' }],

@@ -55,6 +55,9 @@ const maxThresholds = process.env.EVAL_MAX ? JSON.parse(process.env.EVAL_MAX) : 
 export default defineConfig({
   test: {
     include: ['evals/*.eval.mjs'],
+    // One worker thread for both files: what is tested is the report, whatever runs the files.
+    pool: 'threads',
+    isolate: false,
     reporters: ['default', new ToolEvalsReporter({
       outputFile: process.env.EVAL_REPORT ?? 'report.json',
       markdownFile: process.env.EVAL_MD ?? false,

@@ -48,6 +48,9 @@ const env = process.env
 export default defineConfig({
   test: {
     include: ['evals/*.eval.mjs'],
+    // One worker thread for both files: what is tested is the report, whatever runs the files.
+    pool: 'threads',
+    isolate: false,
     reporters: ['default', new ToolEvalsReporter({ thresholds: JSON.parse(env.EVAL_THRESHOLDS ?? '{}'), outputFile: env.EVAL_REPORT ?? 'report.json', markdownFile: false })],
   },
 })
