@@ -24,7 +24,8 @@ export interface CallSyntax {
 
 const PYTHON_CONSTANTS: Record<string, null | boolean> = { None: null, True: true, False: false }
 
-type Read = { value: unknown; quoted: boolean; raw: string }
+/** `json`: a string the model wrote in JSON's double quotes rather than the dialect's quote token. */
+type Read = { value: unknown; quoted: boolean; raw: string; json?: boolean }
 
 /** What a reading method returns once the reader has failed (callers test `failed`, never this). */
 const FAILED: Read = { value: undefined, quoted: false, raw: '' }
@@ -84,8 +85,9 @@ class ValueReader {
   }
 
   key(): string {
-    if (this.text.startsWith(this.quote, this.pos)) {
-      const k = this.quoted()
+    const jsonKey = this.text.charCodeAt(this.pos) === 34 /* " */
+    if (jsonKey || this.text.startsWith(this.quote, this.pos)) {
+      const k = jsonKey ? this.jsonString() : this.quoted()
       if (this.failed) return ''
       this.skipSpace()
       if (this.text.charCodeAt(this.pos) !== 58 /* : */) {
@@ -120,6 +122,31 @@ class ValueReader {
     return this.text.slice(start, end)
   }
 
+  /**
+   * A string in JSON's double quotes at `pos` (`"a, \"b\""`): models trained on JSON write some strings so instead of
+   * between quote tokens, and its `,` `}` `]` are text, not the value's end (ollama reads them as JSON too).
+   */
+  jsonString(): string {
+    const start = this.pos
+    let i = start + 1
+    for (;;) {
+      if (i >= this.text.length) {
+        this.fail('unterminated string')
+        return ''
+      }
+      const c = this.text.charCodeAt(i)
+      if (c === 34 /* " */) break
+      i += c === 92 /* \ */ ? 2 : 1
+    }
+    this.pos = i + 1
+    const r = parseJson(this.text.slice(start, this.pos))
+    if (!r.ok || typeof r.value !== 'string') {
+      this.fail('bad string')
+      return ''
+    }
+    return r.value
+  }
+
   value(depth: number, path: string): Read {
     this.skipSpace()
     const start = this.pos
@@ -129,6 +156,11 @@ class ValueReader {
       return { value: s, quoted: true, raw: s }
     }
     const c = this.text.charCodeAt(this.pos)
+    if (c === 34 /* " */) {
+      const s = this.jsonString()
+      if (this.failed) return FAILED
+      return { value: s, quoted: true, raw: s, json: true }
+    }
     if (c === 123 /* { */) {
       const obj: Record<string, unknown> = {}
       this.members(depth, path, (k, r) => setOwn(obj, k, r.value))
@@ -205,7 +237,7 @@ function typed(read: Read, args: ArgumentsBuilder, key: string, syntax: CallSynt
   const saysString = types.includes('string') && types.every((t) => t === 'string' || t === 'null')
   if (read.quoted) {
     if (schema && types.length > 0 && !saysString) return typeValue(read.value as string, schema)
-    if (!schema && syntax.typeQuotedStrings) return typeValue(read.value as string, undefined)
+    if (!schema && syntax.typeQuotedStrings && !read.json) return typeValue(read.value as string, undefined)
     return { value: read.value }
   }
   if (saysString && typeof read.value !== 'object') return { value: read.raw }

@@ -15,6 +15,11 @@
  * Choices: a `string="false"` value that is not JSON is kept as its text (the attribute is bookkeeping, the model's
  * value is still there to score). A parameter cut off by the end of the output (a truncated stream) makes the call's
  * arguments invalid. Both `｜` (U+FF5C) and an ASCII `|` are accepted around `DSML`.
+ *
+ * Plain tags: where detokenizing dropped the `｜DSML｜` prefix (Xinference reads this form), an output without any
+ * DSML tag is read from its `<function_calls>` blocks of plain `<invoke name="…">` and `<parameter name="…">` tags,
+ * with the same rules. Outside such a block plain tags are text (OLMo 3's `<function_calls>` holds Python calls and
+ * no invoke tag, so it gives nothing here).
  */
 import { invalidArguments, isPlainObject, makeCall, setOwn } from '../call-object.js'
 import { blankBetween, damagedMarkup, unreadText } from '../unread.js'
@@ -44,8 +49,57 @@ function isTagNameChar(c: number): boolean {
   return (c >= 97 && c <= 122) || c === 95 // a-z _
 }
 
+/** The tags in `text`: the DSML ones, or where there are none, the plain ones inside `<function_calls>` blocks. */
+function scanTags(text: string): { tags: Tag[]; plain: boolean } {
+  const dsml = scanDsmlTags(text)
+  return dsml.length > 0 ? { tags: dsml, plain: false } : { tags: scanPlainTags(text), plain: true }
+}
+
+const PLAIN_OPEN = '<function_calls>'
+const PLAIN_CLOSE = '</function_calls>'
+
+/**
+ * The plain tags inside each `<function_calls>` block (to its `</function_calls>` or the end). Each `<` in a block
+ * is looked at once; the `>` of a tag is searched once per stretch of text (the last result is kept), so the scan
+ * stays linear whatever the blocks hold.
+ */
+function scanPlainTags(text: string): Tag[] {
+  const tags: Tag[] = []
+  let open = text.indexOf(PLAIN_OPEN)
+  let gt = -1 // the first `>` at or after the last position searched (-2: none left)
+  while (open >= 0) {
+    tags.push({ tag: 'function_calls', closing: false, start: open, end: open + PLAIN_OPEN.length, attrs: '' })
+    const closeAt = text.indexOf(PLAIN_CLOSE, open + PLAIN_OPEN.length)
+    const end = closeAt < 0 ? text.length : closeAt
+    let lt = text.indexOf('<', open + PLAIN_OPEN.length)
+    while (lt >= 0 && lt < end) {
+      const closing = text.charCodeAt(lt + 1) === 47 /* / */
+      let i = lt + (closing ? 2 : 1)
+      const nameStart = i
+      while (i < end && i - nameStart < MAX_TAG_NAME && isTagNameChar(text.charCodeAt(i))) i++
+      const tag = text.slice(nameStart, i)
+      let next = lt + 1
+      if (tag === 'invoke' || tag === 'parameter') {
+        if (gt !== -2 && gt < i) {
+          gt = text.indexOf('>', i)
+          if (gt < 0) gt = -2
+        }
+        if (gt >= 0 && gt < end && gt - i <= MAX_ATTRS) {
+          tags.push({ tag, closing, start: lt, end: gt + 1, attrs: text.slice(i, gt) })
+          next = gt + 1
+        }
+      }
+      lt = text.indexOf('<', next)
+    }
+    if (closeAt < 0) break
+    tags.push({ tag: 'function_calls', closing: true, start: closeAt, end: closeAt + PLAIN_CLOSE.length, attrs: '' })
+    open = text.indexOf(PLAIN_OPEN, closeAt + PLAIN_CLOSE.length)
+  }
+  return tags
+}
+
 /** The DSML tags in `text`, in order; each `DSML` occurrence is looked at once with a bounded look-ahead. */
-function scanTags(text: string): Tag[] {
+function scanDsmlTags(text: string): Tag[] {
   const tags: Tag[] = []
   const marks = new ForwardSearch(text, 'DSML')
   let p = marks.next(0)
@@ -171,7 +225,7 @@ export function parseDsml(text: string, options: ParseOptions = {}): ToolCall[] 
     const raw = text.slice(inv.start, end)
     if (inv.params) {
       if (!blankBetween(text, inv.read, end)) inv.unread ??= 'text in the invoke that is not a parameter'
-      inv.unread ??= damagedMarkup(inv.values, '</｜DSML｜parameter>', missingParameters(options.tools, inv.name, inv.params))
+      inv.unread ??= damagedMarkup(inv.values, paramClose, missingParameters(options.tools, inv.name, inv.params))
       const args = inv.truncated
         ? { arguments: {}, argumentsValid: false }
         : inv.unread !== undefined
@@ -195,7 +249,9 @@ export function parseDsml(text: string, options: ParseOptions = {}): ToolCall[] 
     last = calls[calls.length - 1]
   }
 
-  for (const t of scanTags(text)) {
+  const { tags, plain } = scanTags(text)
+  const paramClose = plain ? '</parameter>' : '</｜DSML｜parameter>'
+  for (const t of tags) {
     // A parameter or invoke closer with none open, after a call and before the next invoke: the call's own closer
     // was written inside a value and the call ran on past it (issue 22).
     if (!invoke && last && t.closing && t.tag !== 'function_calls') {
@@ -261,8 +317,8 @@ function renderInvoke(c: { name: string; arguments: Record<string, unknown> }): 
 export const deepseekV32: FormatParser = {
   name: 'deepseek_v32',
   // A call needs an opening invoke tag, `<` then `DSML` between bars of either kind.
-  markers: ['<｜DSML｜', '<｜DSML|', '<|DSML｜', '<|DSML|'],
-  detect: (text) => text.includes('DSML'),
+  markers: ['<｜DSML｜', '<｜DSML|', '<|DSML｜', '<|DSML|', PLAIN_OPEN],
+  detect: (text) => text.includes('DSML') || text.includes(PLAIN_OPEN),
   parse: (text, options) => parseDsml(text, options),
   render: (calls) => `<｜DSML｜function_calls>\n${calls.map(renderInvoke).join('')}</｜DSML｜function_calls>`,
 }
