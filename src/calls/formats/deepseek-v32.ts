@@ -58,38 +58,49 @@ function scanTags(text: string): { tags: Tag[]; plain: boolean } {
 const PLAIN_OPEN = '<function_calls>'
 const PLAIN_CLOSE = '</function_calls>'
 
+/** The plain tags read inside a `<function_calls>` block, opening and closing. */
+const PLAIN_TAGS: { token: string; tag: TagName; closing: boolean }[] = [
+  { token: '<invoke', tag: 'invoke', closing: false },
+  { token: '</invoke', tag: 'invoke', closing: true },
+  { token: '<parameter', tag: 'parameter', closing: false },
+  { token: '</parameter', tag: 'parameter', closing: true },
+]
+
 /**
- * The plain tags inside each `<function_calls>` block (to its `</function_calls>` or the end). Each `<` in a block
- * is looked at once; the `>` of a tag is searched once per stretch of text (the last result is kept), so the scan
- * stays linear whatever the blocks hold.
+ * The plain tags inside each `<function_calls>` block (to its `</function_calls>` or the end). Every search only
+ * moves forward (a `ForwardSearch` per tag, and the last `>` found is kept), so the scan is linear whatever the
+ * blocks hold.
  */
 function scanPlainTags(text: string): Tag[] {
   const tags: Tag[] = []
+  const searches = PLAIN_TAGS.map((t) => new ForwardSearch(text, t.token))
+  const gts = new ForwardSearch(text, '>')
   let open = text.indexOf(PLAIN_OPEN)
-  let gt = -1 // the first `>` at or after the last position searched (-2: none left)
   while (open >= 0) {
     tags.push({ tag: 'function_calls', closing: false, start: open, end: open + PLAIN_OPEN.length, attrs: '' })
     const closeAt = text.indexOf(PLAIN_CLOSE, open + PLAIN_OPEN.length)
     const end = closeAt < 0 ? text.length : closeAt
-    let lt = text.indexOf('<', open + PLAIN_OPEN.length)
-    while (lt >= 0 && lt < end) {
-      const closing = text.charCodeAt(lt + 1) === 47 /* / */
-      let i = lt + (closing ? 2 : 1)
-      const nameStart = i
-      while (i < end && i - nameStart < MAX_TAG_NAME && isTagNameChar(text.charCodeAt(i))) i++
-      const tag = text.slice(nameStart, i)
-      let next = lt + 1
-      if (tag === 'invoke' || tag === 'parameter') {
-        if (gt !== -2 && gt < i) {
-          gt = text.indexOf('>', i)
-          if (gt < 0) gt = -2
-        }
-        if (gt >= 0 && gt < end && gt - i <= MAX_ATTRS) {
-          tags.push({ tag, closing, start: lt, end: gt + 1, attrs: text.slice(i, gt) })
-          next = gt + 1
+    let at = open + PLAIN_OPEN.length
+    for (;;) {
+      let k = -1
+      let lt = end
+      for (let j = 0; j < searches.length; j++) {
+        const p = searches[j]!.next(at)
+        if (p >= 0 && p < lt) {
+          lt = p
+          k = j
         }
       }
-      lt = text.indexOf('<', next)
+      if (k < 0) break
+      const t = PLAIN_TAGS[k]!
+      const i = lt + t.token.length
+      at = i
+      // `<invoke` must end its name there (`<invoked` is text); `>` within the attributes' bound and the block.
+      if (isTagNameChar(text.charCodeAt(i))) continue
+      const gt = gts.next(i)
+      if (gt < 0 || gt >= end || gt - i > MAX_ATTRS) continue
+      tags.push({ tag: t.tag, closing: t.closing, start: lt, end: gt + 1, attrs: text.slice(i, gt) })
+      at = gt + 1
     }
     if (closeAt < 0) break
     tags.push({ tag: 'function_calls', closing: true, start: closeAt, end: closeAt + PLAIN_CLOSE.length, attrs: '' })

@@ -109,3 +109,45 @@ describe('spellings serving stacks read', () => {
     expect(parseToolCalls("Here: [{'name': 'search', 'arguments': {}}]")).toEqual([])
   })
 })
+
+describe("spellings from more serving stacks' tests (ollama, Xinference)", () => {
+  it('gemma4 / functiongemma: a value or key in JSON double quotes is a JSON string, its , } ] are text', () => {
+    const out = '<|tool_call>call:search{query:"fjords, lakes}",tags:["north]", "a \\"b\\""],"filters":{cities:["Bergen"]}}<tool_call|>'
+    expect(shape(parseToolCalls(out))).toEqual([
+      ['gemma4', 'search', { query: 'fjords, lakes}', tags: ['north]', 'a "b"'], filters: { cities: ['Bergen'] } }, true],
+    ])
+    // Mixed with the dialect's own quote token; a number in JSON quotes stays a string without a schema.
+    expect(shape(parseToolCalls('<|tool_call>call:f{a:<|"|>x, y<|"|>,b:"7"}<tool_call|>'))).toEqual([['gemma4', 'f', { a: 'x, y', b: '7' }, true]])
+    expect(shape(parseToolCalls('<start_function_call>call:f{b:"7",c:"p, q"}<end_function_call>'))).toEqual([['functiongemma', 'f', { b: '7', c: 'p, q' }, true]])
+    // Never closed, or a bad escape: the arguments are not read (invalid), never cut at the comma.
+    expect(shape(parseToolCalls('<|tool_call>call:f{a:"x, b:1}<tool_call|>'))).toEqual([['gemma4', 'f', {}, false]])
+    expect(shape(parseToolCalls('<|tool_call>call:f{a:"x\\q"}<tool_call|>'))).toEqual([['gemma4', 'f', {}, false]])
+  })
+  it('deepseek_v32: plain tags where the DSML prefix was dropped, inside <function_calls> only', () => {
+    const plain =
+      'Checking.\n<function_calls>\n<invoke name="search">\n<parameter name="query" string="true">Tromsø</parameter>\n' +
+      '<parameter name="filters" string="false">{"n": 2}</parameter>\n</invoke>\n<invoke name="clock">\n</invoke>\n</function_calls>'
+    expect(shape(parseToolCalls(plain))).toEqual([
+      ['deepseek_v32', 'search', { query: 'Tromsø', filters: { n: 2 } }, true],
+      ['deepseek_v32', 'clock', {}, true],
+    ])
+    expect(shape(parseToolCalls(plain, { format: 'deepseek_v32' }))).toHaveLength(2)
+    // No string attribute: the schema decides; a tag outside the block is prose; OLMo 3's block is still OLMo 3's.
+    expect(shape(parseToolCalls('<function_calls><invoke name="search"><parameter name="tags">["a"]</parameter></invoke></function_calls>', { tools }))).toEqual([
+      ['deepseek_v32', 'search', { tags: ['a'] }, true],
+    ])
+    expect(parseToolCalls('Write <invoke name="search"> in the docs.')).toEqual([])
+    expect(shape(parseToolCalls("<function_calls>search(query='x')</function_calls>"))).toEqual([['olmo3', 'search', { query: 'x' }, true]])
+    // A parameter that never closes before the end: the call is not trusted.
+    expect(shape(parseToolCalls('<function_calls><invoke name="search"><parameter name="query" string="true">fj'))).toEqual([['deepseek_v32', 'search', {}, false]])
+  })
+  it('sarashina: a leading Python-literal call dict, with arguments or parameters', () => {
+    expect(shape(parseToolCalls("{'name': 'search', 'parameters': {'query': 'x', 'exact': True, 'limit': None}}"))).toEqual([
+      ['sarashina', 'search', { query: 'x', exact: true, limit: null }, true],
+    ])
+    expect(shape(parseToolCalls("  {'name': 'search', 'arguments': {}} and done"))).toEqual([['sarashina', 'search', {}, true]])
+    // Not a call: no arguments (and no offered tool of that name), or not leading the output.
+    expect(parseToolCalls("{'name': 'search'}")).toEqual([])
+    expect(parseToolCalls("Like {'name': 'search', 'arguments': {}} this.")).toEqual([])
+  })
+})
