@@ -141,6 +141,15 @@ describe("spellings from more serving stacks' tests (ollama, Xinference)", () =>
     // A parameter that never closes before the end: the call is not trusted.
     expect(shape(parseToolCalls('<function_calls><invoke name="search"><parameter name="query" string="true">fj'))).toEqual([['deepseek_v32', 'search', {}, false]])
   })
+  it('minimax_m3: a repeated tag is the list of its values, a first value that is a list included', () => {
+    const NS = ']<]minimax[>['
+    expect(shape(parseToolCalls('<minimax:tool_call><invoke name="route"><stop><item>Oslo</item></stop><stop><item>Bergen</item><item>Voss</item></stop><stop>Flåm</stop></invoke></minimax:tool_call>'))).toEqual([
+      ['minimax_m3', 'route', { stop: [['Oslo'], ['Bergen', 'Voss'], 'Flåm'] }, true],
+    ])
+    const tag = (t: string, v: string) => `${NS}<${t}>${v}${NS}</${t}>`
+    const out = `${NS}<tool_call>${NS}<invoke name="route">${tag('leg', tag('item', '1'))}${tag('leg', tag('item', '2'))}${tag('via', 'a')}${tag('via', 'b')}${NS}</invoke>${NS}</tool_call>`
+    expect(shape(parseToolCalls(out))).toEqual([['minimax_m3', 'route', { leg: [[1], [2]], via: ['a', 'b'] }, true]])
+  })
   it('sarashina: a leading Python-literal call dict, with arguments or parameters', () => {
     expect(shape(parseToolCalls("{'name': 'search', 'parameters': {'query': 'x', 'exact': True, 'limit': None}}"))).toEqual([
       ['sarashina', 'search', { query: 'x', exact: true, limit: null }, true],
