@@ -150,6 +150,13 @@ describe("spellings from more serving stacks' tests (ollama, Xinference)", () =>
     const out = `${NS}<tool_call>${NS}<invoke name="route">${tag('leg', tag('item', '1'))}${tag('leg', tag('item', '2'))}${tag('via', 'a')}${tag('via', 'b')}${NS}</invoke>${NS}</tool_call>`
     expect(shape(parseToolCalls(out))).toEqual([['minimax_m3', 'route', { leg: [[1], [2]], via: ['a', 'b'] }, true]])
   })
+  it('qwen3_coder / seed_oss: a quoted function or parameter name is kept, quotes and all, never dropped', () => {
+    const out = '<tool_call>\n<function="search">\n<parameter="query">\nfjords\n</parameter>\n</function>\n</tool_call>'
+    expect(shape(parseToolCalls(out))).toEqual([['qwen3_coder', '"search"', { '"query"': 'fjords' }, true]])
+    expect(shape(parseToolCalls('<seed:tool_call><function="search"><parameter=query>x</parameter></function></seed:tool_call>'))).toEqual([
+      ['seed_oss', '"search"', { query: 'x' }, true],
+    ])
+  })
   it('sarashina: a leading Python-literal call dict, with arguments or parameters', () => {
     expect(shape(parseToolCalls("{'name': 'search', 'parameters': {'query': 'x', 'exact': True, 'limit': None}}"))).toEqual([
       ['sarashina', 'search', { query: 'x', exact: true, limit: null }, true],
