@@ -157,6 +157,15 @@ describe("spellings from more serving stacks' tests (ollama, Xinference)", () =>
       ['seed_oss', '"search"', { query: 'x' }, true],
     ])
   })
+  it('glm45: a name then key=value words, quoted or bare; other text after a name is an invalid call, not nothing', () => {
+    expect(shape(parseToolCalls('<tool_call>search query="north cape" limit=3 tag=\'a b\'</tool_call>'))).toEqual([
+      ['glm45', 'search', { query: 'north cape', limit: 3, tag: 'a b' }, true],
+    ])
+    // Typed by the schema like <arg_value> text: a string parameter keeps digits as text.
+    expect(shape(parseToolCalls('<tool_call>search query=1905</tool_call>', { tools }))).toEqual([['glm45', 'search', { query: '1905' }, true]])
+    expect(shape(parseToolCalls('<tool_call>search the fjords</tool_call>'))).toEqual([['glm45', 'search', {}, false]])
+    expect(shape(parseToolCalls('<tool_call>search query="never closed</tool_call>'))).toEqual([['glm45', 'search', {}, false]])
+  })
   it('sarashina: a leading Python-literal call dict, with arguments or parameters', () => {
     expect(shape(parseToolCalls("{'name': 'search', 'parameters': {'query': 'x', 'exact': True, 'limit': None}}"))).toEqual([
       ['sarashina', 'search', { query: 'x', exact: true, limit: null }, true],
