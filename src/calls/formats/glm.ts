@@ -6,7 +6,8 @@
  *
  * Values are raw text (one leading and one trailing newline stripped) typed by the tool schema, or decoded as JSON
  * when valid without one (see `../schema-values.ts`). GLM-4.6's double escaping is undone: a literal `\n` after the
- * name, and `\"`-escaped JSON in an array or object value. `<tool_call>NAME</tool_call>` is a call with `{}`. A
+ * name, and `\"`-escaped JSON in an array or object value. `<tool_call>NAME</tool_call>` is a call with `{}`;
+ * `<tool_call>NAME k=v k2="v 2"</tool_call>` (no `<arg_key>`) is read word by word (`keyValueWordsCall`). A
  * block must be closed by `</tool_call>` before the next `<tool_call>`: a truncated block is not a call. Content
  * that does not start with a name (`{...}`, `[...]`, `<function=...>`) is Hermes' or Qwen3-Coder's and gives [].
  *

@@ -336,6 +336,7 @@ describe('adversarial inputs: sane results, no throw', () => {
     ['deepseek_v32', '<function_calls><parameter name="a" string="false', 0],
     ['gemma4', '<|tool_call>call:f{a:"\\', N],
     ['sarashina', "{'name': 'f', 'arguments': {", 0],
+    ['glm45', '<tool_call>f a="x</tool_call>', N],
     ['hunyuan', '<tool_calls>', 0],
     ['jamba', '<tool_calls>[{"name": "f", "arguments": {"a": "', 0],
     ['longcat', '<longcat_tool_call>', 0],
