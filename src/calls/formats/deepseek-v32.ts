@@ -73,9 +73,11 @@ const PLAIN_TAGS: { token: string; tag: TagName; closing: boolean }[] = [
  */
 function scanPlainTags(text: string): Tag[] {
   const tags: Tag[] = []
+  let open = text.indexOf(PLAIN_OPEN)
+  // No invoke after the first block's opener (OLMo 3's blocks): no call, and nothing more to set up.
+  if (open < 0 || text.indexOf('<invoke', open) < 0) return tags
   const searches = PLAIN_TAGS.map((t) => new ForwardSearch(text, t.token))
   const gts = new ForwardSearch(text, '>')
-  let open = text.indexOf(PLAIN_OPEN)
   while (open >= 0) {
     tags.push({ tag: 'function_calls', closing: false, start: open, end: open + PLAIN_OPEN.length, attrs: '' })
     const closeAt = text.indexOf(PLAIN_CLOSE, open + PLAIN_OPEN.length)
@@ -330,6 +332,7 @@ export const deepseekV32: FormatParser = {
   // A call needs an opening invoke tag, `<` then `DSML` between bars of either kind.
   markers: ['<｜DSML｜', '<｜DSML|', '<|DSML｜', '<|DSML|', PLAIN_OPEN],
   detect: (text) => text.includes('DSML') || text.includes(PLAIN_OPEN),
-  parse: (text, options) => parseDsml(text, options),
+  // OLMo 3's `<function_calls>` (no DSML, no invoke) is common: nothing to set up for it.
+  parse: (text, options) => (text.includes('DSML') || text.includes('<invoke') ? parseDsml(text, options) : []),
   render: (calls) => `<｜DSML｜function_calls>\n${calls.map(renderInvoke).join('')}</｜DSML｜function_calls>`,
 }
