@@ -2,7 +2,9 @@
  * Spellings serving stacks read that lost arguments or calls (PLaMo 3's constraint prefix, XML entities in Kimi K3
  * and Xinference's MiniMax M3, an argument value holding its own end tag, hyphenated pythonic names, the name under
  * `function`, Sarashina's Python-literal list), and complete calls followed by text that could not hold an argument.
- * Written from vLLM's, SGLang's and smg's parsers and tests; the strings are our own.
+ * Written from vLLM's, SGLang's and smg's parsers and tests; the strings are our own. The last block: spellings that
+ * ollama's, Xinference's and mlx-lm's tests read and this parser lost (JSON-quoted Gemma strings, DSML without its
+ * prefix, a Python-literal call dict, quoted Qwen3-Coder names, GLM's key=value words, MiniMax M3's repeated lists).
  */
 import { describe, expect, it } from 'vitest'
 import { parseToolCalls } from '../../../src/calls/index.js'
@@ -110,7 +112,7 @@ describe('spellings serving stacks read', () => {
   })
 })
 
-describe("spellings from more serving stacks' tests (ollama, Xinference)", () => {
+describe("spellings from more serving stacks' tests (ollama, Xinference, mlx-lm)", () => {
   it('gemma4 / functiongemma: a value or key in JSON double quotes is a JSON string, its , } ] are text', () => {
     const out = '<|tool_call>call:search{query:"fjords, lakes}",tags:["north]", "a \\"b\\""],"filters":{cities:["Bergen"]}}<tool_call|>'
     expect(shape(parseToolCalls(out))).toEqual([
