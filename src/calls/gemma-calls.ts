@@ -1,5 +1,5 @@
 /** Gemma's `call:NAME{key:value}` dialect, shared by Gemma 4 and FunctionGemma. */
-import { makeCall, setOwn } from './call-object.js'
+import { invalidArguments, makeCall, setOwn } from './call-object.js'
 import { parseJson, toPointer } from './json.js'
 import { ArgumentsBuilder, typeValue, type TypedValue } from './schema-values.js'
 import { unreadAfter, unreadRunOn, unreadText } from './unread.js'
@@ -38,6 +38,8 @@ const FAILED: Read = { value: undefined, quoted: false, raw: '' }
 class ValueReader {
   pos = 0
   failed = false
+  /** Why the read failed (the first reason), for the call's `argumentsError`. */
+  why = ''
   readonly floatPaths: string[] = []
 
   constructor(
@@ -46,8 +48,9 @@ class ValueReader {
     readonly pythonConstants = false,
   ) {}
 
-  /** Mark the read as failed (`_why` documents the reason at the call site). */
-  fail(_why: string): void {
+  /** Mark the read as failed, keeping the first reason. */
+  fail(why: string): void {
+    if (!this.failed) this.why = `${why} (offset ${this.pos} in the block)`
     this.failed = true
   }
 
@@ -316,14 +319,14 @@ function entryCall(
   const name = s.slice(at + 5, nameEnd).trim()
   if (name.length === 0 || /[\s<>{},]/.test(name)) return undefined
   if (nameEnd !== brace) {
-    return { call: makeCall(name, { arguments: {}, argumentsValid: false }, format, s.slice(at, nameEnd)), end: nextEntry }
+    return { call: makeCall(name, invalidArguments('no {…} arguments after the name'), format, s.slice(at, nameEnd)), end: nextEntry }
   }
   const reader = new ValueReader(s, syntax.quote, syntax.pythonConstants === true)
   reader.pos = brace
   const args = new ArgumentsBuilder(name, options)
   const reads: [string, Read][] = []
   reader.members(1, '', (k, r) => reads.push([k, r]))
-  if (reader.failed) return { call: makeCall(name, { arguments: {}, argumentsValid: false }, format, s.slice(at)), end: -1 }
+  if (reader.failed) return { call: makeCall(name, invalidArguments(`arguments not read: ${reader.why}`), format, s.slice(at)), end: -1 }
   for (const [k, r] of reads) args.add(k, typed(r, args, k, syntax, reader.floatPaths))
   return { call: makeCall(name, args.result(), format, s.slice(at, reader.pos)), end: reader.pos }
 }

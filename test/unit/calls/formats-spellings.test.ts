@@ -124,6 +124,7 @@ describe("spellings from more serving stacks' tests (ollama, Xinference, mlx-lm)
     // Never closed, or a bad escape: the arguments are not read (invalid), never cut at the comma.
     expect(shape(parseToolCalls('<|tool_call>call:f{a:"x, b:1}<tool_call|>'))).toEqual([['gemma4', 'f', {}, false]])
     expect(shape(parseToolCalls('<|tool_call>call:f{a:"x\\q"}<tool_call|>'))).toEqual([['gemma4', 'f', {}, false]])
+    expect(parseToolCalls('<|tool_call>call:f{a:"x, b:1}<tool_call|>')[0]?.argumentsError).toMatch(/unterminated string/)
   })
   it('deepseek_v32: plain tags where the DSML prefix was dropped, inside <function_calls> only', () => {
     const plain =
