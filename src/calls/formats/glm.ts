@@ -48,24 +48,31 @@ function parse(text: string, options: ParseOptions): ToolCall[] {
   // Only closed blocks are calls; the key and value searches move forward across blocks, so the pass is linear.
   forEachBlock(text, OPEN, CLOSE, (_body, from, end, closed) => {
     if (!closed) return
+    const start = skipSpace(text, from, end)
+    const raw = text.slice(from - OPEN.length, end + CLOSE.length)
+    // Arguments with no name before them: the call is there, its name lost (never dropped).
+    if (text.startsWith(KEY, start)) {
+      out.push(makeCall('', invalidArguments(`no function name before the first ${KEY}`), FORMAT, raw))
+      return
+    }
     // A body that opens with `{`, `[` or `<` has no name first: Hermes' or Qwen3-Coder's block, not a GLM call.
-    const first = text.charCodeAt(skipSpace(text, from, end))
+    const first = text.charCodeAt(start)
     if (first === 123 || first === 91 || first === 60) return
     let k = pairs.key.next(from)
     if (k >= end) k = -1
     const name = cleanName(text.slice(from, k < 0 ? end : k))
-    if (!NAME.test(name)) {
-      if (k < 0) {
-        const call = keyValueWordsCall(text, from, end, options)
-        if (call) out.push(call)
-      }
+    // No `<arg_key>`: a name alone, or a name then key=value words. With arguments, an odd name (`get weather`)
+    // is kept as written, like Qwen3-Coder's quoted names: the call is to a tool not offered, never dropped.
+    if (!NAME.test(name) && k < 0) {
+      const call = keyValueWordsCall(text, from, end, options)
+      if (call) out.push(call)
       return
     }
     const args = new ArgumentsBuilder(name, options)
     // Text the pairs do not account for (a value cut by `</tool_call>` inside it, a stray word) makes the call invalid.
     const error = k < 0 ? undefined : readPairs(text, k, end, pairs, args)
     const decoded = error === undefined ? args.result() : invalidArguments(error)
-    out.push(makeCall(name, decoded, FORMAT, text.slice(from - OPEN.length, end + CLOSE.length)))
+    out.push(makeCall(name, decoded, FORMAT, raw))
   })
   return out
 }

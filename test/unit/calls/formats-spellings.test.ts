@@ -160,7 +160,7 @@ describe("spellings from more serving stacks' tests (ollama, Xinference, mlx-lm)
       ['seed_oss', '"search"', { query: 'x' }, true],
     ])
   })
-  it('glm45: a name then key=value words, quoted or bare; other text after a name is an invalid call, not nothing', () => {
+  it('glm45: a name then key=value words; other text after a name, or no name, is an invalid call, not nothing', () => {
     expect(shape(parseToolCalls('<tool_call>search query="north cape" limit=3 tag=\'a b\'</tool_call>'))).toEqual([
       ['glm45', 'search', { query: 'north cape', limit: 3, tag: 'a b' }, true],
     ])
@@ -168,6 +168,9 @@ describe("spellings from more serving stacks' tests (ollama, Xinference, mlx-lm)
     expect(shape(parseToolCalls('<tool_call>search query=1905</tool_call>', { tools }))).toEqual([['glm45', 'search', { query: '1905' }, true]])
     expect(shape(parseToolCalls('<tool_call>search the fjords</tool_call>'))).toEqual([['glm45', 'search', {}, false]])
     expect(shape(parseToolCalls('<tool_call>search query="never closed</tool_call>'))).toEqual([['glm45', 'search', {}, false]])
+    // Arguments with no name before them, or an odd name: the call is kept (LocalAI's tests write the first).
+    expect(shape(parseToolCalls('<tool_call><arg_key>query</arg_key><arg_value>x</arg_value></tool_call>'))).toEqual([['glm45', '', {}, false]])
+    expect(shape(parseToolCalls('<tool_call>web search<arg_key>query</arg_key><arg_value>x</arg_value></tool_call>'))).toEqual([['glm45', 'web search', { query: 'x' }, true]])
   })
   it('sarashina: a leading Python-literal call dict, with arguments or parameters', () => {
     expect(shape(parseToolCalls("{'name': 'search', 'parameters': {'query': 'x', 'exact': True, 'limit': None}}"))).toEqual([
