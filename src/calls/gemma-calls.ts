@@ -1,5 +1,5 @@
 /** Gemma's `call:NAME{key:value}` dialect, shared by Gemma 4 and FunctionGemma. */
-import { makeCall, setOwn } from './call-object.js'
+import { invalidArguments, makeCall, setOwn } from './call-object.js'
 import { parseJson, toPointer } from './json.js'
 import { ArgumentsBuilder, typeValue, type TypedValue } from './schema-values.js'
 import { unreadAfter, unreadRunOn, unreadText } from './unread.js'
@@ -24,7 +24,8 @@ export interface CallSyntax {
 
 const PYTHON_CONSTANTS: Record<string, null | boolean> = { None: null, True: true, False: false }
 
-type Read = { value: unknown; quoted: boolean; raw: string }
+/** `json`: a string the model wrote in JSON's double quotes rather than the dialect's quote token. */
+type Read = { value: unknown; quoted: boolean; raw: string; json?: boolean }
 
 /** What a reading method returns once the reader has failed (callers test `failed`, never this). */
 const FAILED: Read = { value: undefined, quoted: false, raw: '' }
@@ -37,6 +38,8 @@ const FAILED: Read = { value: undefined, quoted: false, raw: '' }
 class ValueReader {
   pos = 0
   failed = false
+  /** Why the read failed (the first reason), for the call's `argumentsError`. */
+  why = ''
   readonly floatPaths: string[] = []
 
   constructor(
@@ -45,8 +48,9 @@ class ValueReader {
     readonly pythonConstants = false,
   ) {}
 
-  /** Mark the read as failed (`_why` documents the reason at the call site). */
-  fail(_why: string): void {
+  /** Mark the read as failed, keeping the first reason. */
+  fail(why: string): void {
+    if (!this.failed) this.why = `${why} (offset ${this.pos} in the block)`
     this.failed = true
   }
 
@@ -84,8 +88,9 @@ class ValueReader {
   }
 
   key(): string {
-    if (this.text.startsWith(this.quote, this.pos)) {
-      const k = this.quoted()
+    const jsonKey = this.text.charCodeAt(this.pos) === 34 /* " */
+    if (jsonKey || this.text.startsWith(this.quote, this.pos)) {
+      const k = jsonKey ? this.jsonString() : this.quoted()
       if (this.failed) return ''
       this.skipSpace()
       if (this.text.charCodeAt(this.pos) !== 58 /* : */) {
@@ -120,6 +125,31 @@ class ValueReader {
     return this.text.slice(start, end)
   }
 
+  /**
+   * A string in JSON's double quotes at `pos` (`"a, \"b\""`): models trained on JSON write some strings so instead of
+   * between quote tokens, and its `,` `}` `]` are text, not the value's end (ollama reads them as JSON too).
+   */
+  jsonString(): string {
+    const start = this.pos
+    let i = start + 1
+    for (;;) {
+      if (i >= this.text.length) {
+        this.fail('unterminated string')
+        return ''
+      }
+      const c = this.text.charCodeAt(i)
+      if (c === 34 /* " */) break
+      i += c === 92 /* \ */ ? 2 : 1
+    }
+    this.pos = i + 1
+    const r = parseJson(this.text.slice(start, this.pos))
+    if (!r.ok || typeof r.value !== 'string') {
+      this.fail('bad string')
+      return ''
+    }
+    return r.value
+  }
+
   value(depth: number, path: string): Read {
     this.skipSpace()
     const start = this.pos
@@ -129,6 +159,11 @@ class ValueReader {
       return { value: s, quoted: true, raw: s }
     }
     const c = this.text.charCodeAt(this.pos)
+    if (c === 34 /* " */) {
+      const s = this.jsonString()
+      if (this.failed) return FAILED
+      return { value: s, quoted: true, raw: s, json: true }
+    }
     if (c === 123 /* { */) {
       const obj: Record<string, unknown> = {}
       this.members(depth, path, (k, r) => setOwn(obj, k, r.value))
@@ -205,7 +240,7 @@ function typed(read: Read, args: ArgumentsBuilder, key: string, syntax: CallSynt
   const saysString = types.includes('string') && types.every((t) => t === 'string' || t === 'null')
   if (read.quoted) {
     if (schema && types.length > 0 && !saysString) return typeValue(read.value as string, schema)
-    if (!schema && syntax.typeQuotedStrings) return typeValue(read.value as string, undefined)
+    if (!schema && syntax.typeQuotedStrings && !read.json) return typeValue(read.value as string, undefined)
     return { value: read.value }
   }
   if (saysString && typeof read.value !== 'object') return { value: read.raw }
@@ -284,14 +319,14 @@ function entryCall(
   const name = s.slice(at + 5, nameEnd).trim()
   if (name.length === 0 || /[\s<>{},]/.test(name)) return undefined
   if (nameEnd !== brace) {
-    return { call: makeCall(name, { arguments: {}, argumentsValid: false }, format, s.slice(at, nameEnd)), end: nextEntry }
+    return { call: makeCall(name, invalidArguments('no {…} arguments after the name'), format, s.slice(at, nameEnd)), end: nextEntry }
   }
   const reader = new ValueReader(s, syntax.quote, syntax.pythonConstants === true)
   reader.pos = brace
   const args = new ArgumentsBuilder(name, options)
   const reads: [string, Read][] = []
   reader.members(1, '', (k, r) => reads.push([k, r]))
-  if (reader.failed) return { call: makeCall(name, { arguments: {}, argumentsValid: false }, format, s.slice(at)), end: -1 }
+  if (reader.failed) return { call: makeCall(name, invalidArguments(`arguments not read: ${reader.why}`), format, s.slice(at)), end: -1 }
   for (const [k, r] of reads) args.add(k, typed(r, args, k, syntax, reader.floatPaths))
   return { call: makeCall(name, args.result(), format, s.slice(at, reader.pos)), end: reader.pos }
 }

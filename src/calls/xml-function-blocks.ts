@@ -18,9 +18,13 @@ function blank(text: string, from: number, to: number): boolean {
   return true
 }
 
-/** A plausible function name: no markup, no line breaks. */
+/**
+ * A plausible function or parameter name: no markup, no line breaks. Quotes are allowed and kept, as vLLM's, SGLang's
+ * and ollama's readers keep them (`<function="get_weather">` names `"get_weather"`, a tool the request did not offer:
+ * the call scores as the wrong tool, as it would fail in the serving stack, rather than vanish).
+ */
 export function plausibleName(name: string): boolean {
-  return name.length > 0 && !/[<>{}\n\r"]/.test(name)
+  return name.length > 0 && !/[<>{}\n\r]/.test(name)
 }
 
 function nearest(...positions: number[]): number {

@@ -15,6 +15,11 @@
  * Choices: a `string="false"` value that is not JSON is kept as its text (the attribute is bookkeeping, the model's
  * value is still there to score). A parameter cut off by the end of the output (a truncated stream) makes the call's
  * arguments invalid. Both `｜` (U+FF5C) and an ASCII `|` are accepted around `DSML`.
+ *
+ * Plain tags: where detokenizing dropped the `｜DSML｜` prefix (Xinference reads this form), an output without any
+ * DSML tag is read from its `<function_calls>` blocks of plain `<invoke name="…">` and `<parameter name="…">` tags,
+ * with the same rules. Outside such a block plain tags are text (OLMo 3's `<function_calls>` holds Python calls and
+ * no invoke tag, so it gives nothing here).
  */
 import { invalidArguments, isPlainObject, makeCall, setOwn } from '../call-object.js'
 import { blankBetween, damagedMarkup, unreadText } from '../unread.js'
@@ -44,8 +49,70 @@ function isTagNameChar(c: number): boolean {
   return (c >= 97 && c <= 122) || c === 95 // a-z _
 }
 
+/** The tags in `text`: the DSML ones, or where there are none, the plain ones inside `<function_calls>` blocks. */
+function scanTags(text: string): { tags: Tag[]; plain: boolean } {
+  const dsml = scanDsmlTags(text)
+  return dsml.length > 0 ? { tags: dsml, plain: false } : { tags: scanPlainTags(text), plain: true }
+}
+
+const PLAIN_OPEN = '<function_calls>'
+const PLAIN_CLOSE = '</function_calls>'
+
+/** The plain tags read inside a `<function_calls>` block, opening and closing. */
+const PLAIN_TAGS: { token: string; tag: TagName; closing: boolean }[] = [
+  { token: '<invoke', tag: 'invoke', closing: false },
+  { token: '</invoke', tag: 'invoke', closing: true },
+  { token: '<parameter', tag: 'parameter', closing: false },
+  { token: '</parameter', tag: 'parameter', closing: true },
+]
+
+/**
+ * The plain tags inside each `<function_calls>` block (to its `</function_calls>` or the end). Every search only
+ * moves forward (a `ForwardSearch` per tag, and the last `>` found is kept), so the scan is linear whatever the
+ * blocks hold.
+ */
+function scanPlainTags(text: string): Tag[] {
+  const tags: Tag[] = []
+  let open = text.indexOf(PLAIN_OPEN)
+  // No invoke after the first block's opener (OLMo 3's blocks): no call, and nothing more to set up.
+  if (open < 0 || text.indexOf('<invoke', open) < 0) return tags
+  const searches = PLAIN_TAGS.map((t) => new ForwardSearch(text, t.token))
+  const gts = new ForwardSearch(text, '>')
+  while (open >= 0) {
+    tags.push({ tag: 'function_calls', closing: false, start: open, end: open + PLAIN_OPEN.length, attrs: '' })
+    const closeAt = text.indexOf(PLAIN_CLOSE, open + PLAIN_OPEN.length)
+    const end = closeAt < 0 ? text.length : closeAt
+    let at = open + PLAIN_OPEN.length
+    for (;;) {
+      let k = -1
+      let lt = end
+      for (let j = 0; j < searches.length; j++) {
+        const p = searches[j]!.next(at)
+        if (p >= 0 && p < lt) {
+          lt = p
+          k = j
+        }
+      }
+      if (k < 0) break
+      const t = PLAIN_TAGS[k]!
+      const i = lt + t.token.length
+      at = i
+      // `<invoke` must end its name there (`<invoked` is text); `>` within the attributes' bound and the block.
+      if (isTagNameChar(text.charCodeAt(i))) continue
+      const gt = gts.next(i)
+      if (gt < 0 || gt >= end || gt - i > MAX_ATTRS) continue
+      tags.push({ tag: t.tag, closing: t.closing, start: lt, end: gt + 1, attrs: text.slice(i, gt) })
+      at = gt + 1
+    }
+    if (closeAt < 0) break
+    tags.push({ tag: 'function_calls', closing: true, start: closeAt, end: closeAt + PLAIN_CLOSE.length, attrs: '' })
+    open = text.indexOf(PLAIN_OPEN, closeAt + PLAIN_CLOSE.length)
+  }
+  return tags
+}
+
 /** The DSML tags in `text`, in order; each `DSML` occurrence is looked at once with a bounded look-ahead. */
-function scanTags(text: string): Tag[] {
+function scanDsmlTags(text: string): Tag[] {
   const tags: Tag[] = []
   const marks = new ForwardSearch(text, 'DSML')
   let p = marks.next(0)
@@ -171,7 +238,7 @@ export function parseDsml(text: string, options: ParseOptions = {}): ToolCall[] 
     const raw = text.slice(inv.start, end)
     if (inv.params) {
       if (!blankBetween(text, inv.read, end)) inv.unread ??= 'text in the invoke that is not a parameter'
-      inv.unread ??= damagedMarkup(inv.values, '</｜DSML｜parameter>', missingParameters(options.tools, inv.name, inv.params))
+      inv.unread ??= damagedMarkup(inv.values, paramClose, missingParameters(options.tools, inv.name, inv.params))
       const args = inv.truncated
         ? { arguments: {}, argumentsValid: false }
         : inv.unread !== undefined
@@ -195,7 +262,9 @@ export function parseDsml(text: string, options: ParseOptions = {}): ToolCall[] 
     last = calls[calls.length - 1]
   }
 
-  for (const t of scanTags(text)) {
+  const { tags, plain } = scanTags(text)
+  const paramClose = plain ? '</parameter>' : '</｜DSML｜parameter>'
+  for (const t of tags) {
     // A parameter or invoke closer with none open, after a call and before the next invoke: the call's own closer
     // was written inside a value and the call ran on past it (issue 22).
     if (!invoke && last && t.closing && t.tag !== 'function_calls') {
@@ -261,8 +330,9 @@ function renderInvoke(c: { name: string; arguments: Record<string, unknown> }): 
 export const deepseekV32: FormatParser = {
   name: 'deepseek_v32',
   // A call needs an opening invoke tag, `<` then `DSML` between bars of either kind.
-  markers: ['<｜DSML｜', '<｜DSML|', '<|DSML｜', '<|DSML|'],
-  detect: (text) => text.includes('DSML'),
-  parse: (text, options) => parseDsml(text, options),
+  markers: ['<｜DSML｜', '<｜DSML|', '<|DSML｜', '<|DSML|', PLAIN_OPEN],
+  detect: (text) => text.includes('DSML') || text.includes(PLAIN_OPEN),
+  // OLMo 3's `<function_calls>` (no DSML, no invoke) is common: nothing to set up for it.
+  parse: (text, options) => (text.includes('DSML') || text.includes('<invoke') ? parseDsml(text, options) : []),
   render: (calls) => `<｜DSML｜function_calls>\n${calls.map(renderInvoke).join('')}</｜DSML｜function_calls>`,
 }

@@ -6,7 +6,8 @@
  *
  * Values are raw text (one leading and one trailing newline stripped) typed by the tool schema, or decoded as JSON
  * when valid without one (see `../schema-values.ts`). GLM-4.6's double escaping is undone: a literal `\n` after the
- * name, and `\"`-escaped JSON in an array or object value. `<tool_call>NAME</tool_call>` is a call with `{}`. A
+ * name, and `\"`-escaped JSON in an array or object value. `<tool_call>NAME</tool_call>` is a call with `{}`;
+ * `<tool_call>NAME k=v k2="v 2"</tool_call>` (no `<arg_key>`) is read word by word (`keyValueWordsCall`). A
  * block must be closed by `</tool_call>` before the next `<tool_call>`: a truncated block is not a call. Content
  * that does not start with a name (`{...}`, `[...]`, `<function=...>`) is Hermes' or Qwen3-Coder's and gives [].
  *
@@ -47,20 +48,92 @@ function parse(text: string, options: ParseOptions): ToolCall[] {
   // Only closed blocks are calls; the key and value searches move forward across blocks, so the pass is linear.
   forEachBlock(text, OPEN, CLOSE, (_body, from, end, closed) => {
     if (!closed) return
+    const start = skipSpace(text, from, end)
+    const raw = text.slice(from - OPEN.length, end + CLOSE.length)
+    // Arguments with no name before them: the call is there, its name lost (never dropped).
+    if (text.startsWith(KEY, start)) {
+      out.push(makeCall('', invalidArguments(`no function name before the first ${KEY}`), FORMAT, raw))
+      return
+    }
     // A body that opens with `{`, `[` or `<` has no name first: Hermes' or Qwen3-Coder's block, not a GLM call.
-    const first = text.charCodeAt(skipSpace(text, from, end))
+    const first = text.charCodeAt(start)
     if (first === 123 || first === 91 || first === 60) return
     let k = pairs.key.next(from)
     if (k >= end) k = -1
     const name = cleanName(text.slice(from, k < 0 ? end : k))
-    if (!NAME.test(name)) return
+    // No `<arg_key>`: a name alone, or a name then key=value words. With arguments, an odd name (`get weather`)
+    // is kept as written, like Qwen3-Coder's quoted names: the call is to a tool not offered, never dropped.
+    if (!NAME.test(name) && k < 0) {
+      const call = keyValueWordsCall(text, from, end, options)
+      if (call) out.push(call)
+      return
+    }
     const args = new ArgumentsBuilder(name, options)
     // Text the pairs do not account for (a value cut by `</tool_call>` inside it, a stray word) makes the call invalid.
     const error = k < 0 ? undefined : readPairs(text, k, end, pairs, args)
     const decoded = error === undefined ? args.result() : invalidArguments(error)
-    out.push(makeCall(name, decoded, FORMAT, text.slice(from - OPEN.length, end + CLOSE.length)))
+    out.push(makeCall(name, decoded, FORMAT, raw))
   })
   return out
+}
+
+/**
+ * A block with no `<arg_key>` whose body is a name and then `key=value` words (`get_weather city=Paris days=3`,
+ * `note text="two words"`): GLM-4.7 writes this at times (mlx-lm reads it, shell-quoted). Values are typed like
+ * `<arg_value>` text. A name followed by other text is the call with invalid arguments, never dropped; a body whose
+ * first word is not a name is not a GLM call.
+ */
+function keyValueWordsCall(text: string, from: number, end: number, options: ParseOptions): ToolCall | undefined {
+  let i = skipSpace(text, from, end)
+  const nameStart = i
+  while (i < end && !isSpace(text.charCodeAt(i))) i++
+  const name = text.slice(nameStart, i)
+  if (!NAME.test(name)) return undefined
+  const args = new ArgumentsBuilder(name, options)
+  const error = readKeyValueWords(text, i, end, args)
+  const raw = text.slice(from - OPEN.length, end + CLOSE.length)
+  return makeCall(name, error === undefined ? args.result() : invalidArguments(error), FORMAT, raw)
+}
+
+function isSpace(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13
+}
+
+/** `key=value` words in `text[i, end)` into `args`; a value may be in `"…"` (with `\` escapes) or `'…'`. */
+function readKeyValueWords(text: string, i: number, end: number, args: ArgumentsBuilder): string | undefined {
+  for (;;) {
+    i = skipSpace(text, i, end)
+    if (i >= end) return undefined
+    const keyStart = i
+    while (i < end && text.charCodeAt(i) !== 61 /* = */ && !isSpace(text.charCodeAt(i))) i++
+    if (i === keyStart || i >= end || text.charCodeAt(i) !== 61) return `text after the name that is not key=value: ${JSON.stringify(text.slice(keyStart, Math.min(end, keyStart + 40)))}`
+    const key = text.slice(keyStart, i)
+    i++
+    const q = text.charCodeAt(i)
+    let value = ''
+    if (q === 34 /* " */ || q === 39 /* ' */) {
+      i++
+      for (;;) {
+        if (i >= end) return `unterminated quoted value of ${key}`
+        const c = text.charCodeAt(i)
+        if (c === q) break
+        if (c === 92 /* \ */ && q === 34 && i + 1 < end) {
+          value += text[i + 1]
+          i += 2
+          continue
+        }
+        value += text[i]
+        i++
+      }
+      i++
+      if (i < end && !isSpace(text.charCodeAt(i))) return `text glued to the quoted value of ${key}`
+    } else {
+      const start = i
+      while (i < end && !isSpace(text.charCodeAt(i))) i++
+      value = text.slice(start, i)
+    }
+    args.addText(key, value)
+  }
 }
 
 function render(calls: readonly { name: string; arguments: Record<string, unknown> }[]): string {

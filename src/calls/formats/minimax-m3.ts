@@ -40,6 +40,8 @@ interface Frame {
   text?: string
   /** The container, once a child tag was seen. */
   value?: Record<string, unknown> | unknown[]
+  /** Keys whose value is the list their repeated tag made (so an array value is never taken for one). */
+  repeated?: Set<string>
 }
 
 function childSchema(parent: JsonSchema | undefined, tag: string): JsonSchema | undefined {
@@ -56,7 +58,11 @@ function isArraySchema(schema: JsonSchema | undefined): boolean {
   return t === 'array' || (Array.isArray(t) && t.includes('array'))
 }
 
-/** Put a finished child into its parent: arrays append, a repeated key becomes a list (as SGLang does). */
+/**
+ * Put a finished child into its parent: arrays append, a repeated key becomes the list of its values (SGLang,
+ * Xinference). Which keys hold such a list is kept, so a first value that is itself an array stays one element
+ * (`<a><item>1</item></a><a><item>2</item></a>` is `[[1], [2]]`, as Xinference reads it, not `[1, [2]]`).
+ */
 function assign(parent: Frame, tag: string, value: unknown): void {
   if (parent.value === undefined) parent.value = tag === 'item' || isArraySchema(parent.schema) ? [] : {}
   const c = parent.value
@@ -64,7 +70,12 @@ function assign(parent: Frame, tag: string, value: unknown): void {
     c.push(value)
   } else if (Object.prototype.hasOwnProperty.call(c, tag)) {
     const prev = c[tag]
-    setOwn(c, tag, Array.isArray(prev) && prev.length > 0 && tag !== 'item' ? [...prev, value] : [prev, value])
+    parent.repeated ??= new Set()
+    if (parent.repeated.has(tag)) (prev as unknown[]).push(value)
+    else {
+      setOwn(c, tag, [prev, value])
+      parent.repeated.add(tag)
+    }
   } else {
     setOwn(c, tag, value)
   }

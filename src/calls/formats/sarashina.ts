@@ -9,8 +9,9 @@
  * Source: lightseekorg/smg's `sarashina.rs` and its tests. The payload is decoded as a literal, never evaluated: names
  * and calls in it are not literals. After the token, a single dict is one call, and a payload that opens a list or
  * dict but does not decode is one call of unknown name with invalid arguments (it may have held calls); without the
- * token, only a leading list whose first element is a dict is read, under the bare-JSON rules (each element needs
- * its `arguments`, or the name of an offered tool). Tried last: a list that is JSON is JSON's, read before.
+ * token, only a leading list whose first element is a dict, or a leading dict (Llama 3 models write their JSON call
+ * so too; Xinference reads it), is read, under the bare-JSON rules (each call needs its `arguments` or `parameters`,
+ * or the name of an offered tool). Tried last: a list or object that is JSON is JSON's, read before.
  */
 import { parsePythonLiteralAt, renderPythonValue } from '../../python/index.js'
 import { skipSpace } from '../json.js'
@@ -26,8 +27,8 @@ const MARKER = '<|tool_calls|>'
 function payloadCalls(text: string, at: number, limit: number, marked: boolean, options: ParseOptions): ToolCall[] | undefined {
   const s = skipSpace(text, at, limit)
   const c = text.charCodeAt(s)
-  if (c !== 91 /* [ */ && !(marked && c === 123) /* { */) return undefined
-  if (!marked && text.charCodeAt(skipSpace(text, s + 1, limit)) !== 123) return undefined
+  if (c !== 91 /* [ */ && c !== 123 /* { */) return undefined
+  if (!marked && c === 91 && text.charCodeAt(skipSpace(text, s + 1, limit)) !== 123) return undefined
   // The payload alone (payloads of different tokens do not overlap: linear).
   const r = parsePythonLiteralAt(text.slice(s, limit), 0)
   if (!r.ok) return marked ? [unknownCall(FORMAT, text.slice(at - MARKER.length, limit))] : undefined
@@ -50,11 +51,12 @@ function parse(text: string, options: ParseOptions): ToolCall[] {
   return out
 }
 
-/** A leading `[`, then `{`: the bare shape (cheap; the parse decides). */
+/** A leading `{`, or `[` then `{`: the bare shape (cheap; the parse decides). */
 function detect(text: string): boolean {
   if (text.includes(MARKER)) return true
   const s = skipSpace(text, 0, text.length)
-  return text.charCodeAt(s) === 91 && text.charCodeAt(skipSpace(text, s + 1, text.length)) === 123
+  const c = text.charCodeAt(s)
+  return c === 123 || (c === 91 && text.charCodeAt(skipSpace(text, s + 1, text.length)) === 123)
 }
 
 export const sarashina: FormatParser = {

@@ -2,7 +2,9 @@
  * Spellings serving stacks read that lost arguments or calls (PLaMo 3's constraint prefix, XML entities in Kimi K3
  * and Xinference's MiniMax M3, an argument value holding its own end tag, hyphenated pythonic names, the name under
  * `function`, Sarashina's Python-literal list), and complete calls followed by text that could not hold an argument.
- * Written from vLLM's, SGLang's and smg's parsers and tests; the strings are our own.
+ * Written from vLLM's, SGLang's and smg's parsers and tests; the strings are our own. The last block: spellings that
+ * ollama's, Xinference's and mlx-lm's tests read and this parser lost (JSON-quoted Gemma strings, DSML without its
+ * prefix, a Python-literal call dict, quoted Qwen3-Coder names, GLM's key=value words, MiniMax M3's repeated lists).
  */
 import { describe, expect, it } from 'vitest'
 import { parseToolCalls } from '../../../src/calls/index.js'
@@ -107,5 +109,76 @@ describe('spellings serving stacks read', () => {
     // Without the token: only a leading list of dicts, each with its arguments.
     expect(parseToolCalls('[1, 2, 3]')).toEqual([])
     expect(parseToolCalls("Here: [{'name': 'search', 'arguments': {}}]")).toEqual([])
+  })
+})
+
+describe("spellings from more serving stacks' tests (ollama, Xinference, mlx-lm)", () => {
+  it('gemma4 / functiongemma: a value or key in JSON double quotes is a JSON string, its , } ] are text', () => {
+    const out = '<|tool_call>call:search{query:"fjords, lakes}",tags:["north]", "a \\"b\\""],"filters":{cities:["Bergen"]}}<tool_call|>'
+    expect(shape(parseToolCalls(out))).toEqual([
+      ['gemma4', 'search', { query: 'fjords, lakes}', tags: ['north]', 'a "b"'], filters: { cities: ['Bergen'] } }, true],
+    ])
+    // Mixed with the dialect's own quote token; a number in JSON quotes stays a string without a schema.
+    expect(shape(parseToolCalls('<|tool_call>call:f{a:<|"|>x, y<|"|>,b:"7"}<tool_call|>'))).toEqual([['gemma4', 'f', { a: 'x, y', b: '7' }, true]])
+    expect(shape(parseToolCalls('<start_function_call>call:f{b:"7",c:"p, q"}<end_function_call>'))).toEqual([['functiongemma', 'f', { b: '7', c: 'p, q' }, true]])
+    // Never closed, or a bad escape: the arguments are not read (invalid), never cut at the comma.
+    expect(shape(parseToolCalls('<|tool_call>call:f{a:"x, b:1}<tool_call|>'))).toEqual([['gemma4', 'f', {}, false]])
+    expect(shape(parseToolCalls('<|tool_call>call:f{a:"x\\q"}<tool_call|>'))).toEqual([['gemma4', 'f', {}, false]])
+    expect(parseToolCalls('<|tool_call>call:f{a:"x, b:1}<tool_call|>')[0]?.argumentsError).toMatch(/unterminated string/)
+  })
+  it('deepseek_v32: plain tags where the DSML prefix was dropped, inside <function_calls> only', () => {
+    const plain =
+      'Checking.\n<function_calls>\n<invoke name="search">\n<parameter name="query" string="true">Tromsø</parameter>\n' +
+      '<parameter name="filters" string="false">{"n": 2}</parameter>\n</invoke>\n<invoke name="clock">\n</invoke>\n</function_calls>'
+    expect(shape(parseToolCalls(plain))).toEqual([
+      ['deepseek_v32', 'search', { query: 'Tromsø', filters: { n: 2 } }, true],
+      ['deepseek_v32', 'clock', {}, true],
+    ])
+    expect(shape(parseToolCalls(plain, { format: 'deepseek_v32' }))).toHaveLength(2)
+    // No string attribute: the schema decides; a tag outside the block is prose; OLMo 3's block is still OLMo 3's.
+    expect(shape(parseToolCalls('<function_calls><invoke name="search"><parameter name="tags">["a"]</parameter></invoke></function_calls>', { tools }))).toEqual([
+      ['deepseek_v32', 'search', { tags: ['a'] }, true],
+    ])
+    expect(parseToolCalls('Write <invoke name="search"> in the docs.')).toEqual([])
+    expect(shape(parseToolCalls("<function_calls>search(query='x')</function_calls>"))).toEqual([['olmo3', 'search', { query: 'x' }, true]])
+    // A parameter that never closes before the end: the call is not trusted.
+    expect(shape(parseToolCalls('<function_calls><invoke name="search"><parameter name="query" string="true">fj'))).toEqual([['deepseek_v32', 'search', {}, false]])
+  })
+  it('minimax_m3: a repeated tag is the list of its values, a first value that is a list included', () => {
+    const NS = ']<]minimax[>['
+    expect(shape(parseToolCalls('<minimax:tool_call><invoke name="route"><stop><item>Oslo</item></stop><stop><item>Bergen</item><item>Voss</item></stop><stop>Flåm</stop></invoke></minimax:tool_call>'))).toEqual([
+      ['minimax_m3', 'route', { stop: [['Oslo'], ['Bergen', 'Voss'], 'Flåm'] }, true],
+    ])
+    const tag = (t: string, v: string) => `${NS}<${t}>${v}${NS}</${t}>`
+    const out = `${NS}<tool_call>${NS}<invoke name="route">${tag('leg', tag('item', '1'))}${tag('leg', tag('item', '2'))}${tag('via', 'a')}${tag('via', 'b')}${NS}</invoke>${NS}</tool_call>`
+    expect(shape(parseToolCalls(out))).toEqual([['minimax_m3', 'route', { leg: [[1], [2]], via: ['a', 'b'] }, true]])
+  })
+  it('qwen3_coder / seed_oss: a quoted function or parameter name is kept, quotes and all, never dropped', () => {
+    const out = '<tool_call>\n<function="search">\n<parameter="query">\nfjords\n</parameter>\n</function>\n</tool_call>'
+    expect(shape(parseToolCalls(out))).toEqual([['qwen3_coder', '"search"', { '"query"': 'fjords' }, true]])
+    expect(shape(parseToolCalls('<seed:tool_call><function="search"><parameter=query>x</parameter></function></seed:tool_call>'))).toEqual([
+      ['seed_oss', '"search"', { query: 'x' }, true],
+    ])
+  })
+  it('glm45: a name then key=value words; other text after a name, or no name, is an invalid call, not nothing', () => {
+    expect(shape(parseToolCalls('<tool_call>search query="north cape" limit=3 tag=\'a b\'</tool_call>'))).toEqual([
+      ['glm45', 'search', { query: 'north cape', limit: 3, tag: 'a b' }, true],
+    ])
+    // Typed by the schema like <arg_value> text: a string parameter keeps digits as text.
+    expect(shape(parseToolCalls('<tool_call>search query=1905</tool_call>', { tools }))).toEqual([['glm45', 'search', { query: '1905' }, true]])
+    expect(shape(parseToolCalls('<tool_call>search the fjords</tool_call>'))).toEqual([['glm45', 'search', {}, false]])
+    expect(shape(parseToolCalls('<tool_call>search query="never closed</tool_call>'))).toEqual([['glm45', 'search', {}, false]])
+    // Arguments with no name before them, or an odd name: the call is kept (LocalAI's tests write the first).
+    expect(shape(parseToolCalls('<tool_call><arg_key>query</arg_key><arg_value>x</arg_value></tool_call>'))).toEqual([['glm45', '', {}, false]])
+    expect(shape(parseToolCalls('<tool_call>web search<arg_key>query</arg_key><arg_value>x</arg_value></tool_call>'))).toEqual([['glm45', 'web search', { query: 'x' }, true]])
+  })
+  it('sarashina: a leading Python-literal call dict, with arguments or parameters', () => {
+    expect(shape(parseToolCalls("{'name': 'search', 'parameters': {'query': 'x', 'exact': True, 'limit': None}}"))).toEqual([
+      ['sarashina', 'search', { query: 'x', exact: true, limit: null }, true],
+    ])
+    expect(shape(parseToolCalls("  {'name': 'search', 'arguments': {}} and done"))).toEqual([['sarashina', 'search', {}, true]])
+    // Not a call: no arguments (and no offered tool of that name), or not leading the output.
+    expect(parseToolCalls("{'name': 'search'}")).toEqual([])
+    expect(parseToolCalls("Like {'name': 'search', 'arguments': {}} this.")).toEqual([])
   })
 })
