@@ -14,6 +14,7 @@ import { createRequire } from 'node:module'
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads'
 import { pythonJinja } from './python-jinja.js'
 import { pythonText } from './python-text.js'
+import { pythonValues } from './python-values.js'
 
 /** How long and how much memory rendering one template (every probe conversation together) may take. */
 export interface TemplateBudget {
@@ -69,7 +70,7 @@ export function templateBudget(budget: TemplateBudget | undefined, where = 'temp
  * engine alone.
  */
 const RENDERER =
-  `const pythonJinja = (${String(pythonJinja)});\nconst pythonText = (${String(pythonText)});\n` +
+  `const pythonJinja = (${String(pythonJinja)});\nconst pythonText = (${String(pythonText)});\nconst pythonValues = (${String(pythonValues)});\n` +
   String.raw`
 const { parentPort, workerData } = require('node:worker_threads')
 const message = (e) => (e && typeof e.message === 'string' ? e.message : String(e))
@@ -78,7 +79,8 @@ try {
   const jinja = require(workerData.engine)
   if (typeof jinja.Template !== 'function') throw new Error('it exports no Template class')
   try {
-    compile = pythonJinja(jinja, pythonText())
+    const py = pythonText()
+    compile = pythonJinja(jinja, py, pythonValues(py))
     supplied = true
   } catch {
     compile = (source) => new jinja.Template(source)

@@ -16,6 +16,7 @@
  * alone, and errors name the constructs it lacks as before.
  */
 import type { PythonText } from './python-text.js'
+import type { PythonValues } from './python-values.js'
 
 type V = { type: string; value: any; builtins: ReadonlyMap<string, V>; __bool__(): { value: boolean } }
 type Node = { type: string; [key: string]: any }
@@ -27,7 +28,7 @@ export interface CompiledTemplate {
   render(context: Record<string, unknown>): string
 }
 
-export function pythonJinja(jinja: any, py: PythonText): (source: string) => CompiledTemplate {
+export function pythonJinja(jinja: any, py: PythonText, pv: PythonValues): (source: string) => CompiledTemplate {
   const DO = '__python_jinja_do__'
   const VALUE = 'PythonJinjaValue'
   for (const name of ['tokenize', 'parse', 'Environment', 'Interpreter', 'Template']) {
@@ -340,9 +341,27 @@ export function pythonJinja(jinja: any, py: PythonText): (source: string) => Com
       if (v.type === 'UndefinedValue') return new List([])
       return isDict(v) ? new List([...v.value].map(([k, x]) => new List([str(k), x]))) : fail('Can only get item pairs from a mapping.')
     },
+    // transformers' tojson: json.dumps(x, ensure_ascii=False, indent=None, separators=None, sort_keys=False).
+    tojson: (_, v, args, kwargs) => {
+      const indent = arg(args, kwargs, 1, 'indent')
+      const separators = arg(args, kwargs, 2, 'separators')
+      const pair = separators === undefined || separators.type === 'NullValue' ? null : items(separators).map((x) => stringOf(x, 'a separator'))
+      if (pair !== null && pair.length !== 2) fail('separators must be a pair (item separator, key separator)')
+      return str(pv.dumps(v, {
+        ensureAscii: boolOf(arg(args, kwargs, 0, 'ensure_ascii'), false),
+        indent: indent === undefined || indent.type === 'NullValue' ? null : indent.type === 'StringValue' ? indent.value : intOf(indent, 0, 'indent'),
+        separators: pair as [string, string] | null,
+        sortKeys: boolOf(arg(args, kwargs, 3, 'sort_keys'), false),
+      }))
+    },
     select: (interp, v, args, _, env) => new List(items(v).filter((x) => interp.test(x, args, env))),
     reject: (interp, v, args, _, env) => new List(items(v).filter((x) => !interp.test(x, args, env))),
   }
+
+  /** Filters on strings that Python's Jinja applies to str() of any value. */
+  const STRING_FILTERS = new Set(['upper', 'lower', 'title', 'capitalize', 'replace', 'center', 'indent'])
+  /** Nodes whose None value prints as `None` (a statement's None prints nothing). */
+  const EXPRESSIONS = new Set(['Identifier', 'MemberExpression', 'CallExpression', 'FilterExpression', 'BinaryExpression', 'UnaryExpression', 'Ternary', 'TestExpression', 'SelectExpression', VALUE])
 
   class PythonInterpreter extends (jinja.Interpreter as InterpreterClass) {
     override evaluate(node: Node | undefined, env: any): V {
@@ -355,23 +374,74 @@ export function pythonJinja(jinja: any, py: PythonText): (source: string) => Com
         case 'FilterExpression': {
           const name = node.filter.type === 'Identifier' ? node.filter.value : node.filter.callee?.value
           if (Object.hasOwn(FILTERS, name)) return this.filter(this.evaluate(node.operand, env), node.filter, env)
-          break
+          if (!STRING_FILTERS.has(name)) break
+          // Python's string filters write any value as str() first: `['a'] | upper` is "['A']".
+          const operand = this.evaluate(node.operand, env)
+          return super.evaluate({ ...node, operand: valueNode(operand.type === 'StringValue' ? operand : str(py.str(operand))) }, env)
         }
         case 'FilterStatement': {
           const name = node.filter.type === 'Identifier' ? node.filter.value : node.filter.callee?.value
           if (Object.hasOwn(FILTERS, name)) return this.filter(super.evaluate({ type: 'Program', body: node.body }, env), node.filter, env)
           break
         }
-        case 'BinaryExpression':
-          if (node.operator.value === '%') {
+        case 'ObjectLiteral': {
+          // The engine's dicts hold string keys only: a number as a key (`{0: 128}`) is named, not silently made a string.
+          const map = new Map<string, V>()
+          for (const [k, x] of node.value as Map<Node, Node>) {
+            const key = this.evaluate(k, env)
+            if (key.type !== 'StringValue') fail(`a dict literal with a key of type ${py.pyType(key)} (${py.repr(key)}): @huggingface/jinja holds string keys only`)
+            map.set(key.value, this.evaluate(x, env))
+          }
+          return new Dict(map)
+        }
+        case 'MemberExpression': {
+          if (!node.computed || node.property.type === 'SliceExpression') break
+          const object = this.evaluate(node.object, env)
+          const key = this.evaluate(node.property, env)
+          // A dict subscript by a key that is no string: no key of the dict (they are strings here), and Jinja's getitem
+          // gives Undefined for a missing or unhashable key (`basic_type_map[["string", "null"]] is defined`).
+          if ((isDict(object) || object.type === 'NamespaceValue') && key.type !== 'StringValue') return new Undefined()
+          return super.evaluate({ ...node, object: valueNode(object), property: valueNode(key) }, env)
+        }
+        case 'For': {
+          // Python loops over a string's characters, and over an undefined value as over nothing.
+          const select = node.iterable.type === 'SelectExpression' ? node.iterable : undefined
+          let iterable = this.evaluate(select ? select.lhs : node.iterable, env)
+          if (iterable.type === 'StringValue' || iterable.type === 'UndefinedValue') iterable = new List(items(iterable))
+          return super.evaluate({ ...node, iterable: select ? { ...select, lhs: valueNode(iterable) } : valueNode(iterable) }, env)
+        }
+        case 'BinaryExpression': {
+          const op: string = node.operator.value
+          if (op === '~') return str(py.str(this.evaluate(node.left, env)) + py.str(this.evaluate(node.right, env)))
+          if (op === '==' || op === '!=') return new Bool(equal(this.evaluate(node.left, env), this.evaluate(node.right, env)) === (op === '=='))
+          if (op === 'in' || op === 'not in') {
+            const left = this.evaluate(node.left, env)
+            const right = this.evaluate(node.right, env)
+            // Membership in a list by Python's ==: a list in a list of lists, 1 in [1.0].
+            if (isList(right)) return new Bool(right.value.some((x: V) => equal(left, x)) === (op === 'in'))
+            return super.evaluate({ ...node, left: valueNode(left), right: valueNode(right) }, env)
+          }
+          if (op === '%') {
             const left = this.evaluate(node.left, env)
             if (left.type !== 'StringValue') return super.evaluate({ ...node, left: valueNode(left) }, env)
             const right = this.evaluate(node.right, env)
             return str(right.type === 'TupleValue' ? py.printf(left.value, right.value) : isDict(right) ? py.printf(left.value, [right], right.value) : py.printf(left.value, [right]))
           }
           break
+        }
       }
       return super.evaluate(node, env)
+    }
+
+    /** Output as Python writes it: str() of each value (`True`, `{'a': 1}`, `None` for an expression's None). */
+    evaluateBlock(statements: Node[], env: any): V {
+      let out = ''
+      for (const statement of statements) {
+        const v = this.evaluate(statement, env)
+        if (v.type === 'UndefinedValue' || (v.type === 'NullValue' && !EXPRESSIONS.has(statement.type))) continue
+        out += py.str(v)
+      }
+      return str(out)
     }
 
     /** `object.name(args)`: the supplied method where Python has one the engine lacks, else the engine's call. */
@@ -451,7 +521,7 @@ export function pythonJinja(jinja: any, py: PythonText): (source: string) => Com
   }
 
   const GLOBALS: [string, V][] = [
-    [DO, new Func(() => none())],
+    [DO, new Func(() => new Undefined())],
     ['dict', new Func((args: V[]) => {
       const kwargs = args.at(-1)?.type === 'KeywordArgumentsValue' ? (args.pop() as V).value : new Map()
       return new Dict(new Map(pairs(args, kwargs, 'dict')))
@@ -466,6 +536,8 @@ export function pythonJinja(jinja: any, py: PythonText): (source: string) => Com
         const env = new jinja.Environment()
         for (const [name, value] of [['false', false], ['true', true], ['none', null], ['False', false], ['True', true], ['None', null]] as const) env.set(name, value)
         ;(['range', 'strftime_now', 'raise_exception'] as const).forEach((name, i) => env.variables.set(name, new Func(engineGlobals[i])))
+        env.variables.set('strftime_now', new Func(([format]: V[]) => str(pv.strftime(stringOf(format ?? fail('strftime_now() needs a format'), 'format'), new Date()))))
+        env.tests = new Map([...env.tests, ['float', (v: V) => v.type === 'FloatValue']])
         for (const [key, value] of Object.entries(context)) env.set(key, value)
         for (const [name, value] of GLOBALS) if (!env.variables.has(name)) env.variables.set(name, value)
         return new PythonInterpreter(env).run(program).value

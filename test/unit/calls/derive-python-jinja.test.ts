@@ -11,6 +11,7 @@ import { deriveFormat, parseToolCalls, renderTemplateBounded, type ToolDefinitio
 import { explainEngineError } from '../../../src/calls/derive/jinja.js'
 import { pythonJinja } from '../../../src/calls/derive/python-jinja.js'
 import { pythonText } from '../../../src/calls/derive/python-text.js'
+import { pythonValues } from '../../../src/calls/derive/python-values.js'
 
 /** [construct, template, Python's rendering (or, where Python raises, its message), context]. */
 const CONSTRUCTS: [string, string, string | RegExp, Record<string, unknown>?][] = [
@@ -68,6 +69,16 @@ const CONSTRUCTS: [string, string, string | RegExp, Record<string, unknown>?][] 
   ["trim with chars, and of a non-string", "{{ '--x--'|trim('-') }}|{{ '  y  '|trim }}|{{ 5|trim }}", "x|y|5"],
   ["items of a dict and of an undefined value", "{% for k, v in {'a': 1}|items %}{{ k }}{{ v }}{% endfor %}|{% for k, v in missing|items %}x{% endfor %}", "a1|"],
   ["join and list of an undefined value", "[{{ missing|join(',') }}]{{ missing|list|length }}", "[]0"],
+  ["values printed as Python prints them: True, None, lists and dicts", "{{ true }}|{{ none }}|{{ [true, none, 'a', 1.0] }}|{{ {'a': {'b': false}} }}|{{ 'x' ~ {'k': none} ~ 2.0 }}|{{ missing }}|{{ (1, 'a') }}", "True|None|[True, None, 'a', 1.0]|{'a': {'b': False}}|x{'k': None}2.0||(1, 'a')"],
+  ["~ with an undefined value", "{% set acc = acc ~ 'tools' %}{{ acc }}", "tools"],
+  ["tojson as transformers calls it: floats, indent, separators, sort_keys, ensure_ascii", "{{ 1.0|tojson }}|{{ {'b': 3.0, 'a': 'é'}|tojson(indent=2, sort_keys=True) }}|{{ [1, [], {}]|tojson(separators=(',', ':')) }}|{{ 'é'|tojson(ensure_ascii=True) }}|{{ [0.1, 0.00001, 100000000000000000000.0]|tojson }}", "1.0|{\n  \"a\": \"é\",\n  \"b\": 3.0\n}|[1,[],{}]|\"\\u00e9\"|[0.1, 1e-05, 1e+20]"],
+  ["for over a string and over an undefined value", "{% for c in 'ab' %}{{ c }},{% endfor %}|{% for m in missing %}x{% endfor %}|{% for c in 'abc' if c != 'b' %}{{ c }}{% endfor %}", "a,b,||ac"],
+  ["== and in by Python's equality: lists, dicts, numbers", "{{ [1] in [[1], [2]] }}|{{ [1, 2] == [1, 2] }}|{{ {'a': 1} == {'a': 1} }}|{{ 1 == 1.0 }}|{{ 1 == '1' }}|{{ 'x' not in ['y'] }}", "True|True|True|True|False|True"],
+  ["a dict subscript by a list or a number is undefined", "{% set m = {'string': 'str'} %}{{ m[['string', 'null']] is defined }}|{{ m[1] is defined }}|{{ m['string'] }}", "False|False|str"],
+  ["string filters of non-strings write str() first", "{{ ['string', 'null']|upper }}|{{ true|lower }}|{{ none|replace('None', 'null') }}", "['STRING', 'NULL']|true|null"],
+  ["the float test", "{{ 1.0 is float }}{{ 1 is float }}{{ 'a' is float }}", "TrueFalseFalse"],
+  ["strftime_now with Python's directives", "{{ strftime_now('%A')|length > 5 }}|{{ strftime_now('%d %B %Y')|length > 10 }}|{{ strftime_now('%H:%M:%S')|length }}|{{ '%' in strftime_now('%a %-d %b') }}", "True|True|8|False"],
+  ["a dict literal with a number as a key names what fails", "{% set m = {0: 'a'} %}{{ m[0] }}", /dict literal with a key of type 'int'.*string keys only/],
 ]
 
 describe("each construct renders as Python's Jinja renders it", () => {
@@ -137,11 +148,12 @@ describe('whole templates: the format is derived, and the calls the template wri
 describe('where a construct cannot be supplied', () => {
   it('an engine without the expected public API is not patched: python-jinja refuses it, and errors name every construct', () => {
     const jinja = createRequire(import.meta.url)('@huggingface/jinja') as Record<string, unknown>
-    expect(() => pythonJinja({ ...jinja, tokenize: undefined }, pythonText())).toThrow(/no tokenize/)
+    expect(() => pythonJinja({ ...jinja, tokenize: undefined }, pythonText(), pythonValues(pythonText()))).toThrow(/no tokenize/)
     class Interpreter {}
-    expect(() => pythonJinja({ ...jinja, Interpreter }, pythonText())).toThrow(/no evaluate/)
+    expect(() => pythonJinja({ ...jinja, Interpreter }, pythonText(), pythonValues(pythonText()))).toThrow(/no evaluate/)
     // With the engine as it is, the supply compiles and renders in this thread too.
-    expect(pythonJinja(jinja, pythonText())("{% set l = [] %}{% do l.append(1) %}{{ l|tojson }}").render({})).toBe('[1]')
+    const py = pythonText()
+    expect(pythonJinja(jinja, py, pythonValues(py))("{% set l = [] %}{% do l.append(1) %}{{ l|tojson }}").render({})).toBe('[1]')
     const source = "{% do l.append(1) %}{{ x|round }}"
     expect(explainEngineError(source, 'Unknown statement type: do', false)).toMatch(/uses \{% do %\}, list\.append\(\), a filter it lacks \(format, round/)
     expect(explainEngineError(source, 'Unknown statement type: do', true)).not.toMatch(/append/)
