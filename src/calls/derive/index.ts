@@ -37,7 +37,7 @@ const VARIANTS: { stringArguments: boolean; nullContent: boolean; callIds?: bool
   { stringArguments: true, nullContent: false, note: 'arguments were passed as JSON strings' },
   { stringArguments: false, nullContent: true, note: 'content was passed as null' },
   { stringArguments: true, nullContent: true, note: 'arguments were passed as JSON strings, content as null' },
-  // Templates that write the call id where others write the name (Kimi K2) show no name with ids like `call_0`.
+  // Templates that write the call id where others write the name (Kimi K2) show no name with ids like `call0abcd`.
   { stringArguments: false, nullContent: false, callIds: true, note: 'call ids were passed as functions.NAME:IDX' },
   { stringArguments: true, nullContent: false, callIds: true, note: 'call ids were passed as functions.NAME:IDX, arguments as JSON strings' },
 ]
@@ -197,7 +197,8 @@ function assistantMessage(probe: Probe, variant: (typeof VARIANTS)[number]): Cha
     role: 'assistant',
     content: probe.content === '' && variant.nullContent ? null : probe.content,
     tool_calls: probe.calls.map((c, i) => ({
-      id: variant.callIds ? probeId(c.name, i) : `call_${i}`,
+      // Nine letters and digits: Mistral's templates refuse any other id.
+      id: variant.callIds ? probeId(c.name, i) : `call${i}abcd`,
       type: 'function',
       function: { name: c.name, arguments: variant.stringArguments ? JSON.stringify(c.arguments) : c.arguments },
     })),

@@ -266,6 +266,8 @@ const JSON_TYPES: Record<string, (v: unknown) => boolean> = {
   null: (v) => v === null,
 }
 
+const PYTHON_SCALARS = new Map<unknown, string>([[true, 'True'], [false, 'False'], [null, 'None']])
+
 /**
  * A type tag between each key and its value, read off the text there: for a string argument (the one-call probe's
  * first) and for the scalar arguments of the every-type probe. The same text everywhere: no tag, `shape` as it is.
@@ -300,7 +302,11 @@ function typedPairs(shape: PairsShape, oneBody: string, rendered: Rendered[]): P
   let from = Math.max(0, typed.body.indexOf(call.name))
   for (const [key, value] of Object.entries(call.arguments)) {
     if (typeof value === 'object' && value !== null) continue
-    const found = between(typed.body, from, key, typeof value === 'string' ? value : JSON.stringify(value), typeof value !== 'string')
+    // A scalar written as JSON, or as Python writes it (`True`, `None`: templates that print `value|string`).
+    const found =
+      typeof value === 'string'
+        ? between(typed.body, from, key, value, false)
+        : (between(typed.body, from, key, JSON.stringify(value), true) ?? between(typed.body, from, key, PYTHON_SCALARS.get(value) ?? JSON.stringify(value), true))
     if (!found) return 'an argument of the every-type probe is not written between its tags'
     kvs.push({ text: found[0], value })
     from = found[1]
