@@ -69,7 +69,8 @@ export const PROBE_TOOLS: ToolDefinition[] = [
           count: { type: 'integer' },
           ratio: { type: 'number' },
           flag: { type: 'boolean' },
-          empty: { type: ['string', 'null'] },
+          // Not `type: ['string', 'null']`: templates that turn a type list into Python types loop on it (Hermes 2 Pro, 3).
+          empty: { anyOf: [{ type: 'string' }, { type: 'null' }] },
           tags: { type: 'array' },
           options: { type: 'object' },
         },
