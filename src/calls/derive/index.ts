@@ -121,7 +121,7 @@ function derive(source: string, options: DeriveOptions, budget: Readonly<Require
   // The assistant turn: after the text every turn shares (up to the answer), before the end-of-turn text.
   const endOfTurn = plainText.slice(answerAt + PLAIN_ANSWER.length)
   const turn = (text: string): string => {
-    const start = Math.min(commonPrefix(text, plainText), answerAt)
+    const start = headerEnd(text, Math.min(commonPrefix(text, plainText), answerAt), plainText, answerAt)
     // The end-of-turn text is cut whole, or only its trailing whitespace: a partial match (`｜>` of another token)
     // belongs to the call's own markers.
     let cut = commonSuffix(text, endOfTurn)
@@ -172,6 +172,25 @@ function derive(source: string, options: DeriveOptions, budget: Readonly<Require
   }
   // The variants mostly fail alike: the first one's reason, and how many more were tried.
   return { error: errors[0]! + (errors.length > 1 ? ` (${errors.length - 1} other ways of writing the probes fail too)` : '') }
+}
+
+/**
+ * Where the assistant's turn starts in `text`: after `start`, the text the plain conversation writes before its answer
+ * (up to `answerAt`) is skipped when `text` writes it too, in other whitespace (Llama 4 writes a line break before
+ * the header of a turn with calls); else `start`.
+ */
+function headerEnd(text: string, start: number, plain: string, answerAt: number): number {
+  let i = start
+  let j = start
+  while (j < answerAt) {
+    if (text[i] === plain[j]) {
+      i++
+      j++
+    } else if (/\s/.test(text[i] ?? '')) i++
+    else if (/\s/.test(plain[j]!)) j++
+    else return start
+  }
+  return i
 }
 
 /**

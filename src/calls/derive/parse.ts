@@ -62,7 +62,7 @@ export function parseDerived(text: string, f: DerivedFormat, options: ParseOptio
       if (callClose !== '') forEachBlock(text, callOpen, callClose, (_b, from, to, closed) => visit(from, to, closed))
       else forEachMarkerRegion(text, callOpen, visit)
     } else if (blockOpen !== '') {
-      forEachMarkerRegion(text, blockOpen, (start, limit) => readSequence(text, start, limit, f, options, format, out, searches))
+      readBlocks(text, blockOpen, f, options, format, out, searches)
     } else {
       // No marker at all (bare JSON objects): calls are read from the start of the output, or, for call objects, from
       // the first `{"NAME_KEY"` after the text before them (Llama 4 writes its content, then the objects back to back).
@@ -84,7 +84,29 @@ function firstCallObject(text: string, shape: CallShape): number {
   return 0
 }
 
-/** Calls one after another from `start` (no marker before each): separated by `separator`, each closed by `callClose`. */
+/**
+ * The blocks that `blockOpen` starts. A block's calls may hold the opening text themselves (`[` in the JSON
+ * arguments of a `[{...}, {...}]` list), so a block is read on past the next opening, and openings inside what it
+ * read start no block. Linear: reading on past the next opening covers text no earlier read covered, and once such a
+ * read fails (it may have scanned to the end) the blocks after it are read up to the next opening only.
+ */
+function readBlocks(text: string, blockOpen: string, f: DerivedFormat, options: ParseOptions, format: string, out: ToolCall[], searches: Searches): void {
+  let readTo = 0
+  for (let at = text.indexOf(blockOpen); at >= 0; ) {
+    const start = at + blockOpen.length
+    const next = text.indexOf(blockOpen, start)
+    const bounded = at < readTo
+    const r = readSequence(text, start, bounded || next < 0 ? (next < 0 ? text.length : next) : text.length, f, options, format, out, searches)
+    if (!bounded) readTo = r.failedRead ? text.length : r.end
+    at = next < 0 ? -1 : text.indexOf(blockOpen, Math.max(next, r.end))
+  }
+}
+
+/**
+ * Calls one after another from `start` (no marker before each): separated by `separator`, each closed by `callClose`.
+ * `end`: after the last call read; `failedRead`: the sequence ended in a call that did not read (which may have
+ * scanned to `limit`), not at a missing separator.
+ */
 function readSequence(
   text: string,
   start: number,
@@ -94,18 +116,20 @@ function readSequence(
   format: string,
   out: ToolCall[],
   searches: Searches,
-): void {
+): { end: number; failedRead: boolean } {
   const sep = f.separator.trim()
   const close = f.callClose.trim()
   let p = start
+  let end = start
   for (;;) {
     const r = readCall(text, p, limit, f.shape, options, format, searches)
-    if (!r) return
+    if (!r) return { end, failedRead: true }
     out.push(r.call)
+    end = r.end
     p = skipSpace(text, r.end, limit)
     if (close !== '' && text.startsWith(close, p)) p = skipSpace(text, p + close.length, limit)
     if (sep !== '') {
-      if (!text.startsWith(sep, p)) return
+      if (!text.startsWith(sep, p)) return { end, failedRead: false }
       p += sep.length
     }
   }

@@ -363,6 +363,14 @@ export function pythonJinja(jinja: any, py: PythonText, pv: PythonValues): (sour
   /** Nodes whose None value prints as `None` (a statement's None prints nothing). */
   const EXPRESSIONS = new Set(['Identifier', 'MemberExpression', 'CallExpression', 'FilterExpression', 'BinaryExpression', 'UnaryExpression', 'Ternary', 'TestExpression', 'SelectExpression', VALUE])
 
+  /** `{% break %}` / `{% continue %}` on its way to its loop, with what the iteration wrote before it. */
+  class LoopControl extends Error {
+    written = ''
+    constructor(readonly isBreak: boolean) {
+      super('break or continue outside a loop')
+    }
+  }
+
   class PythonInterpreter extends (jinja.Interpreter as InterpreterClass) {
     override evaluate(node: Node | undefined, env: any): V {
       switch (node?.type) {
@@ -403,16 +411,28 @@ export function pythonJinja(jinja: any, py: PythonText, pv: PythonValues): (sour
           if ((isDict(object) || object.type === 'NamespaceValue') && key.type !== 'StringValue') return new Undefined()
           return super.evaluate({ ...node, object: valueNode(object), property: valueNode(key) }, env)
         }
-        case 'For': {
-          // Python loops over a string's characters, and over an undefined value as over nothing.
-          const select = node.iterable.type === 'SelectExpression' ? node.iterable : undefined
-          let iterable = this.evaluate(select ? select.lhs : node.iterable, env)
-          if (iterable.type === 'StringValue' || iterable.type === 'UndefinedValue') iterable = new List(items(iterable))
-          return super.evaluate({ ...node, iterable: select ? { ...select, lhs: valueNode(iterable) } : valueNode(iterable) }, env)
+        case 'For':
+          return this.loop(node, env)
+        case 'Break':
+        case 'Continue':
+          throw new LoopControl(node.type === 'Break')
+        case 'TestExpression': {
+          const test = node.test.type === 'Identifier' ? TESTS.get(node.test.value) : undefined
+          if (test === undefined) break
+          return new Bool(test(this.evaluate(node.operand, env)) !== Boolean(node.negate))
         }
         case 'BinaryExpression': {
           const op: string = node.operator.value
           if (op === '~') return str(py.str(this.evaluate(node.left, env)) + py.str(this.evaluate(node.right, env)))
+          if (op === '+') {
+            const left = this.evaluate(node.left, env)
+            const right = this.evaluate(node.right, env)
+            // Python adds a str only to a str: `'x' + {...}` raises (the engine would write `[object Map]`).
+            if ((left.type === 'StringValue') !== (right.type === 'StringValue') && left.type !== 'UndefinedValue' && right.type !== 'UndefinedValue') {
+              fail(left.type === 'StringValue' ? `can only concatenate str (not "${py.pyType(right).slice(1, -1)}") to str` : `unsupported operand type(s) for +: ${py.pyType(left)} and 'str'`)
+            }
+            return super.evaluate({ ...node, left: valueNode(left), right: valueNode(right) }, env)
+          }
           if (op === '==' || op === '!=') return new Bool(equal(this.evaluate(node.left, env), this.evaluate(node.right, env)) === (op === '=='))
           if (op === 'in' || op === 'not in') {
             const left = this.evaluate(node.left, env)
@@ -433,14 +453,65 @@ export function pythonJinja(jinja: any, py: PythonText, pv: PythonValues): (sour
       return super.evaluate(node, env)
     }
 
-    /** Output as Python writes it: str() of each value (`True`, `{'a': 1}`, `None` for an expression's None). */
+    /**
+     * Output as Python writes it: str() of each value (`True`, `{'a': 1}`, `None` for an expression's None). A
+     * `{% break %}` or `{% continue %}` carries what the block wrote before it to the loop.
+     */
     evaluateBlock(statements: Node[], env: any): V {
       let out = ''
       for (const statement of statements) {
-        const v = this.evaluate(statement, env)
+        let v: V
+        try {
+          v = this.evaluate(statement, env)
+        } catch (e) {
+          if (e instanceof LoopControl) e.written = out + e.written
+          throw e
+        }
         if (v.type === 'UndefinedValue' || (v.type === 'NullValue' && !EXPRESSIONS.has(statement.type))) continue
         out += py.str(v)
       }
+      return str(out)
+    }
+
+    /**
+     * `{% for %}` as Python's Jinja runs it: over a string's characters, over nothing for an undefined value; what the
+     * body sets lasts one iteration; the iteration that breaks keeps what it wrote (the engine drops all three).
+     */
+    loop(node: Node, env: any): V {
+      const select = node.iterable.type === 'SelectExpression' ? node.iterable : undefined
+      const all = items(this.evaluate(select ? select.lhs : node.iterable, env))
+      const scope = new jinja.Environment(env)
+      const bind = (target: any, item: V): void => {
+        if (node.loopvar.type === 'Identifier') return void target.setVariable(node.loopvar.value, item)
+        const names: Node[] = node.loopvar.type === 'TupleLiteral' ? node.loopvar.value : fail('invalid loop variable')
+        const values = items(item)
+        if (values.length !== names.length) fail(`${values.length > names.length ? 'too many' : 'not enough'} values to unpack (expected ${names.length}, got ${values.length})`)
+        names.forEach((n, i) => target.setVariable(n.type === 'Identifier' ? n.value : fail('invalid loop variable'), values[i]))
+      }
+      const kept = select === undefined ? all : all.filter((x) => {
+        const test = new jinja.Environment(scope)
+        bind(test, x)
+        return this.evaluate(select.test, test).__bool__().value
+      })
+      let out = ''
+      for (const [i, x] of kept.entries()) {
+        const iteration = new jinja.Environment(scope)
+        const n = kept.length
+        iteration.setVariable('loop', new Dict(new Map<string, V>([
+          ['index', new Int(i + 1)], ['index0', new Int(i)], ['revindex', new Int(n - i)], ['revindex0', new Int(n - i - 1)],
+          ['first', new Bool(i === 0)], ['last', new Bool(i === n - 1)], ['length', new Int(n)], ['depth', new Int(1)], ['depth0', new Int(0)],
+          ['previtem', i > 0 ? kept[i - 1]! : new Undefined()], ['nextitem', i < n - 1 ? kept[i + 1]! : new Undefined()],
+        ])))
+        bind(iteration, x)
+        try {
+          out += this.evaluateBlock(node.body, iteration).value
+        } catch (e) {
+          if (!(e instanceof LoopControl)) throw e
+          out += e.written
+          if (e.isBreak) break
+        }
+      }
+      if (kept.length === 0 && node.defaultBlock) out += this.evaluateBlock(node.defaultBlock, scope).value
       return str(out)
     }
 
@@ -481,7 +552,7 @@ export function pythonJinja(jinja: any, py: PythonText, pv: PythonValues): (sour
     /** `select`/`reject`: the named test of the engine (with arguments), or truthiness. */
     test(value: V, [name, ...rest]: V[], env: any): boolean {
       if (name === undefined) return value.__bool__().value
-      const test = env.tests.get(stringOf(name, 'test name'))
+      const test = TESTS.get(stringOf(name, 'test name')) ?? env.tests.get(name.value)
       return test === undefined ? fail(`Unknown test: ${name.value}`) : Boolean(test(value, ...rest))
     }
 
@@ -520,6 +591,13 @@ export function pythonJinja(jinja: any, py: PythonText, pv: PythonValues): (sour
     return out
   }
 
+  /** Tests the engine lacks or answers otherwise than Python: a dict is iterable and a sequence there. */
+  const TESTS = new Map<string, (v: V) => boolean>([
+    ['float', (v) => v.type === 'FloatValue'],
+    ['iterable', (v) => isList(v) || isDict(v) || v.type === 'StringValue'],
+    ['sequence', (v) => isList(v) || isDict(v) || v.type === 'StringValue'],
+  ])
+
   const GLOBALS: [string, V][] = [
     [DO, new Func(() => new Undefined())],
     ['dict', new Func((args: V[]) => {
@@ -537,7 +615,6 @@ export function pythonJinja(jinja: any, py: PythonText, pv: PythonValues): (sour
         for (const [name, value] of [['false', false], ['true', true], ['none', null], ['False', false], ['True', true], ['None', null]] as const) env.set(name, value)
         ;(['range', 'strftime_now', 'raise_exception'] as const).forEach((name, i) => env.variables.set(name, new Func(engineGlobals[i])))
         env.variables.set('strftime_now', new Func(([format]: V[]) => str(pv.strftime(stringOf(format ?? fail('strftime_now() needs a format'), 'format'), new Date()))))
-        env.tests = new Map([...env.tests, ['float', (v: V) => v.type === 'FloatValue']])
         for (const [key, value] of Object.entries(context)) env.set(key, value)
         for (const [name, value] of GLOBALS) if (!env.variables.has(name)) env.variables.set(name, value)
         return new PythonInterpreter(env).run(program).value

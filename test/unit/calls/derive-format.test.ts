@@ -218,7 +218,7 @@ describe('call ids, typed argument tags and Harmony, derived', () => {
   })
 
   it('a template that writes the id itself (functions.NAME:IDX from the name and the loop index) derives alike', () => {
-    const own = T.KIMI_K2.replace("'<|tool_call_begin|>' + tc.id + ", "'<|tool_call_begin|>functions.' + tc.function.name + ':' + loop.index0 + ")
+    const own = T.KIMI_K2.replace("'<|tool_call_begin|>' + tc.id + ", "'<|tool_call_begin|>functions.' + tc.function.name + ':' + (loop.index0|string) + ")
     expect(own).not.toBe(T.KIMI_K2)
     const f = derived(own)
     expect(f.shape).toMatchObject({ kind: 'name-json', id: { prefix: 'functions.', separator: ':' } })
