@@ -120,18 +120,24 @@ function derive(source: string, options: DeriveOptions, budget: Readonly<Require
   if (answerAt < 0) return { error: 'the template does not render an assistant message after a user message' }
   // The assistant turn: after the text every turn shares (up to the answer), before the end-of-turn text.
   const endOfTurn = plainText.slice(answerAt + PLAIN_ANSWER.length)
-  const turn = (text: string): string => {
-    const start = headerEnd(text, Math.min(commonPrefix(text, plainText), answerAt), plainText, answerAt)
+  const turn = (text: string, start = headerEnd(text, Math.min(commonPrefix(text, plainText), answerAt), plainText, answerAt)): string => {
     // The end-of-turn text is cut whole, or only its trailing whitespace: a partial match (`｜>` of another token)
     // belongs to the call's own markers.
     let cut = commonSuffix(text, endOfTurn)
     if (cut < endOfTurn.length) cut = Math.min(cut, endOfTurn.length - endOfTurn.trimEnd().length)
     return text.slice(start, text.length - Math.min(cut, text.length - start))
   }
+  // What the model writes after the generation prompt, where a rendering begins with it (the prompt may open the turn
+  // with text the plain answer shares: Functionary v3.2's `>>>`); else the turn as above.
+  const promptText = withPrompt?.text
+  const output = (text: string): string => (promptText !== undefined && text.startsWith(promptText) ? turn(text, promptText.length) : turn(text))
 
   const errors: string[] = []
+  // Per input variant, the probes the template rendered: for a hand-written format to read when no shape does.
+  const renderedBy: { outputs: Rendered[]; notes: string[]; error?: string }[] = []
   for (const [v, variant] of VARIANTS.entries()) {
     const rendered: Rendered[] = []
+    const outputs: Rendered[] = []
     const notes: string[] = []
     for (const [p, probe] of PROBES.entries()) {
       const r = renderingOf(v, p)
@@ -145,6 +151,7 @@ function derive(source: string, options: DeriveOptions, budget: Readonly<Require
         continue
       }
       rendered.push({ probe, body })
+      outputs.push({ probe, body: output(r.text) })
     }
     if (!rendered.some((r) => r.probe.id === 'one call')) {
       errors.push(`${variant.note ?? 'arguments as objects, content as ""'}: ${notes.join('; ') || 'no call is rendered'}`)
@@ -153,19 +160,23 @@ function derive(source: string, options: DeriveOptions, budget: Readonly<Require
     const f = inferFormat(rendered, turn(plainText), variant.callIds === true)
     if ('error' in f) {
       errors.push(`${variant.note ?? 'arguments as objects'}: ${f.error}`)
+      renderedBy.push({ outputs, notes: variant.note ? [...notes, variant.note] : notes, error: f.error })
       continue
     }
     if (variant.note) notes.push(variant.note)
     if (generationPromptEndsWith(withoutPrompt, withPrompt, f.callOpen)) f.openedByPrompt = true
     f.notes.unshift(...notes)
-    // A hand-written format matches when it is detected in, and reads back, every probe, and finds nothing in a plain answer.
-    const matching = FORMATS.find(
-      (fmt) =>
-        rendered.every((r) => fmt.detect(r.body) && sameCalls(safeParse(fmt, r.body), r.probe.calls)) &&
-        safeParse(fmt, turn(plainText)).length === 0,
-    )
-    if (matching) f.matches = matching.name
+    const matching = matchingFormat(rendered, turn(plainText))
+    if (matching) f.matches = matching
     return f
+  }
+  // No shape reads the calls back; a hand-written format that reads every probe back exactly is as good a witness.
+  for (const { outputs, notes, error } of renderedBy) {
+    const matching = matchingFormat(outputs, output(plainText))
+    if (matching === undefined) continue
+    const two = outputs.find((r) => r.probe.id === 'two calls') ?? outputs[0]!
+    notes.push(`the hand-written format ${matching} reads every probe back, where ${error}`)
+    return { blockOpen: '', blockClose: '', callOpen: '', callClose: '', separator: '', shape: { kind: 'format' }, matches: matching, verified: outputs.map((r) => r.probe.id), notes, example: two.body }
   }
   if (errors.every((e) => e.includes('no call is rendered') || e.includes('left out'))) {
     return { error: `the template does not render assistant tool calls (${errors[0]})` }
@@ -201,6 +212,16 @@ function generationPromptEndsWith(without: Rendering | undefined, withPrompt: Re
   const open = callOpen.trim()
   if (open === '' || without?.text === undefined || withPrompt?.text === undefined) return false
   return withPrompt.text.startsWith(without.text) && withPrompt.text.slice(without.text.length).trimEnd().endsWith(open)
+}
+
+/**
+ * The hand-written format (a `FORMATS` name) that is detected in, and reads back exactly, every probe rendering and
+ * finds nothing in a plain answer; undefined when none does.
+ */
+function matchingFormat(rendered: Rendered[], plain: string): string | undefined {
+  return FORMATS.find(
+    (fmt) => rendered.every((r) => fmt.detect(r.body) && sameCalls(safeParse(fmt, r.body), r.probe.calls)) && safeParse(fmt, plain).length === 0,
+  )?.name
 }
 
 function safeParse(fmt: (typeof FORMATS)[number], text: string) {

@@ -16,7 +16,7 @@ export interface Rendered {
   body: string
 }
 
-const SHAPES: CallShape['kind'][] = ['json-object', 'name-json', 'xml-pairs', 'python']
+const SHAPES = ['json-object', 'name-json', 'xml-pairs', 'python'] as const
 /** How far before a name a JSON object holding it may start, or after it its arguments (trusted text, small). */
 const NEAR = 300
 
@@ -54,7 +54,7 @@ export function inferFormat(rendered: Rendered[], plain: string, callIds = false
     }
     // With call ids, each call must also come back with its id.
     const idsBack = (got: { id?: string }[], r: Rendered): boolean =>
-      !callIds || f.shape.kind === 'json-object' || f.shape.kind === 'python' || f.shape.id === undefined || got.every((c, i) => c.id === probeId(r.probe.calls[i]!.name, i))
+      !callIds || (f.shape.kind !== 'name-json' && f.shape.kind !== 'xml-pairs') || f.shape.id === undefined || got.every((c, i) => c.id === probeId(r.probe.calls[i]!.name, i))
     const bad = rendered.filter((r) => {
       const got = parseDerived(r.body, f, { tools: PROBE_TOOLS })
       return !sameCalls(got, r.probe.calls) || !idsBack(got, r)
@@ -97,7 +97,7 @@ function nameSpan(body: string, from: number, call: ProbeCall, index: number, ca
 }
 
 /** The shape of `kind` that `call`'s rendering in `body` has, or why it has not. */
-function shapeOf(kind: CallShape['kind'], body: string, call: ProbeCall, callIds: boolean): CallShape | string {
+function shapeOf(kind: (typeof SHAPES)[number], body: string, call: ProbeCall, callIds: boolean): CallShape | string {
   const span = nameSpan(body, 0, call, 0, callIds)
   if (!span) return 'the function name is not rendered'
   const at = span.start

@@ -15,6 +15,7 @@ import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from '
 import { pythonJinja } from './python-jinja.js'
 import { pythonText } from './python-text.js'
 import { pythonValues } from './python-values.js'
+import { pythonFilters } from './python-filters.js'
 
 /** How long and how much memory rendering one template (every probe conversation together) may take. */
 export interface TemplateBudget {
@@ -70,7 +71,7 @@ export function templateBudget(budget: TemplateBudget | undefined, where = 'temp
  * engine alone.
  */
 const RENDERER =
-  `const pythonJinja = (${String(pythonJinja)});\nconst pythonText = (${String(pythonText)});\nconst pythonValues = (${String(pythonValues)});\n` +
+  `const pythonJinja = (${String(pythonJinja)});\nconst pythonText = (${String(pythonText)});\nconst pythonValues = (${String(pythonValues)});\nconst pythonFilters = (${String(pythonFilters)});\n` +
   String.raw`
 const { parentPort, workerData } = require('node:worker_threads')
 const message = (e) => (e && typeof e.message === 'string' ? e.message : String(e))
@@ -80,7 +81,7 @@ try {
   if (typeof jinja.Template !== 'function') throw new Error('it exports no Template class')
   try {
     const py = pythonText()
-    compile = pythonJinja(jinja, py, pythonValues(py))
+    compile = pythonJinja(jinja, py, pythonValues(py), pythonFilters)
     supplied = true
   } catch {
     compile = (source) => new jinja.Template(source)

@@ -7,6 +7,7 @@ import { decodeArguments, invalidArguments, isPlainObject, makeCall } from '../c
 import { parseJson, parseJsonAt, skipSpace } from '../json.js'
 import { parsePythonCallAt } from '../../python/index.js'
 import { TOOL_CALL_SYNTAX, toolCallFromPython } from '../pythonic-calls.js'
+import { FORMATS } from '../formats/index.js'
 import { ForwardSearch, forEachBlock, forEachMarkerRegion } from '../scan.js'
 import { ArgumentsBuilder, stripOneNewline, typeValue } from '../schema-values.js'
 import type { ParseOptions, ToolCall } from '../types.js'
@@ -35,6 +36,7 @@ function searchesFor(text: string, f: DerivedFormat): Searches {
 
 /** The calls in `text`, read with `f`. */
 export function parseDerived(text: string, f: DerivedFormat, options: ParseOptions = {}, format = DERIVED): ToolCall[] {
+  if (f.shape.kind === 'format') return parseWithFormat(text, f.matches, options)
   const out: ToolCall[] = []
   const callOpen = f.callOpen.trim()
   const callClose = f.callClose.trim()
@@ -72,6 +74,17 @@ export function parseDerived(text: string, f: DerivedFormat, options: ParseOptio
     // A bug here must not crash an eval run: what was read so far stands.
   }
   return out
+}
+
+/** A shape-less derived format's calls: its hand-written format's (never throws, as every parseDerived). */
+function parseWithFormat(text: string, name: string | undefined, options: ParseOptions): ToolCall[] {
+  const fmt = FORMATS.find((f) => f.name === name)
+  if (fmt === undefined) return []
+  try {
+    return fmt.parse(text, options)
+  } catch {
+    return []
+  }
 }
 
 /** Where the first call object (`{`, then the name key) starts; 0 for other shapes or when none does. */
@@ -164,6 +177,8 @@ export function readCall(
     }
     case 'xml-pairs':
       return readPairs(text, p, limit, shape, options, format, searches.valueClose ?? new ForwardSearch(text, shape.valueClose.trim()))
+    case 'format':
+      return undefined
   }
 }
 

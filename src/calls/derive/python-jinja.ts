@@ -17,6 +17,7 @@
  */
 import type { PythonText } from './python-text.js'
 import type { PythonValues } from './python-values.js'
+import type { pythonFilters } from './python-filters.js'
 
 type V = { type: string; value: any; builtins: ReadonlyMap<string, V>; __bool__(): { value: boolean } }
 type Node = { type: string; [key: string]: any }
@@ -28,7 +29,7 @@ export interface CompiledTemplate {
   render(context: Record<string, unknown>): string
 }
 
-export function pythonJinja(jinja: any, py: PythonText, pv: PythonValues): (source: string) => CompiledTemplate {
+export function pythonJinja(jinja: any, py: PythonText, pv: PythonValues, filters: typeof pythonFilters): (source: string) => CompiledTemplate {
   const DO = '__python_jinja_do__'
   const VALUE = 'PythonJinjaValue'
   for (const name of ['tokenize', 'parse', 'Environment', 'Interpreter', 'Template']) {
@@ -223,140 +224,7 @@ export function pythonJinja(jinja: any, py: PythonText, pv: PythonValues): (sour
     return [...out, ...kwargs]
   }
 
-  type Filter = (interp: PythonInterpreter, operand: V, args: V[], kwargs: Map<string, V>, env: any) => V
-  const arg = (args: V[], kwargs: Map<string, V>, i: number, name: string): V | undefined => args[i] ?? kwargs.get(name)
-  const escape: Filter = (_, v) => str(py.escapeHtml(py.str(v)))
-  const aggregate = (pick: 1 | -1): Filter => (_, v, args, kwargs) => {
-    const caseSensitive = boolOf(arg(args, kwargs, 0, 'case_sensitive'), false)
-    const path = attributeArg(arg(args, kwargs, 1, 'attribute'))
-    const key = (x: V) => lower(path === undefined ? x : attribute(x, path), caseSensitive)
-    let best: V | undefined
-    for (const x of items(v)) if (best === undefined || pick * py.compare(key(x), key(best)) > 0) best = x
-    return best ?? new Undefined()
-  }
-  const FILTERS: Record<string, Filter> = {
-    round: (_, v, args, kwargs) => {
-      const precision = intOf(arg(args, kwargs, 0, 'precision'), 0, 'precision')
-      const method = arg(args, kwargs, 1, 'method') === undefined ? 'common' : stringOf(arg(args, kwargs, 1, 'method')!, 'method')
-      if (v.type !== 'IntegerValue' && v.type !== 'FloatValue' && v.type !== 'BooleanValue') fail(`type ${py.pyType(v)} doesn't define __round__ method`)
-      if (method === 'common') return v.type === 'FloatValue' ? new Float(py.round(v.value, precision)) : new Int(Number(v.value))
-      if (method !== 'ceil' && method !== 'floor') fail('method must be common, ceil or floor')
-      const scale = 10 ** precision
-      return new Float((method === 'ceil' ? Math.ceil(Number(v.value) * scale) : Math.floor(Number(v.value) * scale)) / scale)
-    },
-    sum: (_, v, args, kwargs) => {
-      const path = attributeArg(arg(args, kwargs, 0, 'attribute'))
-      let total = arg(args, kwargs, 1, 'start') ?? new Int(0)
-      for (const x of items(v)) {
-        const y = path === undefined ? x : attribute(x, path)
-        const ok = (z: V) => z.type === 'IntegerValue' || z.type === 'FloatValue' || z.type === 'BooleanValue'
-        if (!ok(total) || !ok(y)) fail(`unsupported operand type(s) for +: ${py.pyType(total)} and ${py.pyType(y)}`)
-        total = number(Number(total.value) + Number(y.value), total.type === 'FloatValue' || y.type === 'FloatValue')
-      }
-      return total
-    },
-    min: aggregate(-1),
-    max: aggregate(1),
-    format: (_, v, args, kwargs) => {
-      if (args.length > 0 && kwargs.size > 0) fail("can't handle positional and keyword arguments at the same time")
-      return str(kwargs.size > 0 ? py.printf(py.str(v), [new Dict(kwargs)], kwargs) : py.printf(py.str(v), args))
-    },
-    e: escape,
-    escape,
-    forceescape: escape,
-    batch: (_, v, args, kwargs) => {
-      const size = intOf(arg(args, kwargs, 0, 'linecount'), 0, 'linecount')
-      if (size <= 0) fail('batch size must be positive')
-      const fill = arg(args, kwargs, 1, 'fill_with')
-      const all = items(v)
-      const out: V[] = []
-      for (let i = 0; i < all.length; i += size) {
-        const row = all.slice(i, i + size)
-        if (fill !== undefined && fill.type !== 'NullValue') while (row.length < size) row.push(fill)
-        out.push(new List(row))
-      }
-      return new List(out)
-    },
-    groupby: (_, v, args, kwargs) => {
-      const path = attributeArg(arg(args, kwargs, 0, 'attribute')) ?? fail('groupby() needs an attribute')
-      const fallback = arg(args, kwargs, 1, 'default')
-      const caseSensitive = boolOf(arg(args, kwargs, 2, 'case_sensitive'), false)
-      const raw = (x: V) => {
-        const a = attribute(x, path)
-        return a.type === 'UndefinedValue' && fallback !== undefined ? fallback : a
-      }
-      const sorted = items(v).map((x) => ({ x, key: lower(raw(x), caseSensitive) })).sort((a, b) => py.compare(a.key, b.key))
-      const out: V[] = []
-      for (let i = 0; i < sorted.length; ) {
-        let j = i + 1
-        while (j < sorted.length && equal(sorted[j]!.key, sorted[i]!.key)) j++
-        const members = sorted.slice(i, j).map((s) => s.x)
-        out.push(new Group([caseSensitive ? sorted[i]!.key : raw(members[0]!), new List(members)]))
-        i = j
-      }
-      return new List(out)
-    },
-    attr: (_, v, args, kwargs) => {
-      const name = stringOf(arg(args, kwargs, 0, 'name') ?? fail('attr() needs a name'), 'name')
-      if (v.type === 'UndefinedValue') fail(`attr('${name}') of an undefined value`)
-      // A dict's keys are not attributes in Python: only its methods are.
-      return (v.type === 'NamespaceValue' ? v.value.get(name) : v.builtins.get(name)) ?? new Undefined()
-    },
-    truncate: (_, v, args, kwargs) => {
-      const end = arg(args, kwargs, 2, 'end')
-      const leeway = arg(args, kwargs, 3, 'leeway')
-      return str(py.truncate(py.str(v), intOf(arg(args, kwargs, 0, 'length'), 255, 'length'), boolOf(arg(args, kwargs, 1, 'killwords'), false), end === undefined ? '...' : stringOf(end, 'end'), intOf(leeway, 5, 'leeway')))
-    },
-    urlencode: (_, v) => {
-      if (v.type === 'StringValue' || !(isList(v) || isDict(v))) return str(py.urlQuote(py.str(v), false))
-      const entries: [string, V][] = isDict(v) ? [...v.value] : items(v).map((p) => (isList(p) && p.value.length === 2 ? [py.str(p.value[0]), p.value[1]] : fail('urlencode: each element must be a pair')))
-      return str(entries.map(([k, x]) => `${py.urlQuote(k, true)}=${py.urlQuote(py.str(x), true)}`).join('&'))
-    },
-    wordcount: (_, v) => new Int(py.wordcount(py.str(v))),
-    map: (interp, v, args, kwargs, env) => {
-      if (args.length === 0 && kwargs.has('attribute')) {
-        const path = attributeArg(kwargs.get('attribute')) ?? fail('map(): attribute must be a string')
-        const fallback = kwargs.get('default')
-        return new List(items(v).map((x) => {
-          const a = attribute(x, path)
-          return a.type === 'UndefinedValue' && fallback !== undefined ? fallback : a
-        }))
-      }
-      const name = stringOf(args[0] ?? fail('map requires a filter argument'), 'filter name')
-      return new List(items(v).map((x) => interp.filterByName(x, name, args.slice(1), kwargs, env)))
-    },
-    // The engine has these for some types only, or writes Python values as JSON (`true`, `null`, `["a"]`).
-    string: (_, v) => (v.type === 'StringValue' ? v : str(py.str(v))),
-    list: (_, v) => new List(items(v).slice()),
-    join: (_, v, args, kwargs) => {
-      const sep = arg(args, kwargs, 0, 'd')
-      const path = attributeArg(arg(args, kwargs, 1, 'attribute'))
-      return str(items(v).map((x) => py.str(path === undefined ? x : attribute(x, path))).join(sep === undefined ? '' : stringOf(sep, 'separator')))
-    },
-    trim: (_, v, args, kwargs) => {
-      const chars = arg(args, kwargs, 0, 'chars')
-      return str(py.strip(py.str(v), chars === undefined || chars.type === 'NullValue' ? null : stringOf(chars, 'chars'), true, true))
-    },
-    items: (_, v) => {
-      if (v.type === 'UndefinedValue') return new List([])
-      return isDict(v) ? new List([...v.value].map(([k, x]) => new List([str(k), x]))) : fail('Can only get item pairs from a mapping.')
-    },
-    // transformers' tojson: json.dumps(x, ensure_ascii=False, indent=None, separators=None, sort_keys=False).
-    tojson: (_, v, args, kwargs) => {
-      const indent = arg(args, kwargs, 1, 'indent')
-      const separators = arg(args, kwargs, 2, 'separators')
-      const pair = separators === undefined || separators.type === 'NullValue' ? null : items(separators).map((x) => stringOf(x, 'a separator'))
-      if (pair !== null && pair.length !== 2) fail('separators must be a pair (item separator, key separator)')
-      return str(pv.dumps(v, {
-        ensureAscii: boolOf(arg(args, kwargs, 0, 'ensure_ascii'), false),
-        indent: indent === undefined || indent.type === 'NullValue' ? null : indent.type === 'StringValue' ? indent.value : intOf(indent, 0, 'indent'),
-        separators: pair as [string, string] | null,
-        sortKeys: boolOf(arg(args, kwargs, 3, 'sort_keys'), false),
-      }))
-    },
-    select: (interp, v, args, _, env) => new List(items(v).filter((x) => interp.test(x, args, env))),
-    reject: (interp, v, args, _, env) => new List(items(v).filter((x) => !interp.test(x, args, env))),
-  }
+  const FILTERS = filters({ py, pv, Float, Int, List, Dict, Undefined, Group, fail, str, number, isList, isDict, items, equal, attribute, attributeArg, lower, stringOf, intOf, boolOf })
 
   /** Filters on strings that Python's Jinja applies to str() of any value. */
   const STRING_FILTERS = new Set(['upper', 'lower', 'title', 'capitalize', 'replace', 'center', 'indent'])

@@ -12,6 +12,7 @@ import { explainEngineError } from '../../../src/calls/derive/jinja.js'
 import { pythonJinja } from '../../../src/calls/derive/python-jinja.js'
 import { pythonText } from '../../../src/calls/derive/python-text.js'
 import { pythonValues } from '../../../src/calls/derive/python-values.js'
+import { pythonFilters } from '../../../src/calls/derive/python-filters.js'
 
 /** [construct, template, Python's rendering (or, where Python raises, its message), context]. */
 const CONSTRUCTS: [string, string, string | RegExp, Record<string, unknown>?][] = [
@@ -148,12 +149,12 @@ describe('whole templates: the format is derived, and the calls the template wri
 describe('where a construct cannot be supplied', () => {
   it('an engine without the expected public API is not patched: python-jinja refuses it, and errors name every construct', () => {
     const jinja = createRequire(import.meta.url)('@huggingface/jinja') as Record<string, unknown>
-    expect(() => pythonJinja({ ...jinja, tokenize: undefined }, pythonText(), pythonValues(pythonText()))).toThrow(/no tokenize/)
+    expect(() => pythonJinja({ ...jinja, tokenize: undefined }, pythonText(), pythonValues(pythonText()), pythonFilters)).toThrow(/no tokenize/)
     class Interpreter {}
-    expect(() => pythonJinja({ ...jinja, Interpreter }, pythonText(), pythonValues(pythonText()))).toThrow(/no evaluate/)
+    expect(() => pythonJinja({ ...jinja, Interpreter }, pythonText(), pythonValues(pythonText()), pythonFilters)).toThrow(/no evaluate/)
     // With the engine as it is, the supply compiles and renders in this thread too.
     const py = pythonText()
-    expect(pythonJinja(jinja, py, pythonValues(py))("{% set l = [] %}{% do l.append(1) %}{{ l|tojson }}").render({})).toBe('[1]')
+    expect(pythonJinja(jinja, py, pythonValues(py), pythonFilters)("{% set l = [] %}{% do l.append(1) %}{{ l|tojson }}").render({})).toBe('[1]')
     const source = "{% do l.append(1) %}{{ x|round }}"
     expect(explainEngineError(source, 'Unknown statement type: do', false)).toMatch(/uses \{% do %\}, list\.append\(\), a filter it lacks \(format, round/)
     expect(explainEngineError(source, 'Unknown statement type: do', true)).not.toMatch(/append/)
