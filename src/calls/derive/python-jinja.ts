@@ -459,11 +459,12 @@ export function pythonJinja(jinja: any, py: PythonText, pv: PythonValues, filter
     return out
   }
 
-  /** Tests the engine lacks or answers otherwise than Python: a dict is iterable and a sequence there. */
+  /** Tests the engine lacks or answers otherwise than Python: a dict, and Jinja's Undefined, are iterable and sequences there. */
+  const iterable = (v: V): boolean => isList(v) || isDict(v) || v.type === 'StringValue' || v.type === 'UndefinedValue'
   const TESTS = new Map<string, (v: V) => boolean>([
     ['float', (v) => v.type === 'FloatValue'],
-    ['iterable', (v) => isList(v) || isDict(v) || v.type === 'StringValue'],
-    ['sequence', (v) => isList(v) || isDict(v) || v.type === 'StringValue'],
+    ['iterable', iterable],
+    ['sequence', iterable],
   ])
 
   const GLOBALS: [string, V][] = [

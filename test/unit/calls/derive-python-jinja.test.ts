@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { createRequire } from 'node:module'
-import { deriveFormat, parseToolCalls, renderTemplateBounded, type ToolDefinition } from '../../../src/calls/index.js'
+import { deriveFormat, parseDerived, parseToolCalls, renderTemplateBounded, type ToolDefinition } from '../../../src/calls/index.js'
 import { explainEngineError } from '../../../src/calls/derive/jinja.js'
 import { pythonJinja } from '../../../src/calls/derive/python-jinja.js'
 import { pythonText } from '../../../src/calls/derive/python-text.js'
@@ -79,6 +79,9 @@ const CONSTRUCTS: [string, string, string | RegExp, Record<string, unknown>?][] 
   ["string filters of non-strings write str() first", "{{ ['string', 'null']|upper }}|{{ true|lower }}|{{ none|replace('None', 'null') }}", "['STRING', 'NULL']|true|null"],
   ["the float test", "{{ 1.0 is float }}{{ 1 is float }}{{ 'a' is float }}", "TrueFalseFalse"],
   ["strftime_now with Python's directives", "{{ strftime_now('%A')|length > 5 }}|{{ strftime_now('%d %B %Y')|length > 10 }}|{{ strftime_now('%H:%M:%S')|length }}|{{ '%' in strftime_now('%a %-d %b') }}", "True|True|8|False"],
+  ["for: what the body sets lasts one iteration, the breaking iteration keeps its output, else, filters, loop.previtem", "{% for i in [1,2] %}{{ i }}{% if loop.last %}{% break %}{% endif %}{% endfor %}|{% for i in [1,2,3] %}{% if i == 2 %}{% continue %}{% endif %}{{ i }}{% endfor %}|{% for k, v in {'a': 1}|items %}{{ k }}{{ v }}{% else %}none{% endfor %}|{% for x in [] %}{% else %}empty{% endfor %}|{% for x in [1,2,3] if x > 1 %}{{ loop.index }}{{ x }}{{ loop.last }}{% endfor %}|{% set x = 1 %}{% for i in [1,2] %}{{ x }}{% set x = x + 1 %}{{ x }}{% endfor %}{{ x }}|{% for c in 'ab' %}{{ loop.previtem }}{{ c }}{% endfor %}", "12|13|a1|empty|12False23True|12121|aab"],
+  ["a dict and an undefined value are iterable and sequences", "{{ {} is iterable }}{{ {} is sequence }}{{ missing is iterable }}{{ missing is sequence }}{{ 1 is iterable }}{{ 'a' is mapping }}", "TrueTrueTrueTrueFalseFalse"],
+  ["str + dict raises as in Python", "{{ '>>>' + {'x': 1} }}", /can only concatenate str \(not "dict"\) to str/],
   ["a dict literal with a number as a key names what fails", "{% set m = {0: 'a'} %}{{ m[0] }}", /dict literal with a key of type 'int'.*string keys only/],
 ]
 
@@ -143,6 +146,65 @@ describe('whole templates: the format is derived, and the calls the template wri
       [format, 'get_weather', { city: 'Oslo', days: 3 }, true],
       [format, 'set_alarm', { at: '07:00' }, true],
     ])
+  })
+})
+
+/** What each template writes for the calls below, recorded from Python's jinja2 (the output after the generation prompt, without its end-of-turn token). */
+const SERVING_TOOLS: ToolDefinition[] = [
+  { type: 'function', function: { name: 'get_weather', description: 'Weather.', parameters: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer' }, exact: { type: 'boolean' }, note: { anyOf: [{ type: 'string' }, { type: 'null' }] }, tags: { type: 'array' } } } } },
+  { type: 'function', function: { name: 'set_alarm', description: 'Alarm.', parameters: { type: 'object', properties: { at: { type: 'string' } } } } },
+]
+const SERVING_CALLS = [
+  ['get_weather', { city: 'Oslo', days: 3, exact: true, note: null, tags: ['a', [1]] }, true],
+  ['set_alarm', { at: '07:00' }, true],
+]
+const SERVING: { name: string; template: string; output: string; derived: Record<string, unknown> }[] = [
+  {
+    name: "Mistral-style: call ids must be nine letters or digits, else the template raises",
+    template: "{%- for message in messages -%}\n{%- if message.role == 'user' -%}\n[INST]{{ message.content }}[/INST]\n{%- elif message.role == 'assistant' and message.tool_calls -%}\n[TOOL_CALLS][\n{%- for tc in message.tool_calls -%}\n{%- if tc.id is not defined or tc.id|length != 9 -%}{{ raise_exception('call ids are nine letters or digits') }}{%- endif -%}\n{\"name\": \"{{ tc.function.name }}\", \"arguments\": {{ tc.function.arguments|tojson }}, \"id\": \"{{ tc.id }}\"}{% if not loop.last %}, {% endif %}\n{%- endfor -%}\n]</s>\n{%- elif message.role == 'assistant' -%}\n{{ message.content }}</s>\n{%- endif -%}\n{%- endfor -%}\n",
+    output: "[TOOL_CALLS][{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Oslo\", \"days\": 3, \"exact\": true, \"note\": null, \"tags\": [\"a\", [1]]}, \"id\": \"call0abcd\"}, {\"name\": \"set_alarm\", \"arguments\": {\"at\": \"07:00\"}, \"id\": \"call1abcd\"}]",
+    derived: { matches: 'mistral' },
+  },
+  {
+    name: "XML parameters written with `|string`: True and None as Python prints them",
+    template: "{%- for m in messages -%}\n<|im_start|>{{ m.role }}\n{% if m.content %}{{ m.content }}\n{% endif %}\n{%- for tc in m.tool_calls or [] -%}\n<tool_call>\n<function={{ tc.function.name }}>\n{% for k, v in tc.function.arguments|items %}\n<parameter={{ k }}>\n{{ v|tojson if v is mapping or (v is sequence and v is not string) else v|string }}\n</parameter>\n{% endfor %}\n</function>\n</tool_call>\n{% endfor -%}\n<|im_end|>\n{% endfor -%}\n{%- if add_generation_prompt %}<|im_start|>assistant\n{% endif -%}\n",
+    output: "Checking.\n<tool_call>\n<function=get_weather>\n<parameter=city>\nOslo\n</parameter>\n<parameter=days>\n3\n</parameter>\n<parameter=exact>\nTrue\n</parameter>\n<parameter=note>\nNone\n</parameter>\n<parameter=tags>\n[\"a\", [1]]\n</parameter>\n</function>\n</tool_call>\n<tool_call>\n<function=set_alarm>\n<parameter=at>\n07:00\n</parameter>\n</function>\n</tool_call>\n",
+    derived: { matches: 'qwen3_coder', shape: { kind: 'xml-pairs', values: 'raw' } },
+  },
+  {
+    name: "a macro that turns a schema's type into a Python type, recursing over type lists (Hermes-style)",
+    template: "{%- macro py_type(s) -%}\n{%- set basic = {'string': 'str', 'integer': 'int', 'number': 'float', 'boolean': 'bool'} -%}\n{%- if basic[s.type] is defined -%}{{ basic[s.type] }}\n{%- elif s.type == 'array' -%}list\n{%- elif s.type == 'object' -%}dict\n{%- elif s.type is iterable -%}Union[{% for t in s.type %}{{ py_type({'type': t}) }}{% if not loop.last %}, {% endif %}{% endfor %}]\n{%- else -%}Any\n{%- endif -%}\n{%- endmacro -%}\n<|im_start|>system\n{% for tool in tools %}\n{{ tool.function.name }}({% for name, p in tool.function.parameters.properties|items %}{{ name }}: {{ py_type(p) }}{% if not loop.last %}, {% endif %}{% endfor %})\n{% endfor %}\n<|im_end|>\n{% for m in messages -%}\n<|im_start|>{{ m.role }}\n{% if m.content %}{{ m.content }}{% endif %}\n{% for tc in m.tool_calls or [] %}\n<tool_call>\n{\"name\": \"{{ tc.function.name }}\", \"arguments\": {{ tc.function.arguments|tojson }}}\n</tool_call>\n{% endfor %}\n<|im_end|>\n{% endfor -%}\n{%- if add_generation_prompt %}<|im_start|>assistant\n{% endif -%}\n",
+    output: "Checking.<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Oslo\", \"days\": 3, \"exact\": true, \"note\": null, \"tags\": [\"a\", [1]]}}\n</tool_call>\n<tool_call>\n{\"name\": \"set_alarm\", \"arguments\": {\"at\": \"07:00\"}}\n</tool_call>\n",
+    derived: { matches: 'hermes' },
+  },
+  {
+    name: "Llama 4-style: a line break before the header of a turn with calls, content then call objects back to back",
+    template: "{%- for m in messages -%}\n{%- if m.role == 'assistant' and m.tool_calls %}\n\n<|header_start|>assistant<|header_end|>\n\n{{ m.content }}\n{%- for tc in m.tool_calls -%}\n{\"name\": \"{{ tc.function.name }}\", \"parameters\": {{ tc.function.arguments|tojson }}}\n{%- endfor -%}\n<|eot|>\n{%- else -%}\n<|header_start|>{{ m.role }}<|header_end|>\n\n{{ m.content }}<|eot|>\n{%- endif -%}\n{%- endfor -%}\n{%- if add_generation_prompt -%}\n<|header_start|>assistant<|header_end|>\n\n{% endif -%}\n",
+    output: "Checking.{\"name\": \"get_weather\", \"parameters\": {\"city\": \"Oslo\", \"days\": 3, \"exact\": true, \"note\": null, \"tags\": [\"a\", [1]]}}{\"name\": \"set_alarm\", \"parameters\": {\"at\": \"07:00\"}}",
+    derived: { shape: { kind: 'json-object', argumentsKey: 'parameters' }, blockOpen: '' },
+  },
+  {
+    name: "a JSON list of call objects whose arguments hold lists (`[` inside the block)",
+    template: "{%- for m in messages -%}\n{%- if m.role == 'assistant' -%}\n<|assistant|>{{ m.content }}\n{%- if m.tool_calls -%}\n[{% for tc in m.tool_calls %}{\"name\": \"{{ tc.function.name }}\", \"arguments\": {{ tc.function.arguments|tojson }}}{% if not loop.last %}, {% endif %}{% endfor %}]\n{%- endif -%}\n<|end|>\n{%- else -%}\n<|{{ m.role }}|>{{ m.content }}<|end|>\n{%- endif -%}\n{%- endfor -%}\n{%- if add_generation_prompt -%}<|assistant|>{%- endif -%}\n",
+    output: "Checking.[{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Oslo\", \"days\": 3, \"exact\": true, \"note\": null, \"tags\": [\"a\", [1]]}}, {\"name\": \"set_alarm\", \"arguments\": {\"at\": \"07:00\"}}]",
+    derived: { blockOpen: '[', blockClose: ']', separator: ', ', shape: { kind: 'json-object' } },
+  },
+  {
+    name: "Functionary v3.2-style: the prompt ends with `>>>`, text is `>>>all`, and `str + dict` raises as in Python",
+    template: "{%- for m in messages -%}\n{%- if m.role == 'user' -%}\n<|user|>{{ m.content }}<|end|>\n{%- elif m.role == 'assistant' -%}\n<|assistant|>\n{%- if m.content -%}{{ '>>>all\\n' + m.content }}{%- endif -%}\n{%- for tc in m.tool_calls or [] -%}{{ '>>>' + tc.function.name + '\\n' + tc.function.arguments }}{%- endfor -%}\n<|end|>\n{%- endif -%}\n{%- endfor -%}\n{%- if add_generation_prompt -%}<|assistant|>>>>{%- endif -%}\n",
+    output: "all\nChecking.>>>get_weather\n{\"city\":\"Oslo\",\"days\":3,\"exact\":true,\"note\":null,\"tags\":[\"a\",[1]]}>>>set_alarm\n{\"at\":\"07:00\"}",
+    derived: { shape: { kind: 'format' }, matches: 'functionary_v3_2' },
+  },
+]
+
+describe('templates written as serving stacks write them: derived, and their calls read back', () => {
+  it.each(SERVING)('$name', ({ template, output, derived }) => {
+    const f = deriveFormat(template)
+    if ('error' in f) throw new Error(f.error)
+    expect(f).toMatchObject(derived)
+    expect(f.verified).toEqual(['one call', 'two calls', 'every value type', 'text before the call'])
+    expect(parseToolCalls(output, { chatTemplate: template, tools: SERVING_TOOLS }).map((c) => [c.name, c.arguments, c.argumentsValid])).toEqual(SERVING_CALLS)
+    expect(parseDerived(output, f, { tools: SERVING_TOOLS }).map((c) => [c.name, c.arguments, c.argumentsValid])).toEqual(SERVING_CALLS)
   })
 })
 
