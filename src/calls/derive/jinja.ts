@@ -281,10 +281,10 @@ const ENGINE_GAPS: { construct: string; pattern: RegExp; supplied?: true }[] = [
     supplied: true,
   },
   // Not supplied: `zip` and a `bool` filter are not Python Jinja's either (a template using them fails there too).
-  { construct: '{% raw %}', pattern: /\{%-?\s*raw\b/ },
+  { construct: '{% raw %}', pattern: /\{%-?\s*raw\b/, supplied: true },
   { construct: '{% with %}', pattern: /\{%-?\s*with\b/ },
   { construct: '{% include %}, {% import %} or {% extends %}', pattern: /\{%-?\s*(?:include|import|from|extends)\b/ },
-  { construct: 'a test with arguments (e.g. `is divisibleby(3)`)', pattern: /\bis\s+(?:not\s+)?\w+\s*\(/ },
+  { construct: 'a test with arguments (e.g. `is divisibleby(3)`)', pattern: /\bis\s+(?:not\s+)?\w+\s*\(/, supplied: true },
   {
     construct: 'a filter neither has here (center, filesizeformat, pprint, random, slice, striptags, urlize, wordwrap, xmlattr)',
     pattern: /\|\s*(?:center|filesizeformat|pprint|random|slice|striptags|urlize|wordwrap|xmlattr)\b/,

@@ -32,6 +32,8 @@ export interface CompiledTemplate {
 export function pythonJinja(jinja: any, py: PythonText, pv: PythonValues, filters: typeof pythonFilters): (source: string) => CompiledTemplate {
   const DO = '__python_jinja_do__'
   const VALUE = 'PythonJinjaValue'
+  const TEST = '__python_jinja_test__'
+  const TEST_NOT = '__python_jinja_test_not__'
   for (const name of ['tokenize', 'parse', 'Environment', 'Interpreter', 'Template']) {
     if (typeof jinja[name] !== 'function') throw new Error(`the engine exports no ${name}`)
   }
@@ -225,6 +227,9 @@ export function pythonJinja(jinja: any, py: PythonText, pv: PythonValues, filter
   }
 
   const FILTERS = filters({ py, pv, Float, Int, List, Dict, Undefined, Group, fail, str, number, isList, isDict, items, equal, attribute, attributeArg, lower, stringOf, intOf, boolOf })
+  // A test with arguments (see rewriteTests).
+  FILTERS[TEST] = (interp, v, args, _, env) => new Bool(interp.test(v, args, env))
+  FILTERS[TEST_NOT] = (interp, v, args, _, env) => new Bool(!interp.test(v, args, env))
 
   /** Filters on strings that Python's Jinja applies to str() of any value. */
   const STRING_FILTERS = new Set(['upper', 'lower', 'title', 'capitalize', 'replace', 'center', 'indent'])
@@ -440,6 +445,42 @@ export function pythonJinja(jinja: any, py: PythonText, pv: PythonValues, filter
     }
   }
 
+  /**
+   * `X is NAME(args)` (a test with arguments, which the engine's parser refuses) as `X | TEST('NAME', args)`: a
+   * filter on the same operand, since the engine's tests apply to what its filters give.
+   */
+  function rewriteTests(tokens: { type: string; value: string }[]): { type: string; value: string }[] {
+    const out: { type: string; value: string }[] = []
+    for (let i = 0; i < tokens.length; i++) {
+      const t = tokens[i]!
+      const negate = tokens[i + 1]?.type === 'Identifier' && tokens[i + 1]!.value === 'not'
+      const name = tokens[i + (negate ? 2 : 1)]
+      const open = tokens[i + (negate ? 3 : 2)]
+      if (t.type === 'Identifier' && t.value === 'is' && name?.type === 'Identifier' && open?.type === 'OpenParen') {
+        out.push({ type: 'Pipe', value: '|' }, { type: 'Identifier', value: negate ? TEST_NOT : TEST }, open, { type: 'StringLiteral', value: name.value })
+        if (tokens[i + (negate ? 4 : 3)]?.type !== 'CloseParen') out.push({ type: 'Comma', value: ',' })
+        i += negate ? 3 : 2
+        continue
+      }
+      out.push(t)
+    }
+    return out
+  }
+
+  /**
+   * `{% raw %}...{% endraw %}` as an `{% if true %}` block around the text as a string literal: the block tags keep
+   * their whitespace control (`-`, lstrip_blocks, trim_blocks), and the text is written as it is, as in Python,
+   * with lstrip_blocks applied before `{% endraw %}`.
+   */
+  function rewriteRaw(source: string): string {
+    return source.replace(/\{%(-?)\s*raw\s*(-?)%\}([\s\S]*?)\{%(-?)\s*endraw\s*(-?)%\}/g, (_m, a: string, b: string, text: string, c: string, d: string) => {
+      let body = c === '-' ? text.trimEnd() : text.replace(/\n[ \t]+$/, '\n')
+      if (b === '-') body = body.trimStart()
+      const literal = body.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t')
+      return `{%${a} if true %}{{ '${literal}' }}{% endif ${d}%}`
+    })
+  }
+
   /** `{% do X %}` as `{{ DO(X) }}`, in the engine's tokens. */
   function rewriteDo(tokens: { type: string; value: string }[]): { type: string; value: string }[] {
     const out: { type: string; value: string }[] = []
@@ -461,10 +502,23 @@ export function pythonJinja(jinja: any, py: PythonText, pv: PythonValues, filter
 
   /** Tests the engine lacks or answers otherwise than Python: a dict, and Jinja's Undefined, are iterable and sequences there. */
   const iterable = (v: V): boolean => isList(v) || isDict(v) || v.type === 'StringValue' || v.type === 'UndefinedValue'
-  const TESTS = new Map<string, (v: V) => boolean>([
+  const arg0 = (x: V | undefined): V => x ?? fail('the test needs an argument')
+  const TESTS = new Map<string, (v: V, ...args: V[]) => boolean>([
     ['float', (v) => v.type === 'FloatValue'],
     ['iterable', iterable],
     ['sequence', iterable],
+    ['divisibleby', (v, n) => Number(v.value) % Number(arg0(n).value) === 0],
+    ['in', (v, seq) => (arg0(seq).type === 'StringValue' ? seq!.value.includes(stringOf(v, "'in <string>' left operand")) : isDict(seq!) ? seq!.value.has(v.value) : items(seq!).some((x) => equal(v, x)))],
+    ['sameas', (v, x) => v === arg0(x) || (v.type === x!.type && ['NullValue', 'BooleanValue', 'UndefinedValue'].includes(v.type) && v.value === x!.value)],
+    ...(['eq', 'equalto', '=='] as const).map((n) => [n, (v: V, x?: V) => equal(v, arg0(x))] as const),
+    ...(['ne', '!='] as const).map((n) => [n, (v: V, x?: V) => !equal(v, arg0(x))] as const),
+    ...([['lt', '<', -1, -1], ['le', '<=', -1, 0], ['gt', '>', 1, 1], ['ge', '>=', 0, 1]] as const).flatMap(([n, op, lo, hi]) => {
+      const test = (v: V, x?: V): boolean => {
+        const c = Math.sign(py.compare(v, arg0(x)))
+        return c >= lo && c <= hi
+      }
+      return [[n, test], [op, test]] as const
+    }),
   ])
 
   const GLOBALS: [string, V][] = [
@@ -476,7 +530,7 @@ export function pythonJinja(jinja: any, py: PythonText, pv: PythonValues, filter
   ]
 
   return (source: string): CompiledTemplate => {
-    const program = jinja.parse(rewriteDo(jinja.tokenize(source, { lstrip_blocks: true, trim_blocks: true })))
+    const program = jinja.parse(rewriteTests(rewriteDo(jinja.tokenize(rewriteRaw(source), { lstrip_blocks: true, trim_blocks: true }))))
     return {
       render(context: Record<string, unknown>): string {
         // As the engine's Template renders: its globals, then the context, then what is supplied here.

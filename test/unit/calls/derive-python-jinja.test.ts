@@ -82,6 +82,8 @@ const CONSTRUCTS: [string, string, string | RegExp, Record<string, unknown>?][] 
   ["for: what the body sets lasts one iteration, the breaking iteration keeps its output, else, filters, loop.previtem", "{% for i in [1,2] %}{{ i }}{% if loop.last %}{% break %}{% endif %}{% endfor %}|{% for i in [1,2,3] %}{% if i == 2 %}{% continue %}{% endif %}{{ i }}{% endfor %}|{% for k, v in {'a': 1}|items %}{{ k }}{{ v }}{% else %}none{% endfor %}|{% for x in [] %}{% else %}empty{% endfor %}|{% for x in [1,2,3] if x > 1 %}{{ loop.index }}{{ x }}{{ loop.last }}{% endfor %}|{% set x = 1 %}{% for i in [1,2] %}{{ x }}{% set x = x + 1 %}{{ x }}{% endfor %}{{ x }}|{% for c in 'ab' %}{{ loop.previtem }}{{ c }}{% endfor %}", "12|13|a1|empty|12False23True|12121|aab"],
   ["a dict and an undefined value are iterable and sequences", "{{ {} is iterable }}{{ {} is sequence }}{{ missing is iterable }}{{ missing is sequence }}{{ 1 is iterable }}{{ 'a' is mapping }}", "TrueTrueTrueTrueFalseFalse"],
   ["str + dict raises as in Python", "{{ '>>>' + {'x': 1} }}", /can only concatenate str \(not "dict"\) to str/],
+  ["{% raw %} with whitespace control, lstrip_blocks and trim_blocks", "a\n  {% raw %}\n{{x}} {% if %} it's \\n\n  {% endraw %}\nb|{%- raw -%} q {%- endraw %} r", "a\n\n{{x}} {% if %} it's \\n\nb|q r"],
+  ["tests with arguments", "{{ 6 is divisibleby(3) }}{{ 7 is not divisibleby(3) }}{{ 2 is in([1, 2]) }}{{ x is sameas(none) }}{{ none is sameas(none) }}{{ 3 is gt(2) }}{{ [1] is eq([1]) }}{{ 1 is ne(1) }}{{ ('a'|upper) is in('ABC') }}", "TrueTrueTrueFalseTrueTrueTrueFalseTrue"],
   ["a dict literal with a number as a key names what fails", "{% set m = {0: 'a'} %}{{ m[0] }}", /dict literal with a key of type 'int'.*string keys only/],
 ]
 
