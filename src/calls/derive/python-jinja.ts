@@ -232,7 +232,7 @@ export function pythonJinja(jinja: any, py: PythonText, pv: PythonValues, filter
   FILTERS[TEST_NOT] = (interp, v, args, _, env) => new Bool(!interp.test(v, args, env))
 
   /** Filters on strings that Python's Jinja applies to str() of any value. */
-  const STRING_FILTERS = new Set(['upper', 'lower', 'title', 'capitalize', 'replace', 'center', 'indent'])
+  const STRING_FILTERS = new Set(['upper', 'lower', 'title', 'capitalize', 'replace', 'indent'])
   /** Nodes whose None value prints as `None` (a statement's None prints nothing). */
   const EXPRESSIONS = new Set(['Identifier', 'MemberExpression', 'CallExpression', 'FilterExpression', 'BinaryExpression', 'UnaryExpression', 'Ternary', 'TestExpression', 'SelectExpression', VALUE])
 
