@@ -17,6 +17,7 @@ export interface FilterKit {
   Float: ValueClass
   Int: ValueClass
   List: ValueClass
+  Tuple: ValueClass
   Dict: ValueClass
   Undefined: ValueClass
   Group: ValueClass
@@ -33,6 +34,7 @@ export interface FilterKit {
   stringOf: (v: V, what: string) => string
   intOf: (v: V | undefined, fallback: number, what: string) => number
   boolOf: (v: V | undefined, fallback: boolean) => boolean
+  keyOf: (dict: V, k: string) => V
 }
 
 /** The interpreter, as filters call back into it. */
@@ -44,7 +46,7 @@ export interface FilterHost {
 export type Filter = (interp: FilterHost, operand: V, args: V[], kwargs: Map<string, V>, env: any) => V
 
 export function pythonFilters(k: FilterKit): Record<string, Filter> {
-  const { py, pv, Float, Int, List, Dict, Undefined, Group, fail, str, number, isList, isDict, items, equal, attribute, attributeArg, lower, stringOf, intOf, boolOf } = k
+  const { py, pv, Float, Int, List, Tuple, Dict, Undefined, Group, fail, str, number, isList, isDict, items, equal, attribute, attributeArg, lower, stringOf, intOf, boolOf, keyOf } = k
   const arg = (args: V[], kwargs: Map<string, V>, i: number, name: string): V | undefined => args[i] ?? kwargs.get(name)
   const escape: Filter = (_, v) => str(py.escapeHtml(py.str(v)))
   const aggregate = (pick: 1 | -1): Filter => (_, v, args, kwargs) => {
@@ -160,7 +162,19 @@ export function pythonFilters(k: FilterKit): Record<string, Filter> {
     },
     items: (_, v) => {
       if (v.type === 'UndefinedValue') return new List([])
-      return isDict(v) ? new List([...v.value].map(([k, x]) => new List([str(k), x]))) : fail('Can only get item pairs from a mapping.')
+      return isDict(v) ? new List([...v.value].map(([k, x]) => new Tuple([keyOf(v, k), x]))) : fail('Can only get item pairs from a mapping.')
+    },
+    // The pairs sorted by key (or value), strings case-insensitively unless asked: a dict literal's number keys sort as numbers.
+    dictsort: (_, v, args, kwargs) => {
+      if (!isDict(v)) fail('dictsort: the value must be a dict')
+      const caseSensitive = boolOf(arg(args, kwargs, 0, 'case_sensitive'), false)
+      const by = arg(args, kwargs, 1, 'by') === undefined ? 'key' : stringOf(arg(args, kwargs, 1, 'by')!, 'by')
+      if (by !== 'key' && by !== 'value') fail("You can only sort by either 'key' or 'value'")
+      const pairs = [...v.value].map(([key, x]) => [keyOf(v, key), x] as [V, V])
+      const at = by === 'key' ? 0 : 1
+      pairs.sort((a, b) => py.compare(lower(a[at], caseSensitive), lower(b[at], caseSensitive)))
+      if (boolOf(arg(args, kwargs, 2, 'reverse'), false)) pairs.reverse()
+      return new List(pairs.map((pair) => new Tuple(pair)))
     },
     // transformers' tojson: json.dumps(x, ensure_ascii=False, indent=None, separators=None, sort_keys=False).
     tojson: (_, v, args, kwargs) => {

@@ -88,9 +88,21 @@ export function pythonJinja(jinja: any, py: PythonText, pv: PythonValues, filter
   function items(v: V): V[] {
     if (isList(v)) return v.value
     if (v.type === 'UndefinedValue') return []
-    if (isDict(v)) return [...v.value.keys()].map(str)
+    if (isDict(v)) return [...v.value.keys()].map((k) => keyOf(v, k))
     if (v.type === 'StringValue') return [...(v.value as string)].map(str)
     return fail(`${py.pyType(v)} object is not iterable`)
+  }
+
+  const SCALAR_KEYS = new Set(['IntegerValue', 'FloatValue', 'BooleanValue', 'NullValue'])
+  /** A dict's key as the template wrote it: a string, or the number (boolean, None) a dict literal had there. */
+  const keyOf = (dict: V, k: string): V => (dict as V & { keyValues?: Map<string, V> }).keyValues?.get(k) ?? str(k)
+  /** The value under `key`, by Python's `==` where a dict literal had number keys; undefined when there is none. */
+  function lookup(dict: V, key: V): V | undefined {
+    const keyValues = (dict as V & { keyValues?: Map<string, V> }).keyValues
+    if (key.type === 'StringValue') return keyValues?.has(key.value) ? undefined : dict.value.get(key.value)
+    if (!SCALAR_KEYS.has(key.type)) return undefined
+    for (const [k, kv] of keyValues ?? []) if (equal(kv, key)) return dict.value.get(k)
+    return undefined
   }
 
   /** Python's `==`. */
@@ -159,9 +171,9 @@ export function pythonJinja(jinja: any, py: PythonText, pv: PythonValues, filter
   }
   const DICT: Record<string, Method> = {
     // The engine lets a key shadow these; in Python the method wins.
-    get: (self, [k, d]) => self.value.get(stringOf(k!, 'key')) ?? d ?? none(),
-    items: (self) => new List([...self.value].map(([k, v]) => new List([str(k), v]))),
-    keys: (self) => new List([...self.value.keys()].map(str)),
+    get: (self, [k, d]) => lookup(self, k ?? fail('get expected at least 1 argument, got 0')) ?? d ?? none(),
+    items: (self) => new List([...self.value].map(([k, v]) => new Tuple([keyOf(self, k), v]))),
+    keys: (self) => new List([...self.value.keys()].map((k) => keyOf(self, k))),
     values: (self) => new List([...self.value.values()]),
     pop: (self, [k, d]) => {
       const key = stringOf(k ?? fail('pop expected at least 1 argument, got 0'), 'key')
@@ -226,7 +238,7 @@ export function pythonJinja(jinja: any, py: PythonText, pv: PythonValues, filter
     return [...out, ...kwargs]
   }
 
-  const FILTERS = filters({ py, pv, Float, Int, List, Dict, Undefined, Group, fail, str, number, isList, isDict, items, equal, attribute, attributeArg, lower, stringOf, intOf, boolOf })
+  const FILTERS = filters({ py, pv, Float, Int, List, Tuple, Dict, Undefined, Group, fail, str, number, isList, isDict, items, equal, attribute, attributeArg, lower, stringOf, intOf, boolOf, keyOf })
   // A test with arguments (see rewriteTests).
   FILTERS[TEST] = (interp, v, args, _, env) => new Bool(interp.test(v, args, env))
   FILTERS[TEST_NOT] = (interp, v, args, _, env) => new Bool(!interp.test(v, args, env))
@@ -266,22 +278,29 @@ export function pythonJinja(jinja: any, py: PythonText, pv: PythonValues, filter
           break
         }
         case 'ObjectLiteral': {
-          // The engine's dicts hold string keys only: a number as a key (`{0: 128}`) is named, not silently made a string.
+          // The engine's dicts hold string keys: a number, boolean or None as a key (`{0: 0, 512: 128}`) is held under its
+          // text, its value kept beside it (`keyValues`), so that loops, `items()` and subscripts see the number.
           const map = new Map<string, V>()
+          const keyValues = new Map<string, V>()
           for (const [k, x] of node.value as Map<Node, Node>) {
             const key = this.evaluate(k, env)
-            if (key.type !== 'StringValue') fail(`a dict literal with a key of type ${py.pyType(key)} (${py.repr(key)}): @huggingface/jinja holds string keys only`)
-            map.set(key.value, this.evaluate(x, env))
+            const text = key.type === 'StringValue' ? key.value : SCALAR_KEYS.has(key.type) ? py.repr(key) : fail(`unhashable type: ${py.pyType(key)}`)
+            if (map.has(text) && (keyValues.get(text)?.type ?? 'StringValue') !== key.type) fail(`a dict literal with the keys ${py.repr(key)} and ${py.repr(keyValues.get(text) ?? str(text))}: not held apart here`)
+            if (key.type !== 'StringValue') keyValues.set(text, key)
+            map.set(text, this.evaluate(x, env))
           }
-          return new Dict(map)
+          const dict = new Dict(map)
+          if (keyValues.size > 0) (dict as V & { keyValues?: Map<string, V> }).keyValues = keyValues
+          return dict
         }
         case 'MemberExpression': {
           if (!node.computed || node.property.type === 'SliceExpression') break
           const object = this.evaluate(node.object, env)
           const key = this.evaluate(node.property, env)
-          // A dict subscript by a key that is no string: no key of the dict (they are strings here), and Jinja's getitem
-          // gives Undefined for a missing or unhashable key (`basic_type_map[["string", "null"]] is defined`).
-          if ((isDict(object) || object.type === 'NamespaceValue') && key.type !== 'StringValue') return new Undefined()
+          // A dict subscript by a key that is no string: a number key of a dict literal, else Undefined, as Jinja's getitem
+          // gives it for a missing or unhashable key (`basic_type_map[["string", "null"]] is defined`).
+          if (isDict(object) && (key.type !== 'StringValue' || 'keyValues' in object)) return lookup(object, key) ?? new Undefined()
+          if (object.type === 'NamespaceValue' && key.type !== 'StringValue') return new Undefined()
           return super.evaluate({ ...node, object: valueNode(object), property: valueNode(key) }, env)
         }
         case 'For':
@@ -310,8 +329,9 @@ export function pythonJinja(jinja: any, py: PythonText, pv: PythonValues, filter
           if (op === 'in' || op === 'not in') {
             const left = this.evaluate(node.left, env)
             const right = this.evaluate(node.right, env)
-            // Membership in a list by Python's ==: a list in a list of lists, 1 in [1.0].
+            // Membership in a list by Python's ==: a list in a list of lists, 1 in [1.0]; a number among a dict's keys.
             if (isList(right)) return new Bool(right.value.some((x: V) => equal(left, x)) === (op === 'in'))
+            if (isDict(right) && (left.type !== 'StringValue' || 'keyValues' in right)) return new Bool((lookup(right, left) !== undefined) === (op === 'in'))
             return super.evaluate({ ...node, left: valueNode(left), right: valueNode(right) }, env)
           }
           if (op === '%') {

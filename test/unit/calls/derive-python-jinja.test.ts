@@ -84,7 +84,8 @@ const CONSTRUCTS: [string, string, string | RegExp, Record<string, unknown>?][] 
   ["str + dict raises as in Python", "{{ '>>>' + {'x': 1} }}", /can only concatenate str \(not "dict"\) to str/],
   ["{% raw %} with whitespace control, lstrip_blocks and trim_blocks", "a\n  {% raw %}\n{{x}} {% if %} it's \\n\n  {% endraw %}\nb|{%- raw -%} q {%- endraw %} r", "a\n\n{{x}} {% if %} it's \\n\nb|q r"],
   ["tests with arguments", "{{ 6 is divisibleby(3) }}{{ 7 is not divisibleby(3) }}{{ 2 is in([1, 2]) }}{{ x is sameas(none) }}{{ none is sameas(none) }}{{ 3 is gt(2) }}{{ [1] is eq([1]) }}{{ 1 is ne(1) }}{{ ('a'|upper) is in('ABC') }}", "TrueTrueTrueFalseTrueTrueTrueFalseTrue"],
-  ["a dict literal with a number as a key names what fails", "{% set m = {0: 'a'} %}{{ m[0] }}", /dict literal with a key of type 'int'.*string keys only/],
+  ["a dict literal with numbers as keys: subscripts, in, get, dictsort, items, loops, printing and tojson see the numbers", "{% set m = {0: 'a', 512: 'b', 16: 'c'} %}{{ m[0] }}{{ m[512] }}{{ m['0'] is defined }}{{ '0' in m }}|{{ m }}|{% for k, v in m|dictsort %}{{ k }}={{ v }},{% endfor %}|{{ 0 in m }}{{ 5 in m }}|{{ m.get(512) }}{{ m.get('512') }}|{% for k in m %}{{ k is number }}{% endfor %}|{{ m|tojson }}|{{ {'b': 1, 'A': 2}|dictsort }}|{{ {'b': 1, 'a': 0}|dictsort(by='value', reverse=true) }}|{{ m.items()|list }}|{% for k, v in {'a': 1}.items() %}{{ k }}{{ v }}{% endfor %}{% set a, b = {'q': 2}.items()|first %}{{ a }}{{ b }}|{{ {'z': 1}|items|list }}", "abFalseFalse|{0: 'a', 512: 'b', 16: 'c'}|0=a,16=c,512=b,|TrueFalse|bNone|TrueTrueTrue|{\"0\": \"a\", \"512\": \"b\", \"16\": \"c\"}|[('A', 2), ('b', 1)]|[('b', 1), ('a', 0)]|[(0, 'a'), (512, 'b'), (16, 'c')]|a1q2|[('z', 1)]"],
+  ["a dict literal with 0 and '0' as keys names what it cannot hold apart", "{% set m = {0: 'a', '0': 'b'} %}{{ m }}", /keys '0' and 0: not held apart here/],
 ]
 
 describe("each construct renders as Python's Jinja renders it", () => {
