@@ -21,6 +21,8 @@ export interface FilterKit {
   Dict: ValueClass
   Undefined: ValueClass
   Group: ValueClass
+  /** markupsafe's Markup (a string value): what `safe` and the escaping filters give. */
+  Markup: ValueClass
   fail: (message: string) => never
   str: (s: string) => V
   number: (x: number, float: boolean) => V
@@ -46,9 +48,10 @@ export interface FilterHost {
 export type Filter = (interp: FilterHost, operand: V, args: V[], kwargs: Map<string, V>, env: any) => V
 
 export function pythonFilters(k: FilterKit): Record<string, Filter> {
-  const { py, pv, Float, Int, List, Tuple, Dict, Undefined, Group, fail, str, number, isList, isDict, items, equal, attribute, attributeArg, lower, stringOf, intOf, boolOf, keyOf } = k
+  const { py, pv, Float, Int, List, Tuple, Dict, Undefined, Group, Markup, fail, str, number, isList, isDict, items, equal, attribute, attributeArg, lower, stringOf, intOf, boolOf, keyOf } = k
   const arg = (args: V[], kwargs: Map<string, V>, i: number, name: string): V | undefined => args[i] ?? kwargs.get(name)
-  const escape: Filter = (_, v) => str(py.escapeHtml(py.str(v)))
+  // Markup, as markupsafe gives it: `e` leaves Markup as it is, `forceescape` escapes it too.
+  const escape: Filter = (_, v) => (v instanceof Markup ? v : new Markup(py.escapeHtml(py.str(v))))
   const aggregate = (pick: 1 | -1): Filter => (_, v, args, kwargs) => {
     const caseSensitive = boolOf(arg(args, kwargs, 0, 'case_sensitive'), false)
     const path = attributeArg(arg(args, kwargs, 1, 'attribute'))
@@ -86,7 +89,8 @@ export function pythonFilters(k: FilterKit): Record<string, Filter> {
     },
     e: escape,
     escape,
-    forceescape: escape,
+    forceescape: (_, v) => new Markup(py.escapeHtml(py.str(v))),
+    safe: (_, v) => (v instanceof Markup ? v : new Markup(py.str(v))),
     batch: (_, v, args, kwargs) => {
       const size = intOf(arg(args, kwargs, 0, 'linecount'), 0, 'linecount')
       if (size <= 0) fail('batch size must be positive')

@@ -70,6 +70,10 @@ export function pythonJinja(jinja: any, py: PythonText, pv: PythonValues, filter
     }
   }
 
+  /** markupsafe's Markup: a string that `safe` and `e` give; `+` with a plain string escapes that string. */
+  class Markup extends Str {}
+  const isMarkup = (v: V): boolean => v instanceof Markup
+
   const fail = (message: string): never => {
     throw new Error(message)
   }
@@ -238,7 +242,7 @@ export function pythonJinja(jinja: any, py: PythonText, pv: PythonValues, filter
     return [...out, ...kwargs]
   }
 
-  const FILTERS = filters({ py, pv, Float, Int, List, Tuple, Dict, Undefined, Group, fail, str, number, isList, isDict, items, equal, attribute, attributeArg, lower, stringOf, intOf, boolOf, keyOf })
+  const FILTERS = filters({ py, pv, Float, Int, List, Tuple, Dict, Undefined, Group, Markup, fail, str, number, isList, isDict, items, equal, attribute, attributeArg, lower, stringOf, intOf, boolOf, keyOf })
   // A test with arguments (see rewriteTests).
   FILTERS[TEST] = (interp, v, args, _, env) => new Bool(interp.test(v, args, env))
   FILTERS[TEST_NOT] = (interp, v, args, _, env) => new Bool(!interp.test(v, args, env))
@@ -322,6 +326,10 @@ export function pythonJinja(jinja: any, py: PythonText, pv: PythonValues, filter
             // Python adds a str only to a str: `'x' + {...}` raises (the engine would write `[object Map]`).
             if ((left.type === 'StringValue') !== (right.type === 'StringValue') && left.type !== 'UndefinedValue' && right.type !== 'UndefinedValue') {
               fail(left.type === 'StringValue' ? `can only concatenate str (not "${py.pyType(right).slice(1, -1)}") to str` : `unsupported operand type(s) for +: ${py.pyType(left)} and 'str'`)
+            }
+            if (left.type === 'StringValue' && right.type === 'StringValue' && (isMarkup(left) || isMarkup(right))) {
+              const text = (v: V) => (isMarkup(v) ? v.value : py.escapeHtml(v.value))
+              return new Markup(text(left) + text(right))
             }
             return super.evaluate({ ...node, left: valueNode(left), right: valueNode(right) }, env)
           }
