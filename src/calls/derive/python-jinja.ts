@@ -298,14 +298,27 @@ export function pythonJinja(jinja: any, py: PythonText, pv: PythonValues, filter
           return dict
         }
         case 'MemberExpression': {
-          if (!node.computed || node.property.type === 'SliceExpression') break
+          if (node.property.type === 'SliceExpression') break
           const object = this.evaluate(node.object, env)
-          const key = this.evaluate(node.property, env)
+          const key = node.computed ? this.evaluate(node.property, env) : undefined
           // A dict subscript by a key that is no string: a number key of a dict literal, else Undefined, as Jinja's getitem
           // gives it for a missing or unhashable key (`basic_type_map[["string", "null"]] is defined`).
-          if (isDict(object) && (key.type !== 'StringValue' || 'keyValues' in object)) return lookup(object, key) ?? new Undefined()
-          if (object.type === 'NamespaceValue' && key.type !== 'StringValue') return new Undefined()
-          return super.evaluate({ ...node, object: valueNode(object), property: valueNode(key) }, env)
+          let v: V
+          if (key !== undefined && isDict(object) && (key.type !== 'StringValue' || 'keyValues' in object)) v = lookup(object, key) ?? new Undefined()
+          else if (key !== undefined && object.type === 'NamespaceValue' && key.type !== 'StringValue') v = new Undefined()
+          else v = super.evaluate({ ...node, object: valueNode(object), ...(key === undefined ? {} : { property: valueNode(key) }) }, env)
+          // What is missing, for the error of a later use, as Python's Undefined says it.
+          if (v.type === 'UndefinedValue' && object.type !== 'UndefinedValue') {
+            const type = py.pyType(object).slice(1, -1)
+            ;(v as V & { missing?: string }).missing =
+              isList(object) && key?.type === 'IntegerValue' ? `${type} object has no element ${key.value}` : `'${type} object' has no attribute ${py.repr(key ?? str(node.property.value))}`
+          }
+          return v
+        }
+        case 'Identifier': {
+          const v = super.evaluate(node, env)
+          if (v.type === 'UndefinedValue') (v as V & { missing?: string }).missing = `'${node.value}' is undefined`
+          return v
         }
         case 'For':
           return this.loop(node, env)
@@ -323,6 +336,9 @@ export function pythonJinja(jinja: any, py: PythonText, pv: PythonValues, filter
           if (op === '+') {
             const left = this.evaluate(node.left, env)
             const right = this.evaluate(node.right, env)
+            // An undefined operand raises as Python's Undefined does, naming what is missing.
+            const missing = [left, right].find((x) => x.type === 'UndefinedValue') as (V & { missing?: string }) | undefined
+            if (missing !== undefined) fail(missing.missing ?? `an undefined value in +`)
             // Python adds a str only to a str: `'x' + {...}` raises (the engine would write `[object Map]`).
             if ((left.type === 'StringValue') !== (right.type === 'StringValue') && left.type !== 'UndefinedValue' && right.type !== 'UndefinedValue') {
               fail(left.type === 'StringValue' ? `can only concatenate str (not "${py.pyType(right).slice(1, -1)}") to str` : `unsupported operand type(s) for +: ${py.pyType(left)} and 'str'`)
