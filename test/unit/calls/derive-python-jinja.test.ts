@@ -156,8 +156,8 @@ describe('whole templates: the format is derived, and the calls the template wri
 
 /** What each template writes for the calls below, recorded from Python's jinja2 (the output after the generation prompt, without its end-of-turn token). */
 const SERVING_TOOLS: ToolDefinition[] = [
-  { type: 'function', function: { name: 'get_weather', description: 'Weather.', parameters: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer' }, exact: { type: 'boolean' }, note: { anyOf: [{ type: 'string' }, { type: 'null' }] }, tags: { type: 'array' } } } } },
-  { type: 'function', function: { name: 'set_alarm', description: 'Alarm.', parameters: { type: 'object', properties: { at: { type: 'string' } } } } },
+  { type: 'function', function: { name: 'get_weather', description: 'Weather.', parameters: { type: 'object', properties: { city: { type: 'string', description: 'City.' }, days: { type: 'integer', description: 'Days.' }, exact: { type: 'boolean', description: 'Exact.' }, note: { anyOf: [{ type: 'string' }, { type: 'null' }], description: 'Note.' }, tags: { type: 'array', description: 'Tags.' } } } } },
+  { type: 'function', function: { name: 'set_alarm', description: 'Alarm.', parameters: { type: 'object', properties: { at: { type: 'string', description: 'Time.' } } } } },
 ]
 const SERVING_CALLS = [
   ['get_weather', { city: 'Oslo', days: 3, exact: true, note: null, tags: ['a', [1]] }, true],
@@ -199,6 +199,12 @@ const SERVING: { name: string; template: string; output: string; derived: Record
     template: "{%- for m in messages -%}\n{%- if m.role == 'user' -%}\n<|user|>{{ m.content }}<|end|>\n{%- elif m.role == 'assistant' -%}\n<|assistant|>\n{%- if m.content -%}{{ '>>>all\\n' + m.content }}{%- endif -%}\n{%- for tc in m.tool_calls or [] -%}{{ '>>>' + tc.function.name + '\\n' + tc.function.arguments }}{%- endfor -%}\n<|end|>\n{%- endif -%}\n{%- endfor -%}\n{%- if add_generation_prompt -%}<|assistant|>>>>{%- endif -%}\n",
     output: "all\nChecking.>>>get_weather\n{\"city\":\"Oslo\",\"days\":3,\"exact\":true,\"note\":null,\"tags\":[\"a\",[1]]}>>>set_alarm\n{\"at\":\"07:00\"}",
     derived: { shape: { kind: 'format' }, matches: 'functionary_v3_2' },
+  },
+  {
+    name: "Command R+-style: each parameter's description written with +, which raises where one is missing",
+    template: "{%- for tool in tools %}\n{{ '## ' + tool.function.name + '\\n' }}\n{%- for name, p in tool.function.parameters.properties|items %}\n{{ '- ' + name + ' (' + p.type|string + '): ' + p.description + '\\n' }}\n{%- endfor %}\n{%- endfor %}\n{%- for m in messages %}\n<|{{ m.role }}|>\n{% if m.content %}{{ m.content }}{% endif %}\n{% for tc in m.tool_calls or [] %}<tool_call>\n{\"name\": \"{{ tc.function.name }}\", \"arguments\": {{ tc.function.arguments|tojson }}}\n</tool_call>\n{% endfor %}<|end|>\n{% endfor %}\n{%- if add_generation_prompt %}<|assistant|>\n{% endif %}\n",
+    output: "Checking.<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Oslo\", \"days\": 3, \"exact\": true, \"note\": null, \"tags\": [\"a\", [1]]}}\n</tool_call>\n<tool_call>\n{\"name\": \"set_alarm\", \"arguments\": {\"at\": \"07:00\"}}\n</tool_call>\n",
+    derived: { matches: 'hermes' },
   },
 ]
 
