@@ -2,8 +2,9 @@
  * `deriveFormat`: a wire format read off a chat template. The template renders probe conversations (known calls:
  * see probes.ts) with `@huggingface/jinja`, the engine transformers.js uses; the assistant turn of each rendering
  * is what a model would write, and `inferFormat` reads the markers and the call shape from it. The result is
- * checked against every probe, and against the hand-written formats (`matches`). Any failure is an error that says
- * why: callers then fall back to detection, saying so.
+ * checked against every probe, and against the hand-written formats (`matches`); where no call shape fits, a
+ * hand-written format that reads every probe back is taken (`shape.kind: 'format'`). Any failure is an error that
+ * says why: callers then fall back to detection, saying so.
  */
 import { FORMATS } from '../formats/index.js'
 import type { ChatMessage } from '../types.js'

@@ -16,6 +16,7 @@ import { pythonJinja } from './python-jinja.js'
 import { pythonText } from './python-text.js'
 import { pythonValues } from './python-values.js'
 import { pythonFilters } from './python-filters.js'
+import { pythonSyntax } from './python-syntax.js'
 
 /** How long and how much memory rendering one template (every probe conversation together) may take. */
 export interface TemplateBudget {
@@ -71,7 +72,7 @@ export function templateBudget(budget: TemplateBudget | undefined, where = 'temp
  * engine alone.
  */
 const RENDERER =
-  `const pythonJinja = (${String(pythonJinja)});\nconst pythonText = (${String(pythonText)});\nconst pythonValues = (${String(pythonValues)});\nconst pythonFilters = (${String(pythonFilters)});\n` +
+  `const pythonJinja = (${String(pythonJinja)});\nconst pythonText = (${String(pythonText)});\nconst pythonValues = (${String(pythonValues)});\nconst pythonFilters = (${String(pythonFilters)});\nconst pythonSyntax = (${String(pythonSyntax)});\n` +
   String.raw`
 const { parentPort, workerData } = require('node:worker_threads')
 const message = (e) => (e && typeof e.message === 'string' ? e.message : String(e))
@@ -81,7 +82,7 @@ try {
   if (typeof jinja.Template !== 'function') throw new Error('it exports no Template class')
   try {
     const py = pythonText()
-    compile = pythonJinja(jinja, py, pythonValues(py), pythonFilters)
+    compile = pythonJinja(jinja, py, pythonValues(py), pythonFilters, pythonSyntax)
     supplied = true
   } catch {
     compile = (source) => new jinja.Template(source)

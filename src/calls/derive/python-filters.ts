@@ -1,6 +1,7 @@
 /**
  * The filters of Python's Jinja that `@huggingface/jinja` lacks or writes otherwise (`round`, `e`, `format`, `groupby`,
- * `map('tojson')`, transformers' `tojson`, `string`/`join`/`trim`/`items` of any value, ...), for python-jinja.ts.
+ * `map('tojson')`, transformers' `tojson`, `string`/`join`/`trim`/`items` of any value, ...), and the tests it lacks
+ * or answers otherwise (`float`, `iterable`, `divisibleby(n)`, `in(seq)`, ...), for python-jinja.ts.
  * Like it, this function runs in the renderer worker from its source text: self-contained; `k` brings the engine's
  * value classes and python-jinja.ts's helpers.
  */
@@ -47,7 +48,8 @@ export interface FilterHost {
 
 export type Filter = (interp: FilterHost, operand: V, args: V[], kwargs: Map<string, V>, env: any) => V
 
-export function pythonFilters(k: FilterKit): Record<string, Filter> {
+/** The filters, and the tests the engine lacks or answers otherwise than Python. */
+export function pythonFilters(k: FilterKit): { FILTERS: Record<string, Filter>; TESTS: Map<string, (v: V, ...args: V[]) => boolean> } {
   const { py, pv, Float, Int, List, Tuple, Dict, Undefined, Group, Markup, fail, str, number, isList, isDict, items, equal, attribute, attributeArg, lower, stringOf, intOf, boolOf, keyOf } = k
   const arg = (args: V[], kwargs: Map<string, V>, i: number, name: string): V | undefined => args[i] ?? kwargs.get(name)
   // Markup, as markupsafe gives it: `e` leaves Markup as it is, `forceescape` escapes it too.
@@ -60,7 +62,7 @@ export function pythonFilters(k: FilterKit): Record<string, Filter> {
     for (const x of items(v)) if (best === undefined || pick * py.compare(key(x), key(best)) > 0) best = x
     return best ?? new Undefined()
   }
-  return {
+  const FILTERS: Record<string, Filter> = {
     round: (_, v, args, kwargs) => {
       const precision = intOf(arg(args, kwargs, 0, 'precision'), 0, 'precision')
       const method = arg(args, kwargs, 1, 'method') === undefined ? 'common' : stringOf(arg(args, kwargs, 1, 'method')!, 'method')
@@ -196,4 +198,27 @@ export function pythonFilters(k: FilterKit): Record<string, Filter> {
     select: (interp, v, args, _, env) => new List(items(v).filter((x) => interp.test(x, args, env))),
     reject: (interp, v, args, _, env) => new List(items(v).filter((x) => !interp.test(x, args, env))),
   }
+
+  /** Tests the engine lacks or answers otherwise than Python: a dict, and Jinja's Undefined, are iterable and sequences there. */
+  const iterable = (v: V): boolean => isList(v) || isDict(v) || v.type === 'StringValue' || v.type === 'UndefinedValue'
+  const arg0 = (x: V | undefined): V => x ?? fail('the test needs an argument')
+  const TESTS = new Map<string, (v: V, ...args: V[]) => boolean>([
+    ['float', (v) => v.type === 'FloatValue'],
+    ['iterable', iterable],
+    ['sequence', iterable],
+    ['divisibleby', (v, n) => Number(v.value) % Number(arg0(n).value) === 0],
+    ['in', (v, seq) => (arg0(seq).type === 'StringValue' ? seq!.value.includes(stringOf(v, "'in <string>' left operand")) : isDict(seq!) ? seq!.value.has(v.value) : items(seq!).some((x) => equal(v, x)))],
+    ['sameas', (v, x) => v === arg0(x) || (v.type === x!.type && ['NullValue', 'BooleanValue', 'UndefinedValue'].includes(v.type) && v.value === x!.value)],
+    ...(['eq', 'equalto', '=='] as const).map((n) => [n, (v: V, x?: V) => equal(v, arg0(x))] as const),
+    ...(['ne', '!='] as const).map((n) => [n, (v: V, x?: V) => !equal(v, arg0(x))] as const),
+    ...([['lt', '<', -1, -1], ['le', '<=', -1, 0], ['gt', '>', 1, 1], ['ge', '>=', 0, 1]] as const).flatMap(([n, op, lo, hi]) => {
+      const test = (v: V, x?: V): boolean => {
+        const c = Math.sign(py.compare(v, arg0(x)))
+        return c >= lo && c <= hi
+      }
+      return [[n, test], [op, test]] as const
+    }),
+  ])
+
+  return { FILTERS, TESTS }
 }

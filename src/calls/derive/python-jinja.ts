@@ -1,23 +1,26 @@
 /**
- * What chat templates use of Python's Jinja that `@huggingface/jinja` lacks, supplied on top of the engine's public
- * exports (`tokenize`, `parse`, `Environment`, `Interpreter`): the `{% do %}` statement, the list, dict and str
- * methods templates call (`append`, `update`, `format`, ...), `loop.cycle()`, `dict()`, the `%` operator on strings,
- * and the filters the engine lacks (`round`, `e`, `format`, `groupby`, `map('tojson')`, ...).
+ * What chat templates use of Python's Jinja that `@huggingface/jinja` lacks or does otherwise, supplied on top of the
+ * engine's public exports (`tokenize`, `parse`, `Environment`, `Interpreter`): the `{% do %}` and `{% raw %}`
+ * statements, tests with arguments, the list, dict and str methods templates call (`append`, `update`, `format`, ...),
+ * `loop.cycle()`, `dict()`, `%` on strings, Python's loops, `==`/`in`/`~`/`+`, values written as `str()` writes them,
+ * dict literals with number keys, and the filters (python-filters.ts).
  *
  * How: `{% do X %}` is rewritten in the engine's token stream (after its lexer, so strings, comments and whitespace
- * control are the lexer's own) into `{{ DO(X) }}`, a call whose value renders as nothing. The interpreter is a
- * subclass whose `evaluate` (the engine's public dispatch point, called for every node) takes the call, filter and
- * `%` nodes it supplies and hands every other node to the engine, with values already evaluated passed on as value
- * nodes, so nothing is evaluated twice. Lists, dicts and strings stay the engine's own values: `ns.items.append(x)`
- * mutates the list the template reads later.
+ * control are the lexer's own) into `{{ DO(X) }}`, a call whose value renders as nothing; `X is T(args)` into a
+ * filter; `{% raw %}` blocks, before the lexer, into a string literal. The interpreter is a subclass whose `evaluate`
+ * (the engine's public dispatch point, called for every node) takes the nodes it supplies and hands every other node
+ * to the engine, with values already evaluated passed on as value nodes, so nothing is evaluated twice; its
+ * `evaluateBlock` writes values as Python does. Lists, dicts and strings stay the engine's own values:
+ * `ns.items.append(x)` mutates the list the template reads later.
  *
- * This function runs in the renderer worker from its source text (self-contained; `py` is `pythonText()`). It probes
- * the engine first and throws when the engine does not look as expected; the worker then renders with the engine
- * alone, and errors name the constructs it lacks as before.
+ * This function runs in the renderer worker from its source text (self-contained; `py` is `pythonText()`, `pv`
+ * `pythonValues(py)`, `filters` `pythonFilters`). It probes the engine first and throws when the engine does not look
+ * as expected; the worker then renders with the engine alone, and errors name the constructs it lacks as before.
  */
 import type { PythonText } from './python-text.js'
 import type { PythonValues } from './python-values.js'
 import type { pythonFilters } from './python-filters.js'
+import type { pythonSyntax } from './python-syntax.js'
 
 type V = { type: string; value: any; builtins: ReadonlyMap<string, V>; __bool__(): { value: boolean } }
 type Node = { type: string; [key: string]: any }
@@ -29,11 +32,12 @@ export interface CompiledTemplate {
   render(context: Record<string, unknown>): string
 }
 
-export function pythonJinja(jinja: any, py: PythonText, pv: PythonValues, filters: typeof pythonFilters): (source: string) => CompiledTemplate {
+export function pythonJinja(jinja: any, py: PythonText, pv: PythonValues, filters: typeof pythonFilters, syntax: typeof pythonSyntax): (source: string) => CompiledTemplate {
   const DO = '__python_jinja_do__'
   const VALUE = 'PythonJinjaValue'
   const TEST = '__python_jinja_test__'
   const TEST_NOT = '__python_jinja_test_not__'
+  const { rewriteRaw, rewriteDo, rewriteTests } = syntax({ DO, TEST, TEST_NOT })
   for (const name of ['tokenize', 'parse', 'Environment', 'Interpreter', 'Template']) {
     if (typeof jinja[name] !== 'function') throw new Error(`the engine exports no ${name}`)
   }
@@ -242,7 +246,7 @@ export function pythonJinja(jinja: any, py: PythonText, pv: PythonValues, filter
     return [...out, ...kwargs]
   }
 
-  const FILTERS = filters({ py, pv, Float, Int, List, Tuple, Dict, Undefined, Group, Markup, fail, str, number, isList, isDict, items, equal, attribute, attributeArg, lower, stringOf, intOf, boolOf, keyOf })
+  const { FILTERS, TESTS } = filters({ py, pv, Float, Int, List, Tuple, Dict, Undefined, Group, Markup, fail, str, number, isList, isDict, items, equal, attribute, attributeArg, lower, stringOf, intOf, boolOf, keyOf })
   // A test with arguments (see rewriteTests).
   FILTERS[TEST] = (interp, v, args, _, env) => new Bool(interp.test(v, args, env))
   FILTERS[TEST_NOT] = (interp, v, args, _, env) => new Bool(!interp.test(v, args, env))
@@ -488,82 +492,6 @@ export function pythonJinja(jinja: any, py: PythonText, pv: PythonValues, filter
       return [positional, keyword]
     }
   }
-
-  /**
-   * `X is NAME(args)` (a test with arguments, which the engine's parser refuses) as `X | TEST('NAME', args)`: a
-   * filter on the same operand, since the engine's tests apply to what its filters give.
-   */
-  function rewriteTests(tokens: { type: string; value: string }[]): { type: string; value: string }[] {
-    const out: { type: string; value: string }[] = []
-    for (let i = 0; i < tokens.length; i++) {
-      const t = tokens[i]!
-      const negate = tokens[i + 1]?.type === 'Identifier' && tokens[i + 1]!.value === 'not'
-      const name = tokens[i + (negate ? 2 : 1)]
-      const open = tokens[i + (negate ? 3 : 2)]
-      if (t.type === 'Identifier' && t.value === 'is' && name?.type === 'Identifier' && open?.type === 'OpenParen') {
-        out.push({ type: 'Pipe', value: '|' }, { type: 'Identifier', value: negate ? TEST_NOT : TEST }, open, { type: 'StringLiteral', value: name.value })
-        if (tokens[i + (negate ? 4 : 3)]?.type !== 'CloseParen') out.push({ type: 'Comma', value: ',' })
-        i += negate ? 3 : 2
-        continue
-      }
-      out.push(t)
-    }
-    return out
-  }
-
-  /**
-   * `{% raw %}...{% endraw %}` as an `{% if true %}` block around the text as a string literal: the block tags keep
-   * their whitespace control (`-`, lstrip_blocks, trim_blocks), and the text is written as it is, as in Python,
-   * with lstrip_blocks applied before `{% endraw %}`.
-   */
-  function rewriteRaw(source: string): string {
-    return source.replace(/\{%(-?)\s*raw\s*(-?)%\}([\s\S]*?)\{%(-?)\s*endraw\s*(-?)%\}/g, (_m, a: string, b: string, text: string, c: string, d: string) => {
-      let body = c === '-' ? text.trimEnd() : text.replace(/\n[ \t]+$/, '\n')
-      if (b === '-') body = body.trimStart()
-      const literal = body.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t')
-      return `{%${a} if true %}{{ '${literal}' }}{% endif ${d}%}`
-    })
-  }
-
-  /** `{% do X %}` as `{{ DO(X) }}`, in the engine's tokens. */
-  function rewriteDo(tokens: { type: string; value: string }[]): { type: string; value: string }[] {
-    const out: { type: string; value: string }[] = []
-    for (let i = 0; i < tokens.length; i++) {
-      const t = tokens[i]!
-      if (t.type === 'OpenStatement' && tokens[i + 1]?.type === 'Identifier' && tokens[i + 1]!.value === 'do') {
-        let end = i + 2
-        while (end < tokens.length && tokens[end]!.type !== 'CloseStatement') end++
-        if (end > i + 2 && end < tokens.length) {
-          out.push({ type: 'OpenExpression', value: '{{' }, { type: 'Identifier', value: DO }, { type: 'OpenParen', value: '(' }, ...tokens.slice(i + 2, end), { type: 'CloseParen', value: ')' }, { type: 'CloseExpression', value: '}}' })
-          i = end
-          continue
-        }
-      }
-      out.push(t)
-    }
-    return out
-  }
-
-  /** Tests the engine lacks or answers otherwise than Python: a dict, and Jinja's Undefined, are iterable and sequences there. */
-  const iterable = (v: V): boolean => isList(v) || isDict(v) || v.type === 'StringValue' || v.type === 'UndefinedValue'
-  const arg0 = (x: V | undefined): V => x ?? fail('the test needs an argument')
-  const TESTS = new Map<string, (v: V, ...args: V[]) => boolean>([
-    ['float', (v) => v.type === 'FloatValue'],
-    ['iterable', iterable],
-    ['sequence', iterable],
-    ['divisibleby', (v, n) => Number(v.value) % Number(arg0(n).value) === 0],
-    ['in', (v, seq) => (arg0(seq).type === 'StringValue' ? seq!.value.includes(stringOf(v, "'in <string>' left operand")) : isDict(seq!) ? seq!.value.has(v.value) : items(seq!).some((x) => equal(v, x)))],
-    ['sameas', (v, x) => v === arg0(x) || (v.type === x!.type && ['NullValue', 'BooleanValue', 'UndefinedValue'].includes(v.type) && v.value === x!.value)],
-    ...(['eq', 'equalto', '=='] as const).map((n) => [n, (v: V, x?: V) => equal(v, arg0(x))] as const),
-    ...(['ne', '!='] as const).map((n) => [n, (v: V, x?: V) => !equal(v, arg0(x))] as const),
-    ...([['lt', '<', -1, -1], ['le', '<=', -1, 0], ['gt', '>', 1, 1], ['ge', '>=', 0, 1]] as const).flatMap(([n, op, lo, hi]) => {
-      const test = (v: V, x?: V): boolean => {
-        const c = Math.sign(py.compare(v, arg0(x)))
-        return c >= lo && c <= hi
-      }
-      return [[n, test], [op, test]] as const
-    }),
-  ])
 
   const GLOBALS: [string, V][] = [
     [DO, new Func(() => new Undefined())],
