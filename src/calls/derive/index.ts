@@ -48,7 +48,7 @@ const VARIANTS: { stringArguments: boolean; nullContent: boolean; callIds?: bool
  * `messages` and `tools`: the special tokens (''), FireFunction's `functions` (the offered functions as JSON text) and
  * `datetime`, Llama 3.1's `date_string`, and thinking switches off (`enable_thinking`, `thinking`), so that an assistant
  * turn renders as the model writes it without reasoning. A fixed date keeps derivation deterministic. `strftime_now`
- * is the engine's own.
+ * (python-values.ts) gives the current time, as in Python: it is written in system prompts, never in the calls.
  */
 const TEMPLATE_VARIABLES: Record<string, unknown> = {
   bos_token: '',
