@@ -208,6 +208,9 @@ function startSupervisor(path: string): Supervisor {
   const signal = new Int32Array(new SharedArrayBuffer(4))
   const worker = new Worker(SUPERVISOR, {
     eval: true,
+    // The workers' code is CommonJS: a process started with `--input-type=module` (or a default type of module)
+    // would run it as a module, without `require`, and never answer. The renderer inherits these flags.
+    execArgv: process.execArgv.filter((a) => !/^--(?:input-type|experimental-default-type)\b/.test(a)),
     workerData: { port: port2, signal, renderer: RENDERER, engine: path },
     transferList: [port2],
   })
