@@ -344,7 +344,7 @@ export function pythonJinja(jinja: any, py: PythonText, pv: PythonValues, filter
             const missing = [left, right].find((x) => x.type === 'UndefinedValue') as (V & { missing?: string }) | undefined
             if (missing !== undefined) fail(missing.missing ?? `an undefined value in +`)
             // Python adds a str only to a str: `'x' + {...}` raises (the engine would write `[object Map]`).
-            if ((left.type === 'StringValue') !== (right.type === 'StringValue') && left.type !== 'UndefinedValue' && right.type !== 'UndefinedValue') {
+            if ((left.type === 'StringValue') !== (right.type === 'StringValue')) {
               fail(left.type === 'StringValue' ? `can only concatenate str (not "${py.pyType(right).slice(1, -1)}") to str` : `unsupported operand type(s) for +: ${py.pyType(left)} and 'str'`)
             }
             if (left.type === 'StringValue' && right.type === 'StringValue' && (isMarkup(left) || isMarkup(right))) {
