@@ -1,7 +1,7 @@
 /**
  * The `tool-evals` parse and score commands. One real subprocess of the built bin (dist/cli.js, real stdin) per exit
  * path: 0 (parse writes calls), 1 (parse reports bad lines), 2 (an unknown command; a hostile chat template); 4 spawns
- * in all. Every other
+ * in all, and one of node with `--input-type=module` deriving a format. Every other
  * case runs the same commands in process through `runCli` (src/cli/command.ts, the frame the bin calls), with the
  * input on a stream that ends, as a pipe does. `npm test` builds first (pretest); when running this file alone, run
  * `npm run build` before.
@@ -172,6 +172,14 @@ describe('tool-evals parse', () => {
     expect(r.code).toBe(2)
     expect(r.stderr).toMatch(/range\.jinja: rendering the chat template (went over its memory budget of 32 MB|took longer than its time budget of 1000 ms)/)
     expect(r.stderr).not.toMatch(/FATAL|invalid size/i)
+  })
+
+  it('a process started with --input-type=module derives a format: the rendering workers run as CommonJS whatever the flag', () => {
+    const index = new URL('../../dist/index.js', import.meta.url).href
+    const template = '{% for m in messages %}{{ m.content }}{% for c in m.tool_calls or [] %}<tool_call>{{ {"name": c.function.name, "arguments": c.function.arguments}|tojson }}</tool_call>{% endfor %}{% endfor %}'
+    const script = `const { deriveFormat } = await import(${JSON.stringify(index)}); const f = deriveFormat(${JSON.stringify(template)}, { budget: { timeMs: 3000 } }); console.log(f.error ?? f.matches)`
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000 })
+    expect(r.stdout.trim()).toBe('hermes')
   })
 })
 

@@ -2,8 +2,9 @@
  * `deriveFormat`: a wire format read off a chat template. The template renders probe conversations (known calls:
  * see probes.ts) with `@huggingface/jinja`, the engine transformers.js uses; the assistant turn of each rendering
  * is what a model would write, and `inferFormat` reads the markers and the call shape from it. The result is
- * checked against every probe, and against the hand-written formats (`matches`). Any failure is an error that says
- * why: callers then fall back to detection, saying so.
+ * checked against every probe, and against the hand-written formats (`matches`); where no call shape fits, a
+ * hand-written format that reads every probe back is taken (`shape.kind: 'format'`). Any failure is an error that
+ * says why: callers then fall back to detection, saying so.
  */
 import { FORMATS } from '../formats/index.js'
 import type { ChatMessage } from '../types.js'
@@ -37,7 +38,7 @@ const VARIANTS: { stringArguments: boolean; nullContent: boolean; callIds?: bool
   { stringArguments: true, nullContent: false, note: 'arguments were passed as JSON strings' },
   { stringArguments: false, nullContent: true, note: 'content was passed as null' },
   { stringArguments: true, nullContent: true, note: 'arguments were passed as JSON strings, content as null' },
-  // Templates that write the call id where others write the name (Kimi K2) show no name with ids like `call_0`.
+  // Templates that write the call id where others write the name (Kimi K2) show no name with ids like `call0abcd`.
   { stringArguments: false, nullContent: false, callIds: true, note: 'call ids were passed as functions.NAME:IDX' },
   { stringArguments: true, nullContent: false, callIds: true, note: 'call ids were passed as functions.NAME:IDX, arguments as JSON strings' },
 ]
@@ -47,7 +48,7 @@ const VARIANTS: { stringArguments: boolean; nullContent: boolean; callIds?: bool
  * `messages` and `tools`: the special tokens (''), FireFunction's `functions` (the offered functions as JSON text) and
  * `datetime`, Llama 3.1's `date_string`, and thinking switches off (`enable_thinking`, `thinking`), so that an assistant
  * turn renders as the model writes it without reasoning. A fixed date keeps derivation deterministic. `strftime_now`
- * is the engine's own.
+ * (python-values.ts) gives the current time, as in Python: it is written in system prompts, never in the calls.
  */
 const TEMPLATE_VARIABLES: Record<string, unknown> = {
   bos_token: '',
@@ -120,18 +121,24 @@ function derive(source: string, options: DeriveOptions, budget: Readonly<Require
   if (answerAt < 0) return { error: 'the template does not render an assistant message after a user message' }
   // The assistant turn: after the text every turn shares (up to the answer), before the end-of-turn text.
   const endOfTurn = plainText.slice(answerAt + PLAIN_ANSWER.length)
-  const turn = (text: string): string => {
-    const start = Math.min(commonPrefix(text, plainText), answerAt)
+  const turn = (text: string, start = headerEnd(text, Math.min(commonPrefix(text, plainText), answerAt), plainText, answerAt)): string => {
     // The end-of-turn text is cut whole, or only its trailing whitespace: a partial match (`｜>` of another token)
     // belongs to the call's own markers.
     let cut = commonSuffix(text, endOfTurn)
     if (cut < endOfTurn.length) cut = Math.min(cut, endOfTurn.length - endOfTurn.trimEnd().length)
     return text.slice(start, text.length - Math.min(cut, text.length - start))
   }
+  // What the model writes after the generation prompt, where a rendering begins with it (the prompt may open the turn
+  // with text the plain answer shares: Functionary v3.2's `>>>`); else the turn as above.
+  const promptText = withPrompt?.text
+  const output = (text: string): string => (promptText !== undefined && text.startsWith(promptText) ? turn(text, promptText.length) : turn(text))
 
   const errors: string[] = []
+  // Per input variant, the probes the template rendered: for a hand-written format to read when no shape does.
+  const renderedBy: { outputs: Rendered[]; notes: string[]; error?: string }[] = []
   for (const [v, variant] of VARIANTS.entries()) {
     const rendered: Rendered[] = []
+    const outputs: Rendered[] = []
     const notes: string[] = []
     for (const [p, probe] of PROBES.entries()) {
       const r = renderingOf(v, p)
@@ -145,6 +152,7 @@ function derive(source: string, options: DeriveOptions, budget: Readonly<Require
         continue
       }
       rendered.push({ probe, body })
+      outputs.push({ probe, body: output(r.text) })
     }
     if (!rendered.some((r) => r.probe.id === 'one call')) {
       errors.push(`${variant.note ?? 'arguments as objects, content as ""'}: ${notes.join('; ') || 'no call is rendered'}`)
@@ -153,25 +161,48 @@ function derive(source: string, options: DeriveOptions, budget: Readonly<Require
     const f = inferFormat(rendered, turn(plainText), variant.callIds === true)
     if ('error' in f) {
       errors.push(`${variant.note ?? 'arguments as objects'}: ${f.error}`)
+      renderedBy.push({ outputs, notes: variant.note ? [...notes, variant.note] : notes, error: f.error })
       continue
     }
     if (variant.note) notes.push(variant.note)
     if (generationPromptEndsWith(withoutPrompt, withPrompt, f.callOpen)) f.openedByPrompt = true
     f.notes.unshift(...notes)
-    // A hand-written format matches when it is detected in, and reads back, every probe, and finds nothing in a plain answer.
-    const matching = FORMATS.find(
-      (fmt) =>
-        rendered.every((r) => fmt.detect(r.body) && sameCalls(safeParse(fmt, r.body), r.probe.calls)) &&
-        safeParse(fmt, turn(plainText)).length === 0,
-    )
-    if (matching) f.matches = matching.name
+    const matching = matchingFormat(rendered, turn(plainText))
+    if (matching) f.matches = matching
     return f
+  }
+  // No shape reads the calls back; a hand-written format that reads every probe back exactly is as good a witness.
+  for (const { outputs, notes, error } of renderedBy) {
+    const matching = matchingFormat(outputs, output(plainText))
+    if (matching === undefined) continue
+    const two = outputs.find((r) => r.probe.id === 'two calls') ?? outputs[0]!
+    notes.push(`the hand-written format ${matching} reads every probe back, where ${error}`)
+    return { blockOpen: '', blockClose: '', callOpen: '', callClose: '', separator: '', shape: { kind: 'format' }, matches: matching, verified: outputs.map((r) => r.probe.id), notes, example: two.body }
   }
   if (errors.every((e) => e.includes('no call is rendered') || e.includes('left out'))) {
     return { error: `the template does not render assistant tool calls (${errors[0]})` }
   }
   // The variants mostly fail alike: the first one's reason, and how many more were tried.
   return { error: errors[0]! + (errors.length > 1 ? ` (${errors.length - 1} other ways of writing the probes fail too)` : '') }
+}
+
+/**
+ * Where the assistant's turn starts in `text`: after `start`, the text the plain conversation writes before its answer
+ * (up to `answerAt`) is skipped when `text` writes it too, in other whitespace (Llama 4 writes a line break before
+ * the header of a turn with calls); else `start`.
+ */
+function headerEnd(text: string, start: number, plain: string, answerAt: number): number {
+  let i = start
+  let j = start
+  while (j < answerAt) {
+    if (text[i] === plain[j]) {
+      i++
+      j++
+    } else if (/\s/.test(text[i] ?? '')) i++
+    else if (/\s/.test(plain[j]!)) j++
+    else return start
+  }
+  return i
 }
 
 /**
@@ -182,6 +213,16 @@ function generationPromptEndsWith(without: Rendering | undefined, withPrompt: Re
   const open = callOpen.trim()
   if (open === '' || without?.text === undefined || withPrompt?.text === undefined) return false
   return withPrompt.text.startsWith(without.text) && withPrompt.text.slice(without.text.length).trimEnd().endsWith(open)
+}
+
+/**
+ * The hand-written format (a `FORMATS` name) that is detected in, and reads back exactly, every probe rendering and
+ * finds nothing in a plain answer; undefined when none does.
+ */
+function matchingFormat(rendered: Rendered[], plain: string): string | undefined {
+  return FORMATS.find(
+    (fmt) => rendered.every((r) => fmt.detect(r.body) && sameCalls(safeParse(fmt, r.body), r.probe.calls)) && safeParse(fmt, plain).length === 0,
+  )?.name
 }
 
 function safeParse(fmt: (typeof FORMATS)[number], text: string) {
@@ -197,7 +238,8 @@ function assistantMessage(probe: Probe, variant: (typeof VARIANTS)[number]): Cha
     role: 'assistant',
     content: probe.content === '' && variant.nullContent ? null : probe.content,
     tool_calls: probe.calls.map((c, i) => ({
-      id: variant.callIds ? probeId(c.name, i) : `call_${i}`,
+      // Nine letters and digits: Mistral's templates refuse any other id.
+      id: variant.callIds ? probeId(c.name, i) : `call${i}abcd`,
       type: 'function',
       function: { name: c.name, arguments: variant.stringArguments ? JSON.stringify(c.arguments) : c.arguments },
     })),

@@ -16,7 +16,7 @@ export interface Rendered {
   body: string
 }
 
-const SHAPES: CallShape['kind'][] = ['json-object', 'name-json', 'xml-pairs', 'python']
+const SHAPES = ['json-object', 'name-json', 'xml-pairs', 'python'] as const
 /** How far before a name a JSON object holding it may start, or after it its arguments (trusted text, small). */
 const NEAR = 300
 
@@ -54,7 +54,7 @@ export function inferFormat(rendered: Rendered[], plain: string, callIds = false
     }
     // With call ids, each call must also come back with its id.
     const idsBack = (got: { id?: string }[], r: Rendered): boolean =>
-      !callIds || f.shape.kind === 'json-object' || f.shape.kind === 'python' || f.shape.id === undefined || got.every((c, i) => c.id === probeId(r.probe.calls[i]!.name, i))
+      !callIds || (f.shape.kind !== 'name-json' && f.shape.kind !== 'xml-pairs') || f.shape.id === undefined || got.every((c, i) => c.id === probeId(r.probe.calls[i]!.name, i))
     const bad = rendered.filter((r) => {
       const got = parseDerived(r.body, f, { tools: PROBE_TOOLS })
       return !sameCalls(got, r.probe.calls) || !idsBack(got, r)
@@ -97,7 +97,7 @@ function nameSpan(body: string, from: number, call: ProbeCall, index: number, ca
 }
 
 /** The shape of `kind` that `call`'s rendering in `body` has, or why it has not. */
-function shapeOf(kind: CallShape['kind'], body: string, call: ProbeCall, callIds: boolean): CallShape | string {
+function shapeOf(kind: (typeof SHAPES)[number], body: string, call: ProbeCall, callIds: boolean): CallShape | string {
   const span = nameSpan(body, 0, call, 0, callIds)
   if (!span) return 'the function name is not rendered'
   const at = span.start
@@ -266,6 +266,8 @@ const JSON_TYPES: Record<string, (v: unknown) => boolean> = {
   null: (v) => v === null,
 }
 
+const PYTHON_SCALARS = new Map<unknown, string>([[true, 'True'], [false, 'False'], [null, 'None']])
+
 /**
  * A type tag between each key and its value, read off the text there: for a string argument (the one-call probe's
  * first) and for the scalar arguments of the every-type probe. The same text everywhere: no tag, `shape` as it is.
@@ -300,7 +302,11 @@ function typedPairs(shape: PairsShape, oneBody: string, rendered: Rendered[]): P
   let from = Math.max(0, typed.body.indexOf(call.name))
   for (const [key, value] of Object.entries(call.arguments)) {
     if (typeof value === 'object' && value !== null) continue
-    const found = between(typed.body, from, key, typeof value === 'string' ? value : JSON.stringify(value), typeof value !== 'string')
+    // A scalar written as JSON, or as Python writes it (`True`, `None`: templates that print `value|string`).
+    const found =
+      typeof value === 'string'
+        ? between(typed.body, from, key, value, false)
+        : (between(typed.body, from, key, JSON.stringify(value), true) ?? between(typed.body, from, key, PYTHON_SCALARS.get(value) ?? JSON.stringify(value), true))
     if (!found) return 'an argument of the every-type probe is not written between its tags'
     kvs.push({ text: found[0], value })
     from = found[1]

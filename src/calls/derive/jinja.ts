@@ -14,6 +14,9 @@ import { createRequire } from 'node:module'
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads'
 import { pythonJinja } from './python-jinja.js'
 import { pythonText } from './python-text.js'
+import { pythonValues } from './python-values.js'
+import { pythonFilters } from './python-filters.js'
+import { pythonSyntax } from './python-syntax.js'
 
 /** How long and how much memory rendering one template (every probe conversation together) may take. */
 export interface TemplateBudget {
@@ -69,7 +72,7 @@ export function templateBudget(budget: TemplateBudget | undefined, where = 'temp
  * engine alone.
  */
 const RENDERER =
-  `const pythonJinja = (${String(pythonJinja)});\nconst pythonText = (${String(pythonText)});\n` +
+  `const pythonJinja = (${String(pythonJinja)});\nconst pythonText = (${String(pythonText)});\nconst pythonValues = (${String(pythonValues)});\nconst pythonFilters = (${String(pythonFilters)});\nconst pythonSyntax = (${String(pythonSyntax)});\n` +
   String.raw`
 const { parentPort, workerData } = require('node:worker_threads')
 const message = (e) => (e && typeof e.message === 'string' ? e.message : String(e))
@@ -78,7 +81,8 @@ try {
   const jinja = require(workerData.engine)
   if (typeof jinja.Template !== 'function') throw new Error('it exports no Template class')
   try {
-    compile = pythonJinja(jinja, pythonText())
+    const py = pythonText()
+    compile = pythonJinja(jinja, py, pythonValues(py), pythonFilters, pythonSyntax)
     supplied = true
   } catch {
     compile = (source) => new jinja.Template(source)
@@ -204,6 +208,9 @@ function startSupervisor(path: string): Supervisor {
   const signal = new Int32Array(new SharedArrayBuffer(4))
   const worker = new Worker(SUPERVISOR, {
     eval: true,
+    // The workers' code is CommonJS: a process started with `--input-type=module` (or a default type of module)
+    // would run it as a module, without `require`, and never answer. The renderer inherits these flags.
+    execArgv: process.execArgv.filter((a) => !/^--(?:input-type|experimental-default-type)\b/.test(a)),
     workerData: { port: port2, signal, renderer: RENDERER, engine: path },
     transferList: [port2],
   })
@@ -278,10 +285,10 @@ const ENGINE_GAPS: { construct: string; pattern: RegExp; supplied?: true }[] = [
     supplied: true,
   },
   // Not supplied: `zip` and a `bool` filter are not Python Jinja's either (a template using them fails there too).
-  { construct: '{% raw %}', pattern: /\{%-?\s*raw\b/ },
+  { construct: '{% raw %}', pattern: /\{%-?\s*raw\b/, supplied: true },
   { construct: '{% with %}', pattern: /\{%-?\s*with\b/ },
   { construct: '{% include %}, {% import %} or {% extends %}', pattern: /\{%-?\s*(?:include|import|from|extends)\b/ },
-  { construct: 'a test with arguments (e.g. `is divisibleby(3)`)', pattern: /\bis\s+(?:not\s+)?\w+\s*\(/ },
+  { construct: 'a test with arguments (e.g. `is divisibleby(3)`)', pattern: /\bis\s+(?:not\s+)?\w+\s*\(/, supplied: true },
   {
     construct: 'a filter neither has here (center, filesizeformat, pprint, random, slice, striptags, urlize, wordwrap, xmlattr)',
     pattern: /\|\s*(?:center|filesizeformat|pprint|random|slice|striptags|urlize|wordwrap|xmlattr)\b/,

@@ -7,6 +7,7 @@ import { decodeArguments, invalidArguments, isPlainObject, makeCall } from '../c
 import { parseJson, parseJsonAt, skipSpace } from '../json.js'
 import { parsePythonCallAt } from '../../python/index.js'
 import { TOOL_CALL_SYNTAX, toolCallFromPython } from '../pythonic-calls.js'
+import { FORMATS } from '../formats/index.js'
 import { ForwardSearch, forEachBlock, forEachMarkerRegion } from '../scan.js'
 import { ArgumentsBuilder, stripOneNewline, typeValue } from '../schema-values.js'
 import type { ParseOptions, ToolCall } from '../types.js'
@@ -35,6 +36,7 @@ function searchesFor(text: string, f: DerivedFormat): Searches {
 
 /** The calls in `text`, read with `f`. */
 export function parseDerived(text: string, f: DerivedFormat, options: ParseOptions = {}, format = DERIVED): ToolCall[] {
+  if (f.shape.kind === 'format') return parseWithFormat(text, f.matches, options)
   const out: ToolCall[] = []
   const callOpen = f.callOpen.trim()
   const callClose = f.callClose.trim()
@@ -62,7 +64,7 @@ export function parseDerived(text: string, f: DerivedFormat, options: ParseOptio
       if (callClose !== '') forEachBlock(text, callOpen, callClose, (_b, from, to, closed) => visit(from, to, closed))
       else forEachMarkerRegion(text, callOpen, visit)
     } else if (blockOpen !== '') {
-      forEachMarkerRegion(text, blockOpen, (start, limit) => readSequence(text, start, limit, f, options, format, out, searches))
+      readBlocks(text, blockOpen, f, options, format, out, searches)
     } else {
       // No marker at all (bare JSON objects): calls are read from the start of the output, or, for call objects, from
       // the first `{"NAME_KEY"` after the text before them (Llama 4 writes its content, then the objects back to back).
@@ -72,6 +74,17 @@ export function parseDerived(text: string, f: DerivedFormat, options: ParseOptio
     // A bug here must not crash an eval run: what was read so far stands.
   }
   return out
+}
+
+/** A shape-less derived format's calls: its hand-written format's (never throws, as every parseDerived). */
+function parseWithFormat(text: string, name: string | undefined, options: ParseOptions): ToolCall[] {
+  const fmt = FORMATS.find((f) => f.name === name)
+  if (fmt === undefined) return []
+  try {
+    return fmt.parse(text, options)
+  } catch {
+    return []
+  }
 }
 
 /** Where the first call object (`{`, then the name key) starts; 0 for other shapes or when none does. */
@@ -84,7 +97,29 @@ function firstCallObject(text: string, shape: CallShape): number {
   return 0
 }
 
-/** Calls one after another from `start` (no marker before each): separated by `separator`, each closed by `callClose`. */
+/**
+ * The blocks that `blockOpen` starts. A block's calls may hold the opening text themselves (`[` in the JSON
+ * arguments of a `[{...}, {...}]` list), so a block is read on past the next opening, and openings inside what it
+ * read start no block. Linear: reading on past the next opening covers text no earlier read covered, and once such a
+ * read fails (it may have scanned to the end) the blocks after it are read up to the next opening only.
+ */
+function readBlocks(text: string, blockOpen: string, f: DerivedFormat, options: ParseOptions, format: string, out: ToolCall[], searches: Searches): void {
+  let readTo = 0
+  for (let at = text.indexOf(blockOpen); at >= 0; ) {
+    const start = at + blockOpen.length
+    const next = text.indexOf(blockOpen, start)
+    const bounded = at < readTo
+    const r = readSequence(text, start, bounded || next < 0 ? (next < 0 ? text.length : next) : text.length, f, options, format, out, searches)
+    if (!bounded) readTo = r.failedRead ? text.length : r.end
+    at = next < 0 ? -1 : text.indexOf(blockOpen, Math.max(next, r.end))
+  }
+}
+
+/**
+ * Calls one after another from `start` (no marker before each): separated by `separator`, each closed by `callClose`.
+ * `end`: after the last call read; `failedRead`: the sequence ended in a call that did not read (which may have
+ * scanned to `limit`), not at a missing separator.
+ */
 function readSequence(
   text: string,
   start: number,
@@ -94,18 +129,20 @@ function readSequence(
   format: string,
   out: ToolCall[],
   searches: Searches,
-): void {
+): { end: number; failedRead: boolean } {
   const sep = f.separator.trim()
   const close = f.callClose.trim()
   let p = start
+  let end = start
   for (;;) {
     const r = readCall(text, p, limit, f.shape, options, format, searches)
-    if (!r) return
+    if (!r) return { end, failedRead: true }
     out.push(r.call)
+    end = r.end
     p = skipSpace(text, r.end, limit)
     if (close !== '' && text.startsWith(close, p)) p = skipSpace(text, p + close.length, limit)
     if (sep !== '') {
-      if (!text.startsWith(sep, p)) return
+      if (!text.startsWith(sep, p)) return { end, failedRead: false }
       p += sep.length
     }
   }
@@ -140,6 +177,8 @@ export function readCall(
     }
     case 'xml-pairs':
       return readPairs(text, p, limit, shape, options, format, searches.valueClose ?? new ForwardSearch(text, shape.valueClose.trim()))
+    case 'format':
+      return undefined
   }
 }
 

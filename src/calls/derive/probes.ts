@@ -52,7 +52,8 @@ export const PROBE_TOOLS: ToolDefinition[] = [
       description: 'Probe tool.',
       parameters: {
         type: 'object',
-        properties: { city: { type: 'string' }, unit: { type: 'string' } },
+        // Each parameter described: templates write `param.description` (Command R+), and raise where it is missing.
+        properties: { city: { type: 'string', description: 'A city.' }, unit: { type: 'string', description: 'A unit.' } },
         required: ['city', 'unit'],
       },
     },
@@ -65,13 +66,14 @@ export const PROBE_TOOLS: ToolDefinition[] = [
       parameters: {
         type: 'object',
         properties: {
-          note: { type: 'string' },
-          count: { type: 'integer' },
-          ratio: { type: 'number' },
-          flag: { type: 'boolean' },
-          empty: { type: ['string', 'null'] },
-          tags: { type: 'array' },
-          options: { type: 'object' },
+          note: { type: 'string', description: 'A note.' },
+          count: { type: 'integer', description: 'A count.' },
+          ratio: { type: 'number', description: 'A ratio.' },
+          flag: { type: 'boolean', description: 'A flag.' },
+          // Not `type: ['string', 'null']`: templates that turn a type list into Python types loop on it (Hermes 2 Pro, 3).
+          empty: { anyOf: [{ type: 'string' }, { type: 'null' }], description: 'Nothing.' },
+          tags: { type: 'array', description: 'Tags.' },
+          options: { type: 'object', description: 'Options.' },
         },
         required: ['note'],
       },

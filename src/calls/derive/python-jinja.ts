@@ -1,21 +1,26 @@
 /**
- * What chat templates use of Python's Jinja that `@huggingface/jinja` lacks, supplied on top of the engine's public
- * exports (`tokenize`, `parse`, `Environment`, `Interpreter`): the `{% do %}` statement, the list, dict and str
- * methods templates call (`append`, `update`, `format`, ...), `loop.cycle()`, `dict()`, the `%` operator on strings,
- * and the filters the engine lacks (`round`, `e`, `format`, `groupby`, `map('tojson')`, ...).
+ * What chat templates use of Python's Jinja that `@huggingface/jinja` lacks or does otherwise, supplied on top of the
+ * engine's public exports (`tokenize`, `parse`, `Environment`, `Interpreter`): the `{% do %}` and `{% raw %}`
+ * statements, tests with arguments, the list, dict and str methods templates call (`append`, `update`, `format`, ...),
+ * `loop.cycle()`, `dict()`, `%` on strings, Python's loops, `==`/`in`/`~`/`+`, values written as `str()` writes them,
+ * dict literals with number keys, and the filters (python-filters.ts).
  *
  * How: `{% do X %}` is rewritten in the engine's token stream (after its lexer, so strings, comments and whitespace
- * control are the lexer's own) into `{{ DO(X) }}`, a call whose value renders as nothing. The interpreter is a
- * subclass whose `evaluate` (the engine's public dispatch point, called for every node) takes the call, filter and
- * `%` nodes it supplies and hands every other node to the engine, with values already evaluated passed on as value
- * nodes, so nothing is evaluated twice. Lists, dicts and strings stay the engine's own values: `ns.items.append(x)`
- * mutates the list the template reads later.
+ * control are the lexer's own) into `{{ DO(X) }}`, a call whose value renders as nothing; `X is T(args)` into a
+ * filter; `{% raw %}` blocks, before the lexer, into a string literal. The interpreter is a subclass whose `evaluate`
+ * (the engine's public dispatch point, called for every node) takes the nodes it supplies and hands every other node
+ * to the engine, with values already evaluated passed on as value nodes, so nothing is evaluated twice; its
+ * `evaluateBlock` writes values as Python does. Lists, dicts and strings stay the engine's own values:
+ * `ns.items.append(x)` mutates the list the template reads later.
  *
- * This function runs in the renderer worker from its source text (self-contained; `py` is `pythonText()`). It probes
- * the engine first and throws when the engine does not look as expected; the worker then renders with the engine
- * alone, and errors name the constructs it lacks as before.
+ * This function runs in the renderer worker from its source text (self-contained; `py` is `pythonText()`, `pv`
+ * `pythonValues(py)`, `filters` `pythonFilters`). It probes the engine first and throws when the engine does not look
+ * as expected; the worker then renders with the engine alone, and errors name the constructs it lacks as before.
  */
 import type { PythonText } from './python-text.js'
+import type { PythonValues } from './python-values.js'
+import type { pythonFilters } from './python-filters.js'
+import type { pythonSyntax } from './python-syntax.js'
 
 type V = { type: string; value: any; builtins: ReadonlyMap<string, V>; __bool__(): { value: boolean } }
 type Node = { type: string; [key: string]: any }
@@ -27,9 +32,12 @@ export interface CompiledTemplate {
   render(context: Record<string, unknown>): string
 }
 
-export function pythonJinja(jinja: any, py: PythonText): (source: string) => CompiledTemplate {
+export function pythonJinja(jinja: any, py: PythonText, pv: PythonValues, filters: typeof pythonFilters, syntax: typeof pythonSyntax): (source: string) => CompiledTemplate {
   const DO = '__python_jinja_do__'
   const VALUE = 'PythonJinjaValue'
+  const TEST = '__python_jinja_test__'
+  const TEST_NOT = '__python_jinja_test_not__'
+  const { rewriteRaw, rewriteDo, rewriteTests } = syntax({ DO, TEST, TEST_NOT })
   for (const name of ['tokenize', 'parse', 'Environment', 'Interpreter', 'Template']) {
     if (typeof jinja[name] !== 'function') throw new Error(`the engine exports no ${name}`)
   }
@@ -66,6 +74,10 @@ export function pythonJinja(jinja: any, py: PythonText): (source: string) => Com
     }
   }
 
+  /** markupsafe's Markup: a string that `safe` and `e` give; `+` with a plain string escapes that string. */
+  class Markup extends Str {}
+  const isMarkup = (v: V): boolean => v instanceof Markup
+
   const fail = (message: string): never => {
     throw new Error(message)
   }
@@ -84,9 +96,21 @@ export function pythonJinja(jinja: any, py: PythonText): (source: string) => Com
   function items(v: V): V[] {
     if (isList(v)) return v.value
     if (v.type === 'UndefinedValue') return []
-    if (isDict(v)) return [...v.value.keys()].map(str)
+    if (isDict(v)) return [...v.value.keys()].map((k) => keyOf(v, k))
     if (v.type === 'StringValue') return [...(v.value as string)].map(str)
     return fail(`${py.pyType(v)} object is not iterable`)
+  }
+
+  const SCALAR_KEYS = new Set(['IntegerValue', 'FloatValue', 'BooleanValue', 'NullValue'])
+  /** A dict's key as the template wrote it: a string, or the number (boolean, None) a dict literal had there. */
+  const keyOf = (dict: V, k: string): V => (dict as V & { keyValues?: Map<string, V> }).keyValues?.get(k) ?? str(k)
+  /** The value under `key`, by Python's `==` where a dict literal had number keys; undefined when there is none. */
+  function lookup(dict: V, key: V): V | undefined {
+    const keyValues = (dict as V & { keyValues?: Map<string, V> }).keyValues
+    if (key.type === 'StringValue') return keyValues?.has(key.value) ? undefined : dict.value.get(key.value)
+    if (!SCALAR_KEYS.has(key.type)) return undefined
+    for (const [k, kv] of keyValues ?? []) if (equal(kv, key)) return dict.value.get(k)
+    return undefined
   }
 
   /** Python's `==`. */
@@ -155,9 +179,9 @@ export function pythonJinja(jinja: any, py: PythonText): (source: string) => Com
   }
   const DICT: Record<string, Method> = {
     // The engine lets a key shadow these; in Python the method wins.
-    get: (self, [k, d]) => self.value.get(stringOf(k!, 'key')) ?? d ?? none(),
-    items: (self) => new List([...self.value].map(([k, v]) => new List([str(k), v]))),
-    keys: (self) => new List([...self.value.keys()].map(str)),
+    get: (self, [k, d]) => lookup(self, k ?? fail('get expected at least 1 argument, got 0')) ?? d ?? none(),
+    items: (self) => new List([...self.value].map(([k, v]) => new Tuple([keyOf(self, k), v]))),
+    keys: (self) => new List([...self.value.keys()].map((k) => keyOf(self, k))),
     values: (self) => new List([...self.value.values()]),
     pop: (self, [k, d]) => {
       const key = stringOf(k ?? fail('pop expected at least 1 argument, got 0'), 'key')
@@ -222,126 +246,22 @@ export function pythonJinja(jinja: any, py: PythonText): (source: string) => Com
     return [...out, ...kwargs]
   }
 
-  type Filter = (interp: PythonInterpreter, operand: V, args: V[], kwargs: Map<string, V>, env: any) => V
-  const arg = (args: V[], kwargs: Map<string, V>, i: number, name: string): V | undefined => args[i] ?? kwargs.get(name)
-  const escape: Filter = (_, v) => str(py.escapeHtml(py.str(v)))
-  const aggregate = (pick: 1 | -1): Filter => (_, v, args, kwargs) => {
-    const caseSensitive = boolOf(arg(args, kwargs, 0, 'case_sensitive'), false)
-    const path = attributeArg(arg(args, kwargs, 1, 'attribute'))
-    const key = (x: V) => lower(path === undefined ? x : attribute(x, path), caseSensitive)
-    let best: V | undefined
-    for (const x of items(v)) if (best === undefined || pick * py.compare(key(x), key(best)) > 0) best = x
-    return best ?? new Undefined()
-  }
-  const FILTERS: Record<string, Filter> = {
-    round: (_, v, args, kwargs) => {
-      const precision = intOf(arg(args, kwargs, 0, 'precision'), 0, 'precision')
-      const method = arg(args, kwargs, 1, 'method') === undefined ? 'common' : stringOf(arg(args, kwargs, 1, 'method')!, 'method')
-      if (v.type !== 'IntegerValue' && v.type !== 'FloatValue' && v.type !== 'BooleanValue') fail(`type ${py.pyType(v)} doesn't define __round__ method`)
-      if (method === 'common') return v.type === 'FloatValue' ? new Float(py.round(v.value, precision)) : new Int(Number(v.value))
-      if (method !== 'ceil' && method !== 'floor') fail('method must be common, ceil or floor')
-      const scale = 10 ** precision
-      return new Float((method === 'ceil' ? Math.ceil(Number(v.value) * scale) : Math.floor(Number(v.value) * scale)) / scale)
-    },
-    sum: (_, v, args, kwargs) => {
-      const path = attributeArg(arg(args, kwargs, 0, 'attribute'))
-      let total = arg(args, kwargs, 1, 'start') ?? new Int(0)
-      for (const x of items(v)) {
-        const y = path === undefined ? x : attribute(x, path)
-        const ok = (z: V) => z.type === 'IntegerValue' || z.type === 'FloatValue' || z.type === 'BooleanValue'
-        if (!ok(total) || !ok(y)) fail(`unsupported operand type(s) for +: ${py.pyType(total)} and ${py.pyType(y)}`)
-        total = number(Number(total.value) + Number(y.value), total.type === 'FloatValue' || y.type === 'FloatValue')
-      }
-      return total
-    },
-    min: aggregate(-1),
-    max: aggregate(1),
-    format: (_, v, args, kwargs) => {
-      if (args.length > 0 && kwargs.size > 0) fail("can't handle positional and keyword arguments at the same time")
-      return str(kwargs.size > 0 ? py.printf(py.str(v), [new Dict(kwargs)], kwargs) : py.printf(py.str(v), args))
-    },
-    e: escape,
-    escape,
-    forceescape: escape,
-    batch: (_, v, args, kwargs) => {
-      const size = intOf(arg(args, kwargs, 0, 'linecount'), 0, 'linecount')
-      if (size <= 0) fail('batch size must be positive')
-      const fill = arg(args, kwargs, 1, 'fill_with')
-      const all = items(v)
-      const out: V[] = []
-      for (let i = 0; i < all.length; i += size) {
-        const row = all.slice(i, i + size)
-        if (fill !== undefined && fill.type !== 'NullValue') while (row.length < size) row.push(fill)
-        out.push(new List(row))
-      }
-      return new List(out)
-    },
-    groupby: (_, v, args, kwargs) => {
-      const path = attributeArg(arg(args, kwargs, 0, 'attribute')) ?? fail('groupby() needs an attribute')
-      const fallback = arg(args, kwargs, 1, 'default')
-      const caseSensitive = boolOf(arg(args, kwargs, 2, 'case_sensitive'), false)
-      const raw = (x: V) => {
-        const a = attribute(x, path)
-        return a.type === 'UndefinedValue' && fallback !== undefined ? fallback : a
-      }
-      const sorted = items(v).map((x) => ({ x, key: lower(raw(x), caseSensitive) })).sort((a, b) => py.compare(a.key, b.key))
-      const out: V[] = []
-      for (let i = 0; i < sorted.length; ) {
-        let j = i + 1
-        while (j < sorted.length && equal(sorted[j]!.key, sorted[i]!.key)) j++
-        const members = sorted.slice(i, j).map((s) => s.x)
-        out.push(new Group([caseSensitive ? sorted[i]!.key : raw(members[0]!), new List(members)]))
-        i = j
-      }
-      return new List(out)
-    },
-    attr: (_, v, args, kwargs) => {
-      const name = stringOf(arg(args, kwargs, 0, 'name') ?? fail('attr() needs a name'), 'name')
-      if (v.type === 'UndefinedValue') fail(`attr('${name}') of an undefined value`)
-      // A dict's keys are not attributes in Python: only its methods are.
-      return (v.type === 'NamespaceValue' ? v.value.get(name) : v.builtins.get(name)) ?? new Undefined()
-    },
-    truncate: (_, v, args, kwargs) => {
-      const end = arg(args, kwargs, 2, 'end')
-      const leeway = arg(args, kwargs, 3, 'leeway')
-      return str(py.truncate(py.str(v), intOf(arg(args, kwargs, 0, 'length'), 255, 'length'), boolOf(arg(args, kwargs, 1, 'killwords'), false), end === undefined ? '...' : stringOf(end, 'end'), intOf(leeway, 5, 'leeway')))
-    },
-    urlencode: (_, v) => {
-      if (v.type === 'StringValue' || !(isList(v) || isDict(v))) return str(py.urlQuote(py.str(v), false))
-      const entries: [string, V][] = isDict(v) ? [...v.value] : items(v).map((p) => (isList(p) && p.value.length === 2 ? [py.str(p.value[0]), p.value[1]] : fail('urlencode: each element must be a pair')))
-      return str(entries.map(([k, x]) => `${py.urlQuote(k, true)}=${py.urlQuote(py.str(x), true)}`).join('&'))
-    },
-    wordcount: (_, v) => new Int(py.wordcount(py.str(v))),
-    map: (interp, v, args, kwargs, env) => {
-      if (args.length === 0 && kwargs.has('attribute')) {
-        const path = attributeArg(kwargs.get('attribute')) ?? fail('map(): attribute must be a string')
-        const fallback = kwargs.get('default')
-        return new List(items(v).map((x) => {
-          const a = attribute(x, path)
-          return a.type === 'UndefinedValue' && fallback !== undefined ? fallback : a
-        }))
-      }
-      const name = stringOf(args[0] ?? fail('map requires a filter argument'), 'filter name')
-      return new List(items(v).map((x) => interp.filterByName(x, name, args.slice(1), kwargs, env)))
-    },
-    // The engine has these for some types only, or writes Python values as JSON (`true`, `null`, `["a"]`).
-    string: (_, v) => (v.type === 'StringValue' ? v : str(py.str(v))),
-    list: (_, v) => new List(items(v).slice()),
-    join: (_, v, args, kwargs) => {
-      const sep = arg(args, kwargs, 0, 'd')
-      const path = attributeArg(arg(args, kwargs, 1, 'attribute'))
-      return str(items(v).map((x) => py.str(path === undefined ? x : attribute(x, path))).join(sep === undefined ? '' : stringOf(sep, 'separator')))
-    },
-    trim: (_, v, args, kwargs) => {
-      const chars = arg(args, kwargs, 0, 'chars')
-      return str(py.strip(py.str(v), chars === undefined || chars.type === 'NullValue' ? null : stringOf(chars, 'chars'), true, true))
-    },
-    items: (_, v) => {
-      if (v.type === 'UndefinedValue') return new List([])
-      return isDict(v) ? new List([...v.value].map(([k, x]) => new List([str(k), x]))) : fail('Can only get item pairs from a mapping.')
-    },
-    select: (interp, v, args, _, env) => new List(items(v).filter((x) => interp.test(x, args, env))),
-    reject: (interp, v, args, _, env) => new List(items(v).filter((x) => !interp.test(x, args, env))),
+  const { FILTERS, TESTS } = filters({ py, pv, Float, Int, List, Tuple, Dict, Undefined, Group, Markup, fail, str, number, isList, isDict, items, equal, attribute, attributeArg, lower, stringOf, intOf, boolOf, keyOf })
+  // A test with arguments (see rewriteTests).
+  FILTERS[TEST] = (interp, v, args, _, env) => new Bool(interp.test(v, args, env))
+  FILTERS[TEST_NOT] = (interp, v, args, _, env) => new Bool(!interp.test(v, args, env))
+
+  /** Filters on strings that Python's Jinja applies to str() of any value. */
+  const STRING_FILTERS = new Set(['upper', 'lower', 'title', 'capitalize', 'replace', 'indent'])
+  /** Nodes whose None value prints as `None` (a statement's None prints nothing). */
+  const EXPRESSIONS = new Set(['Identifier', 'MemberExpression', 'CallExpression', 'FilterExpression', 'BinaryExpression', 'UnaryExpression', 'Ternary', 'TestExpression', 'SelectExpression', VALUE])
+
+  /** `{% break %}` / `{% continue %}` on its way to its loop, with what the iteration wrote before it. */
+  class LoopControl extends Error {
+    written = ''
+    constructor(readonly isBreak: boolean) {
+      super('break or continue outside a loop')
+    }
   }
 
   class PythonInterpreter extends (jinja.Interpreter as InterpreterClass) {
@@ -355,23 +275,165 @@ export function pythonJinja(jinja: any, py: PythonText): (source: string) => Com
         case 'FilterExpression': {
           const name = node.filter.type === 'Identifier' ? node.filter.value : node.filter.callee?.value
           if (Object.hasOwn(FILTERS, name)) return this.filter(this.evaluate(node.operand, env), node.filter, env)
-          break
+          if (!STRING_FILTERS.has(name)) break
+          // Python's string filters write any value as str() first: `['a'] | upper` is "['A']".
+          const operand = this.evaluate(node.operand, env)
+          return super.evaluate({ ...node, operand: valueNode(operand.type === 'StringValue' ? operand : str(py.str(operand))) }, env)
         }
         case 'FilterStatement': {
           const name = node.filter.type === 'Identifier' ? node.filter.value : node.filter.callee?.value
           if (Object.hasOwn(FILTERS, name)) return this.filter(super.evaluate({ type: 'Program', body: node.body }, env), node.filter, env)
           break
         }
-        case 'BinaryExpression':
-          if (node.operator.value === '%') {
+        case 'ObjectLiteral': {
+          // The engine's dicts hold string keys: a number, boolean or None as a key (`{0: 0, 512: 128}`) is held under its
+          // text, its value kept beside it (`keyValues`), so that loops, `items()` and subscripts see the number.
+          const map = new Map<string, V>()
+          const keyValues = new Map<string, V>()
+          for (const [k, x] of node.value as Map<Node, Node>) {
+            const key = this.evaluate(k, env)
+            const text = key.type === 'StringValue' ? key.value : SCALAR_KEYS.has(key.type) ? py.repr(key) : fail(`unhashable type: ${py.pyType(key)}`)
+            if (map.has(text) && (keyValues.get(text)?.type ?? 'StringValue') !== key.type) fail(`a dict literal with the keys ${py.repr(key)} and ${py.repr(keyValues.get(text) ?? str(text))}: not held apart here`)
+            if (key.type !== 'StringValue') keyValues.set(text, key)
+            map.set(text, this.evaluate(x, env))
+          }
+          const dict = new Dict(map)
+          if (keyValues.size > 0) (dict as V & { keyValues?: Map<string, V> }).keyValues = keyValues
+          return dict
+        }
+        case 'MemberExpression': {
+          if (node.property.type === 'SliceExpression') break
+          const object = this.evaluate(node.object, env)
+          const key = node.computed ? this.evaluate(node.property, env) : undefined
+          // A dict subscript by a key that is no string: a number key of a dict literal, else Undefined, as Jinja's getitem
+          // gives it for a missing or unhashable key (`basic_type_map[["string", "null"]] is defined`).
+          let v: V
+          if (key !== undefined && isDict(object) && (key.type !== 'StringValue' || 'keyValues' in object)) v = lookup(object, key) ?? new Undefined()
+          else if (key !== undefined && object.type === 'NamespaceValue' && key.type !== 'StringValue') v = new Undefined()
+          else v = super.evaluate({ ...node, object: valueNode(object), ...(key === undefined ? {} : { property: valueNode(key) }) }, env)
+          // What is missing, for the error of a later use, as Python's Undefined says it.
+          if (v.type === 'UndefinedValue' && object.type !== 'UndefinedValue') {
+            const type = py.pyType(object).slice(1, -1)
+            ;(v as V & { missing?: string }).missing =
+              isList(object) && key?.type === 'IntegerValue' ? `${type} object has no element ${key.value}` : `'${type} object' has no attribute ${py.repr(key ?? str(node.property.value))}`
+          }
+          return v
+        }
+        case 'Identifier': {
+          const v = super.evaluate(node, env)
+          if (v.type === 'UndefinedValue') (v as V & { missing?: string }).missing = `'${node.value}' is undefined`
+          return v
+        }
+        case 'For':
+          return this.loop(node, env)
+        case 'Break':
+        case 'Continue':
+          throw new LoopControl(node.type === 'Break')
+        case 'TestExpression': {
+          const test = node.test.type === 'Identifier' ? TESTS.get(node.test.value) : undefined
+          if (test === undefined) break
+          return new Bool(test(this.evaluate(node.operand, env)) !== Boolean(node.negate))
+        }
+        case 'BinaryExpression': {
+          const op: string = node.operator.value
+          if (op === '~') return str(py.str(this.evaluate(node.left, env)) + py.str(this.evaluate(node.right, env)))
+          if (op === '+') {
+            const left = this.evaluate(node.left, env)
+            const right = this.evaluate(node.right, env)
+            // An undefined operand raises as Python's Undefined does, naming what is missing.
+            const missing = [left, right].find((x) => x.type === 'UndefinedValue') as (V & { missing?: string }) | undefined
+            if (missing !== undefined) fail(missing.missing ?? `an undefined value in +`)
+            // Python adds a str only to a str: `'x' + {...}` raises (the engine would write `[object Map]`).
+            if ((left.type === 'StringValue') !== (right.type === 'StringValue')) {
+              fail(left.type === 'StringValue' ? `can only concatenate str (not "${py.pyType(right).slice(1, -1)}") to str` : `unsupported operand type(s) for +: ${py.pyType(left)} and 'str'`)
+            }
+            if (left.type === 'StringValue' && right.type === 'StringValue' && (isMarkup(left) || isMarkup(right))) {
+              const text = (v: V) => (isMarkup(v) ? v.value : py.escapeHtml(v.value))
+              return new Markup(text(left) + text(right))
+            }
+            return super.evaluate({ ...node, left: valueNode(left), right: valueNode(right) }, env)
+          }
+          if (op === '==' || op === '!=') return new Bool(equal(this.evaluate(node.left, env), this.evaluate(node.right, env)) === (op === '=='))
+          if (op === 'in' || op === 'not in') {
+            const left = this.evaluate(node.left, env)
+            const right = this.evaluate(node.right, env)
+            // Membership in a list by Python's ==: a list in a list of lists, 1 in [1.0]; a number among a dict's keys.
+            if (isList(right)) return new Bool(right.value.some((x: V) => equal(left, x)) === (op === 'in'))
+            if (isDict(right) && (left.type !== 'StringValue' || 'keyValues' in right)) return new Bool((lookup(right, left) !== undefined) === (op === 'in'))
+            return super.evaluate({ ...node, left: valueNode(left), right: valueNode(right) }, env)
+          }
+          if (op === '%') {
             const left = this.evaluate(node.left, env)
             if (left.type !== 'StringValue') return super.evaluate({ ...node, left: valueNode(left) }, env)
             const right = this.evaluate(node.right, env)
             return str(right.type === 'TupleValue' ? py.printf(left.value, right.value) : isDict(right) ? py.printf(left.value, [right], right.value) : py.printf(left.value, [right]))
           }
           break
+        }
       }
       return super.evaluate(node, env)
+    }
+
+    /**
+     * Output as Python writes it: str() of each value (`True`, `{'a': 1}`, `None` for an expression's None). A
+     * `{% break %}` or `{% continue %}` carries what the block wrote before it to the loop.
+     */
+    evaluateBlock(statements: Node[], env: any): V {
+      let out = ''
+      for (const statement of statements) {
+        let v: V
+        try {
+          v = this.evaluate(statement, env)
+        } catch (e) {
+          if (e instanceof LoopControl) e.written = out + e.written
+          throw e
+        }
+        if (v.type === 'UndefinedValue' || (v.type === 'NullValue' && !EXPRESSIONS.has(statement.type))) continue
+        out += py.str(v)
+      }
+      return str(out)
+    }
+
+    /**
+     * `{% for %}` as Python's Jinja runs it: over a string's characters, over nothing for an undefined value; what the
+     * body sets lasts one iteration; the iteration that breaks keeps what it wrote (the engine drops all three).
+     */
+    loop(node: Node, env: any): V {
+      const select = node.iterable.type === 'SelectExpression' ? node.iterable : undefined
+      const all = items(this.evaluate(select ? select.lhs : node.iterable, env))
+      const scope = new jinja.Environment(env)
+      const bind = (target: any, item: V): void => {
+        if (node.loopvar.type === 'Identifier') return void target.setVariable(node.loopvar.value, item)
+        const names: Node[] = node.loopvar.type === 'TupleLiteral' ? node.loopvar.value : fail('invalid loop variable')
+        const values = items(item)
+        if (values.length !== names.length) fail(`${values.length > names.length ? 'too many' : 'not enough'} values to unpack (expected ${names.length}, got ${values.length})`)
+        names.forEach((n, i) => target.setVariable(n.type === 'Identifier' ? n.value : fail('invalid loop variable'), values[i]))
+      }
+      const kept = select === undefined ? all : all.filter((x) => {
+        const test = new jinja.Environment(scope)
+        bind(test, x)
+        return this.evaluate(select.test, test).__bool__().value
+      })
+      let out = ''
+      for (const [i, x] of kept.entries()) {
+        const iteration = new jinja.Environment(scope)
+        const n = kept.length
+        iteration.setVariable('loop', new Dict(new Map<string, V>([
+          ['index', new Int(i + 1)], ['index0', new Int(i)], ['revindex', new Int(n - i)], ['revindex0', new Int(n - i - 1)],
+          ['first', new Bool(i === 0)], ['last', new Bool(i === n - 1)], ['length', new Int(n)], ['depth', new Int(1)], ['depth0', new Int(0)],
+          ['previtem', i > 0 ? kept[i - 1]! : new Undefined()], ['nextitem', i < n - 1 ? kept[i + 1]! : new Undefined()],
+        ])))
+        bind(iteration, x)
+        try {
+          out += this.evaluateBlock(node.body, iteration).value
+        } catch (e) {
+          if (!(e instanceof LoopControl)) throw e
+          out += e.written
+          if (e.isBreak) break
+        }
+      }
+      if (kept.length === 0 && node.defaultBlock) out += this.evaluateBlock(node.defaultBlock, scope).value
+      return str(out)
     }
 
     /** `object.name(args)`: the supplied method where Python has one the engine lacks, else the engine's call. */
@@ -411,7 +473,7 @@ export function pythonJinja(jinja: any, py: PythonText): (source: string) => Com
     /** `select`/`reject`: the named test of the engine (with arguments), or truthiness. */
     test(value: V, [name, ...rest]: V[], env: any): boolean {
       if (name === undefined) return value.__bool__().value
-      const test = env.tests.get(stringOf(name, 'test name'))
+      const test = TESTS.get(stringOf(name, 'test name')) ?? env.tests.get(name.value)
       return test === undefined ? fail(`Unknown test: ${name.value}`) : Boolean(test(value, ...rest))
     }
 
@@ -431,27 +493,8 @@ export function pythonJinja(jinja: any, py: PythonText): (source: string) => Com
     }
   }
 
-  /** `{% do X %}` as `{{ DO(X) }}`, in the engine's tokens. */
-  function rewriteDo(tokens: { type: string; value: string }[]): { type: string; value: string }[] {
-    const out: { type: string; value: string }[] = []
-    for (let i = 0; i < tokens.length; i++) {
-      const t = tokens[i]!
-      if (t.type === 'OpenStatement' && tokens[i + 1]?.type === 'Identifier' && tokens[i + 1]!.value === 'do') {
-        let end = i + 2
-        while (end < tokens.length && tokens[end]!.type !== 'CloseStatement') end++
-        if (end > i + 2 && end < tokens.length) {
-          out.push({ type: 'OpenExpression', value: '{{' }, { type: 'Identifier', value: DO }, { type: 'OpenParen', value: '(' }, ...tokens.slice(i + 2, end), { type: 'CloseParen', value: ')' }, { type: 'CloseExpression', value: '}}' })
-          i = end
-          continue
-        }
-      }
-      out.push(t)
-    }
-    return out
-  }
-
   const GLOBALS: [string, V][] = [
-    [DO, new Func(() => none())],
+    [DO, new Func(() => new Undefined())],
     ['dict', new Func((args: V[]) => {
       const kwargs = args.at(-1)?.type === 'KeywordArgumentsValue' ? (args.pop() as V).value : new Map()
       return new Dict(new Map(pairs(args, kwargs, 'dict')))
@@ -459,13 +502,14 @@ export function pythonJinja(jinja: any, py: PythonText): (source: string) => Com
   ]
 
   return (source: string): CompiledTemplate => {
-    const program = jinja.parse(rewriteDo(jinja.tokenize(source, { lstrip_blocks: true, trim_blocks: true })))
+    const program = jinja.parse(rewriteTests(rewriteDo(jinja.tokenize(rewriteRaw(source), { lstrip_blocks: true, trim_blocks: true }))))
     return {
       render(context: Record<string, unknown>): string {
         // As the engine's Template renders: its globals, then the context, then what is supplied here.
         const env = new jinja.Environment()
         for (const [name, value] of [['false', false], ['true', true], ['none', null], ['False', false], ['True', true], ['None', null]] as const) env.set(name, value)
         ;(['range', 'strftime_now', 'raise_exception'] as const).forEach((name, i) => env.variables.set(name, new Func(engineGlobals[i])))
+        env.variables.set('strftime_now', new Func(([format]: V[]) => str(pv.strftime(stringOf(format ?? fail('strftime_now() needs a format'), 'format'), new Date()))))
         for (const [key, value] of Object.entries(context)) env.set(key, value)
         for (const [name, value] of GLOBALS) if (!env.variables.has(name)) env.variables.set(name, value)
         return new PythonInterpreter(env).run(program).value

@@ -84,12 +84,18 @@ export function pythonText() {
       }
       case 'ObjectValue':
       case 'KeywordArgumentsValue':
-        return '{' + [...(v.value as Map<string, RuntimeLike>)].map(([k, x]) => `${strRepr(k)}: ${repr(x)}`).join(', ') + '}'
+        // A dict literal's number keys are kept beside their text (python-jinja.ts): written as numbers.
+        return '{' + [...(v.value as Map<string, RuntimeLike>)].map(([k, x]) => `${keyRepr(v, k)}: ${repr(x)}`).join(', ') + '}'
       case 'NamespaceValue':
         return '<Namespace {' + [...(v.value as Map<string, RuntimeLike>)].map(([k, x]) => `${strRepr(k)}: ${repr(x)}`).join(', ') + '}>'
       default:
         return `<${v.type}>`
     }
+  }
+
+  function keyRepr(dict: RuntimeLike, k: string): string {
+    const kv = (dict as RuntimeLike & { keyValues?: Map<string, RuntimeLike> }).keyValues?.get(k)
+    return kv === undefined ? strRepr(k) : repr(kv)
   }
 
   /** Python's str() of a runtime value. */

@@ -46,6 +46,12 @@ export type CallShape =
     }
   /** Python call syntax: `name(key=value, ...)`. */
   | { kind: 'python' }
+  /**
+   * None of the shapes above, but the hand-written format named in `DerivedFormat.matches` reads every probe
+   * rendering back exactly (Apertus's `[{"NAME": {...}}]`, Functionary v3.2's `>>>NAME` turns with `>>>all` text):
+   * calls are read with that format. The markers are then empty.
+   */
+  | { kind: 'format' }
 
 /**
  * A wire format read off a chat template. The markers are as the template writes them (whitespace included); the

@@ -218,7 +218,7 @@ describe('call ids, typed argument tags and Harmony, derived', () => {
   })
 
   it('a template that writes the id itself (functions.NAME:IDX from the name and the loop index) derives alike', () => {
-    const own = T.KIMI_K2.replace("'<|tool_call_begin|>' + tc.id + ", "'<|tool_call_begin|>functions.' + tc.function.name + ':' + loop.index0 + ")
+    const own = T.KIMI_K2.replace("'<|tool_call_begin|>' + tc.id + ", "'<|tool_call_begin|>functions.' + tc.function.name + ':' + (loop.index0|string) + ")
     expect(own).not.toBe(T.KIMI_K2)
     const f = derived(own)
     expect(f.shape).toMatchObject({ kind: 'name-json', id: { prefix: 'functions.', separator: ':' } })
@@ -257,9 +257,12 @@ describe('call ids, typed argument tags and Harmony, derived', () => {
     expect([call!.argumentsValid, call!.argumentsError]).toEqual([false, expect.stringMatching(/does not read/)])
   })
 
-  it('a type word that is neither a flag nor a JSON type is an error, not a guess', () => {
+  it('a type word that is neither a flag nor a JSON type is no shape of ours: only a hand-written format that reads every probe back is taken, saying why', () => {
     const odd = T.K2_HORIZON_TYPED.replace("{%- if v is string %}string{%- elif", "{%- if v is string %}text{%- elif")
-    expect('error' in deriveFormat(odd) && (deriveFormat(odd) as { error: string }).error).toMatch(/neither a string flag nor a JSON type/)
+    const f = derived(odd)
+    expect(f).toMatchObject({ shape: { kind: 'format' }, matches: 'k2_horizon', callOpen: '', verified: ['one call', 'two calls', 'every value type', 'text before the call'] })
+    expect(f.notes.join('\n')).toMatch(/k2_horizon reads every probe back, where .*neither a string flag nor a JSON type/)
+    expect(parseDerived(render(odd, [weather, time]), f).map((c) => c.name)).toEqual(['get_weather', 'get_time'])
   })
 
   it('gpt-oss (Harmony): derived from the template, it reads the recipient in the channel header and <|constrain|>json too', () => {

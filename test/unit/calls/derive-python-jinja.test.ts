@@ -7,10 +7,13 @@
  */
 import { describe, expect, it } from 'vitest'
 import { createRequire } from 'node:module'
-import { deriveFormat, parseToolCalls, renderTemplateBounded, type ToolDefinition } from '../../../src/calls/index.js'
+import { deriveFormat, parseDerived, parseToolCalls, renderTemplateBounded, type ToolDefinition } from '../../../src/calls/index.js'
 import { explainEngineError } from '../../../src/calls/derive/jinja.js'
 import { pythonJinja } from '../../../src/calls/derive/python-jinja.js'
 import { pythonText } from '../../../src/calls/derive/python-text.js'
+import { pythonValues } from '../../../src/calls/derive/python-values.js'
+import { pythonFilters } from '../../../src/calls/derive/python-filters.js'
+import { pythonSyntax } from '../../../src/calls/derive/python-syntax.js'
 
 /** [construct, template, Python's rendering (or, where Python raises, its message), context]. */
 const CONSTRUCTS: [string, string, string | RegExp, Record<string, unknown>?][] = [
@@ -68,6 +71,24 @@ const CONSTRUCTS: [string, string, string | RegExp, Record<string, unknown>?][] 
   ["trim with chars, and of a non-string", "{{ '--x--'|trim('-') }}|{{ '  y  '|trim }}|{{ 5|trim }}", "x|y|5"],
   ["items of a dict and of an undefined value", "{% for k, v in {'a': 1}|items %}{{ k }}{{ v }}{% endfor %}|{% for k, v in missing|items %}x{% endfor %}", "a1|"],
   ["join and list of an undefined value", "[{{ missing|join(',') }}]{{ missing|list|length }}", "[]0"],
+  ["values printed as Python prints them: True, None, lists and dicts", "{{ true }}|{{ none }}|{{ [true, none, 'a', 1.0] }}|{{ {'a': {'b': false}} }}|{{ 'x' ~ {'k': none} ~ 2.0 }}|{{ missing }}|{{ (1, 'a') }}", "True|None|[True, None, 'a', 1.0]|{'a': {'b': False}}|x{'k': None}2.0||(1, 'a')"],
+  ["~ with an undefined value", "{% set acc = acc ~ 'tools' %}{{ acc }}", "tools"],
+  ["tojson as transformers calls it: floats, indent, separators, sort_keys, ensure_ascii", "{{ 1.0|tojson }}|{{ {'b': 3.0, 'a': 'é'}|tojson(indent=2, sort_keys=True) }}|{{ [1, [], {}]|tojson(separators=(',', ':')) }}|{{ 'é'|tojson(ensure_ascii=True) }}|{{ [0.1, 0.00001, 100000000000000000000.0]|tojson }}", "1.0|{\n  \"a\": \"é\",\n  \"b\": 3.0\n}|[1,[],{}]|\"\\u00e9\"|[0.1, 1e-05, 1e+20]"],
+  ["for over a string and over an undefined value", "{% for c in 'ab' %}{{ c }},{% endfor %}|{% for m in missing %}x{% endfor %}|{% for c in 'abc' if c != 'b' %}{{ c }}{% endfor %}", "a,b,||ac"],
+  ["== and in by Python's equality: lists, dicts, numbers", "{{ [1] in [[1], [2]] }}|{{ [1, 2] == [1, 2] }}|{{ {'a': 1} == {'a': 1} }}|{{ 1 == 1.0 }}|{{ 1 == '1' }}|{{ 'x' not in ['y'] }}", "True|True|True|True|False|True"],
+  ["a dict subscript by a list or a number is undefined", "{% set m = {'string': 'str'} %}{{ m[['string', 'null']] is defined }}|{{ m[1] is defined }}|{{ m['string'] }}", "False|False|str"],
+  ["string filters of non-strings write str() first", "{{ ['string', 'null']|upper }}|{{ true|lower }}|{{ none|replace('None', 'null') }}", "['STRING', 'NULL']|true|null"],
+  ["the float test", "{{ 1.0 is float }}{{ 1 is float }}{{ 'a' is float }}", "TrueFalseFalse"],
+  ["strftime_now with Python's directives", "{{ strftime_now('%A')|length > 5 }}|{{ strftime_now('%d %B %Y')|length > 10 }}|{{ strftime_now('%H:%M:%S')|length }}|{{ '%' in strftime_now('%a %-d %b') }}", "True|True|8|False"],
+  ["for: what the body sets lasts one iteration, the breaking iteration keeps its output, else, filters, loop.previtem", "{% for i in [1,2] %}{{ i }}{% if loop.last %}{% break %}{% endif %}{% endfor %}|{% for i in [1,2,3] %}{% if i == 2 %}{% continue %}{% endif %}{{ i }}{% endfor %}|{% for k, v in {'a': 1}|items %}{{ k }}{{ v }}{% else %}none{% endfor %}|{% for x in [] %}{% else %}empty{% endfor %}|{% for x in [1,2,3] if x > 1 %}{{ loop.index }}{{ x }}{{ loop.last }}{% endfor %}|{% set x = 1 %}{% for i in [1,2] %}{{ x }}{% set x = x + 1 %}{{ x }}{% endfor %}{{ x }}|{% for c in 'ab' %}{{ loop.previtem }}{{ c }}{% endfor %}", "12|13|a1|empty|12False23True|12121|aab"],
+  ["a dict and an undefined value are iterable and sequences", "{{ {} is iterable }}{{ {} is sequence }}{{ missing is iterable }}{{ missing is sequence }}{{ 1 is iterable }}{{ 'a' is mapping }}", "TrueTrueTrueTrueFalseFalse"],
+  ["str + dict raises as in Python", "{{ '>>>' + {'x': 1} }}", /can only concatenate str \(not "dict"\) to str/],
+  ["{% raw %} with whitespace control, lstrip_blocks and trim_blocks", "a\n  {% raw %}\n{{x}} {% if %} it's \\n\n  {% endraw %}\nb|{%- raw -%} q {%- endraw %} r", "a\n\n{{x}} {% if %} it's \\n\nb|q r"],
+  ["tests with arguments", "{{ 6 is divisibleby(3) }}{{ 7 is not divisibleby(3) }}{{ 2 is in([1, 2]) }}{{ x is sameas(none) }}{{ none is sameas(none) }}{{ 3 is gt(2) }}{{ [1] is eq([1]) }}{{ 1 is ne(1) }}{{ ('a'|upper) is in('ABC') }}", "TrueTrueTrueFalseTrueTrueTrueFalseTrue"],
+  ["a dict literal with numbers as keys: subscripts, in, get, dictsort, items, loops, printing and tojson see the numbers", "{% set m = {0: 'a', 512: 'b', 16: 'c'} %}{{ m[0] }}{{ m[512] }}{{ m['0'] is defined }}{{ '0' in m }}|{{ m }}|{% for k, v in m|dictsort %}{{ k }}={{ v }},{% endfor %}|{{ 0 in m }}{{ 5 in m }}|{{ m.get(512) }}{{ m.get('512') }}|{% for k in m %}{{ k is number }}{% endfor %}|{{ m|tojson }}|{{ {'b': 1, 'A': 2}|dictsort }}|{{ {'b': 1, 'a': 0}|dictsort(by='value', reverse=true) }}|{{ m.items()|list }}|{% for k, v in {'a': 1}.items() %}{{ k }}{{ v }}{% endfor %}{% set a, b = {'q': 2}.items()|first %}{{ a }}{{ b }}|{{ {'z': 1}|items|list }}", "abFalseFalse|{0: 'a', 512: 'b', 16: 'c'}|0=a,16=c,512=b,|TrueFalse|bNone|TrueTrueTrue|{\"0\": \"a\", \"512\": \"b\", \"16\": \"c\"}|[('A', 2), ('b', 1)]|[('b', 1), ('a', 0)]|[(0, 'a'), (512, 'b'), (16, 'c')]|a1q2|[('z', 1)]"],
+  ["safe and e give Markup: + with a plain string escapes it, ~ does not", "{{ 'a<'|safe + '<b>' }}|{{ '<x>' + 'y'|safe }}|{{ ('<'|e) + '<' }}|{{ ('<'|e)|e }}|{{ ('<'|e)|forceescape }}|{{ 'a'|safe ~ '<' }}|{{ '<a>'|safe }}|{{ ('x'|safe + '\"q\"')|length }}|{{ 1|safe }}", "a<&lt;b&gt;|&lt;x&gt;y|&lt;&lt;|&lt;|&amp;lt;|a<|<a>|12|1"],
+  ["+ with an undefined value raises naming what is missing, as Python's Undefined does", "{{ '): ' + tool.description }}", /'dict object' has no attribute 'description'/, {"tool": {"name": "f"}}],
+  ["a dict literal with 0 and '0' as keys names what it cannot hold apart", "{% set m = {0: 'a', '0': 'b'} %}{{ m }}", /keys '0' and 0: not held apart here/],
 ]
 
 describe("each construct renders as Python's Jinja renders it", () => {
@@ -134,14 +155,80 @@ describe('whole templates: the format is derived, and the calls the template wri
   })
 })
 
+/** What each template writes for the calls below, recorded from Python's jinja2 (the output after the generation prompt, without its end-of-turn token). */
+const SERVING_TOOLS: ToolDefinition[] = [
+  { type: 'function', function: { name: 'get_weather', description: 'Weather.', parameters: { type: 'object', properties: { city: { type: 'string', description: 'City.' }, days: { type: 'integer', description: 'Days.' }, exact: { type: 'boolean', description: 'Exact.' }, note: { anyOf: [{ type: 'string' }, { type: 'null' }], description: 'Note.' }, tags: { type: 'array', description: 'Tags.' } } } } },
+  { type: 'function', function: { name: 'set_alarm', description: 'Alarm.', parameters: { type: 'object', properties: { at: { type: 'string', description: 'Time.' } } } } },
+]
+const SERVING_CALLS = [
+  ['get_weather', { city: 'Oslo', days: 3, exact: true, note: null, tags: ['a', [1]] }, true],
+  ['set_alarm', { at: '07:00' }, true],
+]
+const SERVING: { name: string; template: string; output: string; derived: Record<string, unknown> }[] = [
+  {
+    name: "Mistral-style: call ids must be nine letters or digits, else the template raises",
+    template: "{%- for message in messages -%}\n{%- if message.role == 'user' -%}\n[INST]{{ message.content }}[/INST]\n{%- elif message.role == 'assistant' and message.tool_calls -%}\n[TOOL_CALLS][\n{%- for tc in message.tool_calls -%}\n{%- if tc.id is not defined or tc.id|length != 9 -%}{{ raise_exception('call ids are nine letters or digits') }}{%- endif -%}\n{\"name\": \"{{ tc.function.name }}\", \"arguments\": {{ tc.function.arguments|tojson }}, \"id\": \"{{ tc.id }}\"}{% if not loop.last %}, {% endif %}\n{%- endfor -%}\n]</s>\n{%- elif message.role == 'assistant' -%}\n{{ message.content }}</s>\n{%- endif -%}\n{%- endfor -%}\n",
+    output: "[TOOL_CALLS][{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Oslo\", \"days\": 3, \"exact\": true, \"note\": null, \"tags\": [\"a\", [1]]}, \"id\": \"call0abcd\"}, {\"name\": \"set_alarm\", \"arguments\": {\"at\": \"07:00\"}, \"id\": \"call1abcd\"}]",
+    derived: { matches: 'mistral' },
+  },
+  {
+    name: "XML parameters written with `|string`: True and None as Python prints them",
+    template: "{%- for m in messages -%}\n<|im_start|>{{ m.role }}\n{% if m.content %}{{ m.content }}\n{% endif %}\n{%- for tc in m.tool_calls or [] -%}\n<tool_call>\n<function={{ tc.function.name }}>\n{% for k, v in tc.function.arguments|items %}\n<parameter={{ k }}>\n{{ v|tojson if v is mapping or (v is sequence and v is not string) else v|string }}\n</parameter>\n{% endfor %}\n</function>\n</tool_call>\n{% endfor -%}\n<|im_end|>\n{% endfor -%}\n{%- if add_generation_prompt %}<|im_start|>assistant\n{% endif -%}\n",
+    output: "Checking.\n<tool_call>\n<function=get_weather>\n<parameter=city>\nOslo\n</parameter>\n<parameter=days>\n3\n</parameter>\n<parameter=exact>\nTrue\n</parameter>\n<parameter=note>\nNone\n</parameter>\n<parameter=tags>\n[\"a\", [1]]\n</parameter>\n</function>\n</tool_call>\n<tool_call>\n<function=set_alarm>\n<parameter=at>\n07:00\n</parameter>\n</function>\n</tool_call>\n",
+    derived: { matches: 'qwen3_coder', shape: { kind: 'xml-pairs', values: 'raw' } },
+  },
+  {
+    name: "a macro that turns a schema's type into a Python type, recursing over type lists (Hermes-style)",
+    template: "{%- macro py_type(s) -%}\n{%- set basic = {'string': 'str', 'integer': 'int', 'number': 'float', 'boolean': 'bool'} -%}\n{%- if basic[s.type] is defined -%}{{ basic[s.type] }}\n{%- elif s.type == 'array' -%}list\n{%- elif s.type == 'object' -%}dict\n{%- elif s.type is iterable -%}Union[{% for t in s.type %}{{ py_type({'type': t}) }}{% if not loop.last %}, {% endif %}{% endfor %}]\n{%- else -%}Any\n{%- endif -%}\n{%- endmacro -%}\n<|im_start|>system\n{% for tool in tools %}\n{{ tool.function.name }}({% for name, p in tool.function.parameters.properties|items %}{{ name }}: {{ py_type(p) }}{% if not loop.last %}, {% endif %}{% endfor %})\n{% endfor %}\n<|im_end|>\n{% for m in messages -%}\n<|im_start|>{{ m.role }}\n{% if m.content %}{{ m.content }}{% endif %}\n{% for tc in m.tool_calls or [] %}\n<tool_call>\n{\"name\": \"{{ tc.function.name }}\", \"arguments\": {{ tc.function.arguments|tojson }}}\n</tool_call>\n{% endfor %}\n<|im_end|>\n{% endfor -%}\n{%- if add_generation_prompt %}<|im_start|>assistant\n{% endif -%}\n",
+    output: "Checking.<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Oslo\", \"days\": 3, \"exact\": true, \"note\": null, \"tags\": [\"a\", [1]]}}\n</tool_call>\n<tool_call>\n{\"name\": \"set_alarm\", \"arguments\": {\"at\": \"07:00\"}}\n</tool_call>\n",
+    derived: { matches: 'hermes' },
+  },
+  {
+    name: "Llama 4-style: a line break before the header of a turn with calls, content then call objects back to back",
+    template: "{%- for m in messages -%}\n{%- if m.role == 'assistant' and m.tool_calls %}\n\n<|header_start|>assistant<|header_end|>\n\n{{ m.content }}\n{%- for tc in m.tool_calls -%}\n{\"name\": \"{{ tc.function.name }}\", \"parameters\": {{ tc.function.arguments|tojson }}}\n{%- endfor -%}\n<|eot|>\n{%- else -%}\n<|header_start|>{{ m.role }}<|header_end|>\n\n{{ m.content }}<|eot|>\n{%- endif -%}\n{%- endfor -%}\n{%- if add_generation_prompt -%}\n<|header_start|>assistant<|header_end|>\n\n{% endif -%}\n",
+    output: "Checking.{\"name\": \"get_weather\", \"parameters\": {\"city\": \"Oslo\", \"days\": 3, \"exact\": true, \"note\": null, \"tags\": [\"a\", [1]]}}{\"name\": \"set_alarm\", \"parameters\": {\"at\": \"07:00\"}}",
+    derived: { shape: { kind: 'json-object', argumentsKey: 'parameters' }, blockOpen: '' },
+  },
+  {
+    name: "a JSON list of call objects whose arguments hold lists (`[` inside the block)",
+    template: "{%- for m in messages -%}\n{%- if m.role == 'assistant' -%}\n<|assistant|>{{ m.content }}\n{%- if m.tool_calls -%}\n[{% for tc in m.tool_calls %}{\"name\": \"{{ tc.function.name }}\", \"arguments\": {{ tc.function.arguments|tojson }}}{% if not loop.last %}, {% endif %}{% endfor %}]\n{%- endif -%}\n<|end|>\n{%- else -%}\n<|{{ m.role }}|>{{ m.content }}<|end|>\n{%- endif -%}\n{%- endfor -%}\n{%- if add_generation_prompt -%}<|assistant|>{%- endif -%}\n",
+    output: "Checking.[{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Oslo\", \"days\": 3, \"exact\": true, \"note\": null, \"tags\": [\"a\", [1]]}}, {\"name\": \"set_alarm\", \"arguments\": {\"at\": \"07:00\"}}]",
+    derived: { blockOpen: '[', blockClose: ']', separator: ', ', shape: { kind: 'json-object' } },
+  },
+  {
+    name: "Functionary v3.2-style: the prompt ends with `>>>`, text is `>>>all`, and `str + dict` raises as in Python",
+    template: "{%- for m in messages -%}\n{%- if m.role == 'user' -%}\n<|user|>{{ m.content }}<|end|>\n{%- elif m.role == 'assistant' -%}\n<|assistant|>\n{%- if m.content -%}{{ '>>>all\\n' + m.content }}{%- endif -%}\n{%- for tc in m.tool_calls or [] -%}{{ '>>>' + tc.function.name + '\\n' + tc.function.arguments }}{%- endfor -%}\n<|end|>\n{%- endif -%}\n{%- endfor -%}\n{%- if add_generation_prompt -%}<|assistant|>>>>{%- endif -%}\n",
+    output: "all\nChecking.>>>get_weather\n{\"city\":\"Oslo\",\"days\":3,\"exact\":true,\"note\":null,\"tags\":[\"a\",[1]]}>>>set_alarm\n{\"at\":\"07:00\"}",
+    derived: { shape: { kind: 'format' }, matches: 'functionary_v3_2' },
+  },
+  {
+    name: "Command R+-style: each parameter's description written with +, which raises where one is missing",
+    template: "{%- for tool in tools %}\n{{ '## ' + tool.function.name + '\\n' }}\n{%- for name, p in tool.function.parameters.properties|items %}\n{{ '- ' + name + ' (' + p.type|string + '): ' + p.description + '\\n' }}\n{%- endfor %}\n{%- endfor %}\n{%- for m in messages %}\n<|{{ m.role }}|>\n{% if m.content %}{{ m.content }}{% endif %}\n{% for tc in m.tool_calls or [] %}<tool_call>\n{\"name\": \"{{ tc.function.name }}\", \"arguments\": {{ tc.function.arguments|tojson }}}\n</tool_call>\n{% endfor %}<|end|>\n{% endfor %}\n{%- if add_generation_prompt %}<|assistant|>\n{% endif %}\n",
+    output: "Checking.<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Oslo\", \"days\": 3, \"exact\": true, \"note\": null, \"tags\": [\"a\", [1]]}}\n</tool_call>\n<tool_call>\n{\"name\": \"set_alarm\", \"arguments\": {\"at\": \"07:00\"}}\n</tool_call>\n",
+    derived: { matches: 'hermes' },
+  },
+]
+
+describe('templates written as serving stacks write them: derived, and their calls read back', () => {
+  it.each(SERVING)('$name', ({ template, output, derived }) => {
+    const f = deriveFormat(template)
+    if ('error' in f) throw new Error(f.error)
+    expect(f).toMatchObject(derived)
+    expect(f.verified).toEqual(['one call', 'two calls', 'every value type', 'text before the call'])
+    expect(parseToolCalls(output, { chatTemplate: template, tools: SERVING_TOOLS }).map((c) => [c.name, c.arguments, c.argumentsValid])).toEqual(SERVING_CALLS)
+    expect(parseDerived(output, f, { tools: SERVING_TOOLS }).map((c) => [c.name, c.arguments, c.argumentsValid])).toEqual(SERVING_CALLS)
+  })
+})
+
 describe('where a construct cannot be supplied', () => {
   it('an engine without the expected public API is not patched: python-jinja refuses it, and errors name every construct', () => {
     const jinja = createRequire(import.meta.url)('@huggingface/jinja') as Record<string, unknown>
-    expect(() => pythonJinja({ ...jinja, tokenize: undefined }, pythonText())).toThrow(/no tokenize/)
+    expect(() => pythonJinja({ ...jinja, tokenize: undefined }, pythonText(), pythonValues(pythonText()), pythonFilters, pythonSyntax)).toThrow(/no tokenize/)
     class Interpreter {}
-    expect(() => pythonJinja({ ...jinja, Interpreter }, pythonText())).toThrow(/no evaluate/)
+    expect(() => pythonJinja({ ...jinja, Interpreter }, pythonText(), pythonValues(pythonText()), pythonFilters, pythonSyntax)).toThrow(/no evaluate/)
     // With the engine as it is, the supply compiles and renders in this thread too.
-    expect(pythonJinja(jinja, pythonText())("{% set l = [] %}{% do l.append(1) %}{{ l|tojson }}").render({})).toBe('[1]')
+    const py = pythonText()
+    expect(pythonJinja(jinja, py, pythonValues(py), pythonFilters, pythonSyntax)("{% set l = [] %}{% do l.append(1) %}{{ l|tojson }}").render({})).toBe('[1]')
     const source = "{% do l.append(1) %}{{ x|round }}"
     expect(explainEngineError(source, 'Unknown statement type: do', false)).toMatch(/uses \{% do %\}, list\.append\(\), a filter it lacks \(format, round/)
     expect(explainEngineError(source, 'Unknown statement type: do', true)).not.toMatch(/append/)

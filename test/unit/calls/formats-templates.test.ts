@@ -52,13 +52,13 @@ describe('templates that need variables beyond messages and tools', () => {
     expect(derived(THINKING_SWITCH).matches).toBe('hermes')
   })
   it('a construct the JavaScript engine lacks is named in the error, not a silent fallback', () => {
-    // `{% do %}` and `list.append()` are supplied (derive-python-jinja.test.ts); `{% raw %}` is not.
-    const t = "{%- for message in messages %}{%- set parts = [] %}{%- do parts.append(message.content) %}{% raw %}{{ x }}{% endraw %}{{- parts | join }}{%- endfor %}"
+    // `{% do %}` and `list.append()` are supplied (derive-python-jinja.test.ts); `{% with %}` is not.
+    const t = "{%- for message in messages %}{%- set parts = [] %}{%- do parts.append(message.content) %}{% with x = 1 %}{{ x }}{% endwith %}{{- parts | join }}{%- endfor %}"
     const f = deriveFormat(t)
-    expect('error' in f && f.error).toMatch(/raw.*the template uses \{% raw %\}, which Python's Jinja has and @huggingface\/jinja lacks/)
+    expect('error' in f && f.error).toMatch(/with.*the template uses \{% with %\}, which Python's Jinja has and @huggingface\/jinja lacks/)
     expect('error' in f && f.error).not.toMatch(/append/)
     // A template the user gave that cannot be compiled is an error wherever it was given, naming the construct.
-    expect(() => parseToolCalls('<tool_call>\n{"name": "f", "arguments": {}}\n</tool_call>', { chatTemplate: t })).toThrow(/\{% raw %\}/)
+    expect(() => parseToolCalls('<tool_call>\n{"name": "f", "arguments": {}}\n</tool_call>', { chatTemplate: t })).toThrow(/\{% with %\}/)
   })
 })
 

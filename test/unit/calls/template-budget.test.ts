@@ -18,8 +18,8 @@ export const HOSTILE = {
   range: '{% for i in range(10**9) %}{% endfor %}{{ messages[0].content }}',
   // 10^10 iterations of nothing: minutes.
   nested: '{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}',
-  // A list that doubles 40 times: gigabytes.
-  doubling: '{% set a = ["xxxxxxxxxxxxxxxx"] %}{% for i in range(40) %}{% set a = a + a %}{% endfor %}{{ a | length }}',
+  // A list that doubles 40 times: gigabytes (in a namespace: a plain `set` in a loop lasts one iteration, in Python as here).
+  doubling: '{% set ns = namespace(a=["xxxxxxxxxxxxxxxx"]) %}{% for i in range(40) %}{% set ns.a = ns.a + ns.a %}{% endfor %}{{ ns.a | length }}',
 }
 const BUDGET = { timeMs: 400, memoryMb: 32 }
 // Generous on a loaded 2-core machine: the point is seconds, not the minutes (or the crash) of an unbounded render.
