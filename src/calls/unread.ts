@@ -36,15 +36,38 @@ export function quoted(text: string, from: number, to: number): string {
   return JSON.stringify(to - from <= 40 ? text.slice(from, to) : text.slice(from, from + 40) + '…')
 }
 
-/** Length of the closing tag at `i` (`</name>`, `[/NAME]`), or 0 when none starts there. */
-export function closingTagAt(text: string, i: number, to = text.length): number {
+/**
+ * Length of the closing token at `i`, or 0 when none starts there: a closing tag (`</name>`, `[/NAME]`) or a special
+ * token that ends a turn or a message (`<|eot_id|>`, `<|im_end|>`, `<｜end▁of▁sentence｜>`, `<eos>`, `<end_of_turn>`).
+ * No format writes an argument inside one; what follows it is judged on its own.
+ */
+export function closingTokenAt(text: string, i: number, to = text.length): number {
   const a = text.charCodeAt(i)
+  if (a === 60 /* < */) {
+    const b = text.charCodeAt(i + 1)
+    if (b === 124 /* | */ || b === 0xff5c /* ｜ */) return specialTokenAt(text, i, to, b)
+    for (const t of BARE_END_TOKENS) if (text.startsWith(t, i) && i + t.length <= to) return t.length
+  }
   if ((a !== 60 /* < */ && a !== 91 /* [ */) || text.charCodeAt(i + 1) !== 47 /* / */) return 0
   const end = a === 60 ? 62 /* > */ : 93 /* ] */
   for (let j = i + 2; j < to && j < i + 66; j++) {
     const c = text.charCodeAt(j)
     if (c === end) return j > i + 2 ? j + 1 - i : 0
     const name = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45 || c === 46 || c === 58
+    if (!name) return 0
+  }
+  return 0
+}
+
+/** End tokens written as a bare tag (Gemma's); other bare tags (`<city>`) may be a format's argument tags. */
+const BARE_END_TOKENS = ['<eos>', '<end_of_turn>', '<eot>']
+
+/** `<|name|>` or `<｜name｜>` (`bar` the bar it opens with) at `i`: a name of at most 64 letters, digits, `_▁:.-`. */
+function specialTokenAt(text: string, i: number, to: number, bar: number): number {
+  for (let j = i + 2; j < to && j < i + 68; j++) {
+    const c = text.charCodeAt(j)
+    if (c === bar) return j > i + 2 && text.charCodeAt(j + 1) === 62 /* > */ && j + 2 <= to ? j + 2 - i : 0
+    const name = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45 || c === 46 || c === 58 || c === 0x2581 /* ▁ */
     if (!name) return 0
   }
   return 0
@@ -74,7 +97,7 @@ export function couldHoldArguments(text: string, from: number, to: number): bool
     const c = text.charCodeAt(i)
     if (c === 125 /* } */ || c === 93 /* ] */ || c === 41 /* ) */ || c === 32 || c === 10 || c === 13 || c === 9) i++
     else {
-      const tag = closingTagAt(text, i, to)
+      const tag = closingTokenAt(text, i, to)
       if (tag === 0) break
       i += tag
     }
@@ -84,7 +107,7 @@ export function couldHoldArguments(text: string, from: number, to: number): bool
     if (proseChar(c)) i++
     else if (c === 39 /* ' */ && i > from && i + 1 < to && isLetter(text.charCodeAt(i - 1)) && isLetter(text.charCodeAt(i + 1))) i++
     else {
-      const tag = closingTagAt(text, i, to)
+      const tag = closingTokenAt(text, i, to)
       if (tag === 0) return true
       i += tag
     }
@@ -119,7 +142,7 @@ export function gluedAfter(text: string, end: number): boolean {
   if (at >= text.length) return false
   const c = text.charCodeAt(at)
   // A closing tag (`][/TOOL_CALLS]`) is content, as is a space after stray closers.
-  if (closingTagAt(text, at) > 0 || (at > end && blankBetween(text, at, at + 1))) return false
+  if (closingTokenAt(text, at) > 0 || (at > end && blankBetween(text, at, at + 1))) return false
   // `{...}{...}`: call objects back to back (Llama 4 writes them so); the next one is read on its own.
   if (c === 123 /* { */ && at === end && text.charCodeAt(end - 1) === 125 /* } */) return false
   // `{"name": "f"},"arguments": {...}}`: a comma and a quoted member name continue the object the JSON was cut from.
@@ -152,7 +175,7 @@ export function unreadUnspaced(calls: ToolCall[], text: string, end: number, lim
   let at = end
   while (at < limit && isCloser(text.charCodeAt(at))) at++
   if (at > end && (at >= limit || blankBetween(text, at, at + 1))) return calls
-  if (closingTagAt(text, at, limit) > 0) return calls
+  if (closingTokenAt(text, at, limit) > 0) return calls
   return unreadText(calls, `text glued to the end of the call, which the format did not read: ${quoted(text, end, Math.min(limit, end + 20))}`)
 }
 

@@ -17,6 +17,7 @@ import { pythonText } from './python-text.js'
 import { pythonValues } from './python-values.js'
 import { pythonFilters } from './python-filters.js'
 import { pythonSyntax } from './python-syntax.js'
+import { pythonMethods } from './python-methods.js'
 
 /** How long and how much memory rendering one template (every probe conversation together) may take. */
 export interface TemplateBudget {
@@ -72,7 +73,7 @@ export function templateBudget(budget: TemplateBudget | undefined, where = 'temp
  * engine alone.
  */
 const RENDERER =
-  `const pythonJinja = (${String(pythonJinja)});\nconst pythonText = (${String(pythonText)});\nconst pythonValues = (${String(pythonValues)});\nconst pythonFilters = (${String(pythonFilters)});\nconst pythonSyntax = (${String(pythonSyntax)});\n` +
+  `const pythonJinja = (${String(pythonJinja)});\nconst pythonText = (${String(pythonText)});\nconst pythonValues = (${String(pythonValues)});\nconst pythonFilters = (${String(pythonFilters)});\nconst pythonSyntax = (${String(pythonSyntax)});\nconst pythonMethods = (${String(pythonMethods)});\n` +
   String.raw`
 const { parentPort, workerData } = require('node:worker_threads')
 const message = (e) => (e && typeof e.message === 'string' ? e.message : String(e))
@@ -82,7 +83,7 @@ try {
   if (typeof jinja.Template !== 'function') throw new Error('it exports no Template class')
   try {
     const py = pythonText()
-    compile = pythonJinja(jinja, py, pythonValues(py), pythonFilters, pythonSyntax)
+    compile = pythonJinja(jinja, py, pythonValues(py), pythonFilters, pythonSyntax, pythonMethods)
     supplied = true
   } catch {
     compile = (source) => new jinja.Template(source)

@@ -14,6 +14,7 @@ import { pythonText } from '../../../src/calls/derive/python-text.js'
 import { pythonValues } from '../../../src/calls/derive/python-values.js'
 import { pythonFilters } from '../../../src/calls/derive/python-filters.js'
 import { pythonSyntax } from '../../../src/calls/derive/python-syntax.js'
+import { pythonMethods } from '../../../src/calls/derive/python-methods.js'
 
 /** [construct, template, Python's rendering (or, where Python raises, its message), context]. */
 const CONSTRUCTS: [string, string, string | RegExp, Record<string, unknown>?][] = [
@@ -223,12 +224,12 @@ describe('templates written as serving stacks write them: derived, and their cal
 describe('where a construct cannot be supplied', () => {
   it('an engine without the expected public API is not patched: python-jinja refuses it, and errors name every construct', () => {
     const jinja = createRequire(import.meta.url)('@huggingface/jinja') as Record<string, unknown>
-    expect(() => pythonJinja({ ...jinja, tokenize: undefined }, pythonText(), pythonValues(pythonText()), pythonFilters, pythonSyntax)).toThrow(/no tokenize/)
+    expect(() => pythonJinja({ ...jinja, tokenize: undefined }, pythonText(), pythonValues(pythonText()), pythonFilters, pythonSyntax, pythonMethods)).toThrow(/no tokenize/)
     class Interpreter {}
-    expect(() => pythonJinja({ ...jinja, Interpreter }, pythonText(), pythonValues(pythonText()), pythonFilters, pythonSyntax)).toThrow(/no evaluate/)
+    expect(() => pythonJinja({ ...jinja, Interpreter }, pythonText(), pythonValues(pythonText()), pythonFilters, pythonSyntax, pythonMethods)).toThrow(/no evaluate/)
     // With the engine as it is, the supply compiles and renders in this thread too.
     const py = pythonText()
-    expect(pythonJinja(jinja, py, pythonValues(py), pythonFilters, pythonSyntax)("{% set l = [] %}{% do l.append(1) %}{{ l|tojson }}").render({})).toBe('[1]')
+    expect(pythonJinja(jinja, py, pythonValues(py), pythonFilters, pythonSyntax, pythonMethods)("{% set l = [] %}{% do l.append(1) %}{{ l|tojson }}").render({})).toBe('[1]')
     const source = "{% do l.append(1) %}{{ x|round }}"
     expect(explainEngineError(source, 'Unknown statement type: do', false)).toMatch(/uses \{% do %\}, list\.append\(\), a filter it lacks \(format, round/)
     expect(explainEngineError(source, 'Unknown statement type: do', true)).not.toMatch(/append/)

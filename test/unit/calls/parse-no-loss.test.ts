@@ -131,10 +131,10 @@ describe('no silent argument loss: a perturbed call is whole or invalid', () => 
   })
 })
 
-/** What may follow a complete call without holding an argument: stray closers, a closing tag, prose after a space. */
+/** What may follow a complete call without holding an argument: stray closers, a closing tag or end-of-turn token, prose after a space. */
 const follower = fc.record({
   brackets: fc.constantFrom('', '}', ']', ')', '}}', ']]', '}]'),
-  tag: fc.constantFrom('', '[/TOOL_CALLS]', '</tool_call>', '</function_calls>', '</s>', '</answer>'),
+  tag: fc.constantFrom('', '[/TOOL_CALLS]', '</tool_call>', '</function_calls>', '</s>', '</answer>', '<|eot_id|>', '<|im_end|>', '<|end|>', '<｜end▁of▁sentence｜>', '<end_of_turn>', '<eos>'),
   prose: fc.array(fc.constantFrom('Done', 'done.', 'The', "I'll", 'check', 'weather', 'now,', 'again!', 'Oslo?', '42', 'ok;', 'Ça', 'va', '-'), { maxLength: 6 }),
   space: fc.constantFrom(' ', '\n', '\n\n', ' \n'),
 })
