@@ -2,9 +2,10 @@
  * Small throwaway eval projects for the integration tests: a temp directory whose node_modules holds
  * `vitest-tool-evals` as an install does (package.json and the built dist/, hard-linked) beside links to its
  * dependencies and to the repository's `vitest`, so an eval file there imports the package exactly as a user's
- * would. Vitest runs as a real subprocess (node_modules/vitest/vitest.mjs).
+ * would. Vitest runs as a real subprocess (node_modules/vitest/vitest.mjs), one per `run()`, or one for several runs
+ * (`runs()`, where the process is not what is tested).
  */
-import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { execFile, execFileSync, fork, spawn, type ChildProcess } from 'node:child_process'
 import { copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -28,9 +29,24 @@ export interface EvalProject {
   dir: string
   write(path: string, content: string): void
   run(args: string[], env?: Record<string, string>): Promise<RunResult>
+  /**
+   * Several `vitest <args>` runs, in order, in ONE Node process (Vitest's public `startVitest`, see
+   * test/helpers/vitest-driver.mjs): for runs whose subject is the report or the files written, not the process.
+   * Each run's result is what `run()` returns for it: exit code, stdout and stderr.
+   */
+  runs(runs: SharedRun[]): Promise<RunResult[]>
   /** Vitest as a live child (for signals and watch mode): its output so far, and its end. */
   start(args: string[], env?: Record<string, string>): LiveVitest
   remove(): void
+}
+
+/** One run of `project.runs(...)`. */
+export interface SharedRun {
+  args: string[]
+  /** Variables of this run only, on top of the environment `run()` gives (the others are restored after it). */
+  env?: Record<string, string>
+  /** Called in the test process just before this run starts (edit the project's files here). */
+  before?: () => void | Promise<void>
 }
 
 export interface RunResult {
@@ -93,6 +109,7 @@ export function createEvalProject(files: Record<string, string>): EvalProject {
     dir,
     write,
     run: (args, env) => runVitest(dir, args, env),
+    runs: (runs) => runVitestShared(dir, runs),
     start: (args, env) => startVitest(dir, args, env),
     remove: () => rmSync(dir, { recursive: true, force: true }),
   }
@@ -113,6 +130,64 @@ export function runVitest(cwd: string, args: string[], env?: Record<string, stri
     execFile(process.execPath, [VITEST_BIN, ...args], { cwd, env: childEnv(env), timeout: 90_000, maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
       const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0
       resolve({ code, stdout, stderr })
+    })
+  })
+}
+
+const DRIVER = join(REPO, 'test/helpers/vitest-driver.mjs')
+const END = (i: number) => `\u001eend of run ${i}\u001e`
+
+/**
+ * `runs` in one Node process forked in `cwd` (the driver is copied there, so it imports the project's `vitest` as
+ * the command line does). The driver asks for each run in turn; `before` hooks run here in between. Rejects with the
+ * driver's output when it dies before the last run.
+ */
+export function runVitestShared(cwd: string, runs: SharedRun[]): Promise<RunResult[]> {
+  const driver = join(cwd, '.vitest-driver.mjs')
+  copyFileSync(DRIVER, driver)
+  const child = fork(driver, [], { cwd, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe', 'ipc'] })
+  let stdout = ''
+  let stderr = ''
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+  const codes: number[] = []
+  const killTimer = setTimeout(() => child.kill('SIGKILL'), 30_000 + 60_000 * runs.length)
+  // The output of runs 0..n-1 (each ends at its marker), once all have ended.
+  const split = (text: string, n: number) => {
+    const parts: string[] = []
+    let from = 0
+    for (let i = 0; i < n; i++) {
+      const at = text.indexOf(END(i), from)
+      if (at < 0) throw new Error(`no end of run ${i} in the driver's output`)
+      parts.push(text.slice(from, at))
+      from = at + END(i).length
+    }
+    return parts
+  }
+  const results = () => {
+    const [outs, errs] = [split(stdout, codes.length), split(stderr, codes.length)]
+    return codes.map((code, i) => ({ code, stdout: outs[i] as string, stderr: errs[i] as string }))
+  }
+  return new Promise((resolve, reject) => {
+    child.on('message', (message: { ready?: number; done?: number; code?: number }) => {
+      if (message.done !== undefined) codes[message.done] = message.code as number
+      if (message.ready === undefined) return
+      const run = runs[message.ready]
+      if (!run) return void child.send({ end: true })
+      void Promise.resolve()
+        .then(() => run.before?.())
+        .then(
+          () => child.send({ args: run.args, env: run.env ?? {} }),
+          (err) => {
+            child.kill('SIGKILL')
+            reject(err)
+          },
+        )
+    })
+    child.on('close', (code, signal) => {
+      clearTimeout(killTimer)
+      if (codes.length === runs.length && code === 0) return resolve(results())
+      reject(new Error(`the Vitest driver ended (${signal ?? code}) after ${codes.length} of ${runs.length} runs:\n${stdout}\n${stderr}`))
     })
   })
 }
