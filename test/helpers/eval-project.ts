@@ -47,6 +47,8 @@ export interface SharedRun {
   env?: Record<string, string>
   /** Called in the test process just before this run starts (edit the project's files here). */
   before?: () => void | Promise<void>
+  /** Called in the test process once this run has ended, before the next starts (read what it wrote here). */
+  after?: (result: RunResult) => void | Promise<void>
 }
 
 export interface RunResult {
@@ -139,55 +141,70 @@ const END = (i: number) => `\u001eend of run ${i}\u001e`
 
 /**
  * `runs` in one Node process forked in `cwd` (the driver is copied there, so it imports the project's `vitest` as
- * the command line does). The driver asks for each run in turn; `before` hooks run here in between. Rejects with the
- * driver's output when it dies before the last run.
+ * the command line does). The driver asks for each run in turn; between two runs, the last one's `after` and the
+ * next one's `before` run here. Rejects with the driver's output when it dies before the last run.
  */
 export function runVitestShared(cwd: string, runs: SharedRun[]): Promise<RunResult[]> {
   const driver = join(cwd, '.vitest-driver.mjs')
   copyFileSync(DRIVER, driver)
   const child = fork(driver, [], { cwd, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe', 'ipc'] })
-  let stdout = ''
-  let stderr = ''
-  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+  const streams = { stdout: '', stderr: '' }
+  const waiters = new Set<() => void>()
+  const onData = (which: 'stdout' | 'stderr') => (chunk: Buffer) => {
+    streams[which] += chunk.toString()
+    for (const w of [...waiters]) w()
+  }
+  child.stdout?.on('data', onData('stdout'))
+  child.stderr?.on('data', onData('stderr'))
+  const results: RunResult[] = []
   const codes: number[] = []
+  const from = { stdout: 0, stderr: 0 }
+  // Run i's output: each stream up to its end marker (written before the driver said the run was done).
+  const take = (which: 'stdout' | 'stderr', i: number) => {
+    const at = streams[which].indexOf(END(i), from[which])
+    if (at < 0) return undefined
+    const text = streams[which].slice(from[which], at)
+    from[which] = at + END(i).length
+    return text
+  }
+  const collect = (i: number) =>
+    new Promise<RunResult>((resolve) => {
+      const parts: Partial<Record<'stdout' | 'stderr', string>> = {}
+      const check = () => {
+        parts.stdout ??= take('stdout', i)
+        parts.stderr ??= take('stderr', i)
+        if (parts.stdout === undefined || parts.stderr === undefined) return
+        waiters.delete(check)
+        resolve({ code: codes[i] as number, stdout: parts.stdout, stderr: parts.stderr })
+      }
+      waiters.add(check)
+      check()
+    })
   const killTimer = setTimeout(() => child.kill('SIGKILL'), 30_000 + 60_000 * runs.length)
-  // The output of runs 0..n-1 (each ends at its marker), once all have ended.
-  const split = (text: string, n: number) => {
-    const parts: string[] = []
-    let from = 0
-    for (let i = 0; i < n; i++) {
-      const at = text.indexOf(END(i), from)
-      if (at < 0) throw new Error(`no end of run ${i} in the driver's output`)
-      parts.push(text.slice(from, at))
-      from = at + END(i).length
-    }
-    return parts
-  }
-  const results = () => {
-    const [outs, errs] = [split(stdout, codes.length), split(stderr, codes.length)]
-    return codes.map((code, i) => ({ code, stdout: outs[i] as string, stderr: errs[i] as string }))
-  }
   return new Promise((resolve, reject) => {
+    const between = async (next: number) => {
+      if (next > 0) {
+        const result = await collect(next - 1)
+        results.push(result)
+        await runs[next - 1]?.after?.(result)
+      }
+      const run = runs[next]
+      if (!run) return void child.send({ end: true })
+      await run.before?.()
+      child.send({ args: run.args, env: run.env ?? {} })
+    }
     child.on('message', (message: { ready?: number; done?: number; code?: number }) => {
       if (message.done !== undefined) codes[message.done] = message.code as number
       if (message.ready === undefined) return
-      const run = runs[message.ready]
-      if (!run) return void child.send({ end: true })
-      void Promise.resolve()
-        .then(() => run.before?.())
-        .then(
-          () => child.send({ args: run.args, env: run.env ?? {} }),
-          (err) => {
-            child.kill('SIGKILL')
-            reject(err)
-          },
-        )
+      between(message.ready).catch((err) => {
+        child.kill('SIGKILL')
+        reject(err)
+      })
     })
     child.on('close', (code, signal) => {
       clearTimeout(killTimer)
-      if (codes.length === runs.length && code === 0) return resolve(results())
-      reject(new Error(`the Vitest driver ended (${signal ?? code}) after ${codes.length} of ${runs.length} runs:\n${stdout}\n${stderr}`))
+      if (results.length === runs.length && code === 0) return resolve(results)
+      reject(new Error(`the Vitest driver ended (${signal ?? code}) after ${results.length} of ${runs.length} runs:\n${streams.stdout}\n${streams.stderr}`))
     })
   })
 }
