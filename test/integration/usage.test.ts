@@ -124,7 +124,7 @@ beforeAll(async () => {
     { args: ['run'], env: { EVAL_MAX: JSON.stringify({ latency_p59_ms: 500 }), EVAL_REPORT: 'typo.json' } },
     // Warm: every sample from the cache; the latency bound has nothing to measure, so it is not run.
     { args: ['run'], env: { ...CACHE, EVAL_REPORT: 'warm.json', EVAL_MAX: JSON.stringify({ latency_p95_ms: 1 }) }, before: () => void (callsBeforeWarm = modelCalls().length) },
-  ])) as RunResult[]
+  ])) as [RunResult, RunResult, RunResult, RunResult, RunResult]
   shards = [one, two]
 })
 afterAll(() => project?.remove())
