@@ -26,6 +26,13 @@ function cliOptions(filters, options) {
   return options
 }
 
+/** Vitest's error banner: the text centred in a line of dashes as wide as the terminal (30 where none). */
+function banner(text) {
+  const cols = process.stdout.columns || 30
+  const left = Math.max(0, Math.floor((cols - text.length) / 2))
+  return '⎯'.repeat(left) + text + '⎯'.repeat(Math.max(0, cols - text.length - left))
+}
+
 async function runOnce(args) {
   const { filter, options } = parseCLI(['vitest', ...args])
   try {
@@ -33,8 +40,8 @@ async function runOnce(args) {
     // startVitest closes a run that keeps no server; the command line then only exits.
     if (ctx.shouldKeepServer()) await ctx.close()
   } catch (e) {
-    // The command line's "Startup Error".
-    console.error('\n Startup Error ')
+    // What the command line prints for an error before the run (vitest/dist/chunks/cac: start; colours off).
+    console.error(`\n${banner(' Startup Error ')}`)
     console.error(e)
     console.error('\n\n')
     process.exitCode ??= 1
