@@ -150,12 +150,13 @@ export function runVitestShared(cwd: string, runs: SharedRun[]): Promise<RunResu
   const child = fork(driver, [], { cwd, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe', 'ipc'] })
   const streams = { stdout: '', stderr: '' }
   const waiters = new Set<() => void>()
-  const onData = (which: 'stdout' | 'stderr') => (chunk: Buffer) => {
-    streams[which] += chunk.toString()
+  const onData = (which: 'stdout' | 'stderr') => (text: string) => {
+    streams[which] += text
     for (const w of [...waiters]) w()
   }
-  child.stdout?.on('data', onData('stdout'))
-  child.stderr?.on('data', onData('stderr'))
+  // Decoded as a stream: a character split between two chunks stays whole.
+  child.stdout?.setEncoding('utf8').on('data', onData('stdout'))
+  child.stderr?.setEncoding('utf8').on('data', onData('stderr'))
   const results: RunResult[] = []
   const codes: number[] = []
   const from = { stdout: 0, stderr: 0 }
