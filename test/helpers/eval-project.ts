@@ -2,9 +2,10 @@
  * Small throwaway eval projects for the integration tests: a temp directory whose node_modules holds
  * `vitest-tool-evals` as an install does (package.json and the built dist/, hard-linked) beside links to its
  * dependencies and to the repository's `vitest`, so an eval file there imports the package exactly as a user's
- * would. Vitest runs as a real subprocess (node_modules/vitest/vitest.mjs).
+ * would. Vitest runs as a real subprocess (node_modules/vitest/vitest.mjs), one per `run()`, or one for several runs
+ * (`runs()`, where the process is not what is tested).
  */
-import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { execFile, execFileSync, fork, spawn, type ChildProcess } from 'node:child_process'
 import { copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -28,9 +29,26 @@ export interface EvalProject {
   dir: string
   write(path: string, content: string): void
   run(args: string[], env?: Record<string, string>): Promise<RunResult>
+  /**
+   * Several `vitest <args>` runs, in order, in ONE Node process (Vitest's public `startVitest`, see
+   * test/helpers/vitest-driver.mjs): for runs whose subject is the report or the files written, not the process.
+   * Each run's result is what `run()` returns for it: exit code, stdout and stderr.
+   */
+  runs(runs: SharedRun[]): Promise<RunResult[]>
   /** Vitest as a live child (for signals and watch mode): its output so far, and its end. */
   start(args: string[], env?: Record<string, string>): LiveVitest
   remove(): void
+}
+
+/** One run of `project.runs(...)`. */
+export interface SharedRun {
+  args: string[]
+  /** Variables of this run only, on top of the environment `run()` gives (the others are restored after it). */
+  env?: Record<string, string>
+  /** Called in the test process just before this run starts (edit the project's files here). */
+  before?: () => void | Promise<void>
+  /** Called in the test process once this run has ended, before the next starts (read what it wrote here). */
+  after?: (result: RunResult) => void | Promise<void>
 }
 
 export interface RunResult {
@@ -93,6 +111,7 @@ export function createEvalProject(files: Record<string, string>): EvalProject {
     dir,
     write,
     run: (args, env) => runVitest(dir, args, env),
+    runs: (runs) => runVitestShared(dir, runs),
     start: (args, env) => startVitest(dir, args, env),
     remove: () => rmSync(dir, { recursive: true, force: true }),
   }
@@ -113,6 +132,80 @@ export function runVitest(cwd: string, args: string[], env?: Record<string, stri
     execFile(process.execPath, [VITEST_BIN, ...args], { cwd, env: childEnv(env), timeout: 90_000, maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
       const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0
       resolve({ code, stdout, stderr })
+    })
+  })
+}
+
+const DRIVER = join(REPO, 'test/helpers/vitest-driver.mjs')
+const END = (i: number) => `\u001eend of run ${i}\u001e`
+
+/**
+ * `runs` in one Node process forked in `cwd` (the driver is copied there, so it imports the project's `vitest` as
+ * the command line does). The driver asks for each run in turn; between two runs, the last one's `after` and the
+ * next one's `before` run here. Rejects with the driver's output when it dies before the last run.
+ */
+export function runVitestShared(cwd: string, runs: SharedRun[]): Promise<RunResult[]> {
+  const driver = join(cwd, '.vitest-driver.mjs')
+  copyFileSync(DRIVER, driver)
+  const child = fork(driver, [], { cwd, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe', 'ipc'] })
+  const streams = { stdout: '', stderr: '' }
+  const waiters = new Set<() => void>()
+  const onData = (which: 'stdout' | 'stderr') => (text: string) => {
+    streams[which] += text
+    for (const w of [...waiters]) w()
+  }
+  // Decoded as a stream: a character split between two chunks stays whole.
+  child.stdout?.setEncoding('utf8').on('data', onData('stdout'))
+  child.stderr?.setEncoding('utf8').on('data', onData('stderr'))
+  const results: RunResult[] = []
+  const codes: number[] = []
+  const from = { stdout: 0, stderr: 0 }
+  // Run i's output: each stream up to its end marker (written before the driver said the run was done).
+  const take = (which: 'stdout' | 'stderr', i: number) => {
+    const at = streams[which].indexOf(END(i), from[which])
+    if (at < 0) return undefined
+    const text = streams[which].slice(from[which], at)
+    from[which] = at + END(i).length
+    return text
+  }
+  const collect = (i: number) =>
+    new Promise<RunResult>((resolve) => {
+      const parts: Partial<Record<'stdout' | 'stderr', string>> = {}
+      const check = () => {
+        parts.stdout ??= take('stdout', i)
+        parts.stderr ??= take('stderr', i)
+        if (parts.stdout === undefined || parts.stderr === undefined) return
+        waiters.delete(check)
+        resolve({ code: codes[i] as number, stdout: parts.stdout, stderr: parts.stderr })
+      }
+      waiters.add(check)
+      check()
+    })
+  const killTimer = setTimeout(() => child.kill('SIGKILL'), 30_000 + 60_000 * runs.length)
+  return new Promise((resolve, reject) => {
+    const between = async (next: number) => {
+      if (next > 0) {
+        const result = await collect(next - 1)
+        results.push(result)
+        await runs[next - 1]?.after?.(result)
+      }
+      const run = runs[next]
+      if (!run) return void child.send({ end: true })
+      await run.before?.()
+      child.send({ args: run.args, env: run.env ?? {} })
+    }
+    child.on('message', (message: { ready?: number; done?: number; code?: number }) => {
+      if (message.done !== undefined) codes[message.done] = message.code as number
+      if (message.ready === undefined) return
+      between(message.ready).catch((err) => {
+        child.kill('SIGKILL')
+        reject(err)
+      })
+    })
+    child.on('close', (code, signal) => {
+      clearTimeout(killTimer)
+      if (results.length === runs.length && code === 0) return resolve(results)
+      reject(new Error(`the Vitest driver ended (${signal ?? code}) after ${results.length} of ${runs.length} runs:\n${streams.stdout}\n${streams.stderr}`))
     })
   })
 }

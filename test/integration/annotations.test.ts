@@ -1,7 +1,7 @@
 // Misses visible in Vitest's own tools: every sample that is not fully right carries a test annotation (a warning
 // for a recorded miss, an error for a failed test) with a one-line call diff, which the junit reporter writes as
 // <property> elements and the github-actions reporter as workflow annotations at the describeEval call; a failed
-// threshold is a GitHub error annotation from the tool-evals reporter. Two real `vitest run` subprocesses.
+// threshold is a GitHub error annotation from the tool-evals reporter. Two real `vitest run`s in one process.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -48,10 +48,11 @@ describe('annotations of samples that are not fully right', () => {
   beforeAll(async () => {
     ensureBuilt()
     project = createEvalProject({ 'vitest.config.mjs': config, 'evals/weather.eval.mjs': evalFile })
-    ;[junit, github] = await Promise.all([
-      project.run(['run', '--reporter=junit', '--outputFile=junit.xml']),
-      project.run(['run'], { GITHUB_ACTIONS: 'true' }),
-    ])
+    // Both runs in one process (project.runs): what is tested is what each reporter writes.
+    ;[junit, github] = (await project.runs([
+      { args: ['run', '--reporter=junit', '--outputFile=junit.xml'] },
+      { args: ['run'], env: { GITHUB_ACTIONS: 'true' } },
+    ])) as [RunResult, RunResult]
   })
   afterAll(() => project?.remove())
 

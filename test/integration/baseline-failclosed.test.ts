@@ -4,7 +4,8 @@
 // or only its header, repeated lines, a partial, interrupted, all-errored or all-skipped run, a samples file outside
 // the report's folder, missing, from another run or edited) must each make `tool-evals compare` exit non-zero with a
 // reason that names the problem, never "no regression"; three of them through the reporter (TOOL_EVALS_BASELINE) too.
-// Last, a report copied away and its run made again must not be compared with the new run's samples.
+// Last, a report copied away and its run made again must not be compared with the new run's samples. The vitest
+// runs but that last one share one process (project.runs): their subject is the reports and exit codes.
 // `tool-evals compare` runs as a real process in the controls (its exit codes as a shell sees them); the broken
 // baselines go through the same command in process (test/helpers/cli-run.ts), in the project's folder, as the
 // subject there is the comparison's verdict and reason, not the process (25 spawns of about 0.3 CPU-s each).
@@ -121,10 +122,10 @@ describe('a baseline that cannot be compared fails the gate (200 samples, all ri
   const rerun = () =>
     (again ??= (copyFileSync(path('head/report.json'), path('head/worse.json')), run('data/skipped.jsonl', 'head/report.json', 'base/report.json', { EVAL_MD: 'head/summary.md', EVAL_HTML: 'head/report.html' })))
 
+  const brokenDir = (name: string) => `broken/${name.replace(/[^a-z0-9]+/gi, '-')}`
   /** Derive broken/<slug>/ from base/: the report and its samples file, edited. Returns the report's path. */
   const derive = (name: string, b: Broken): string => {
-    const slug = name.replace(/[^a-z0-9]+/gi, '-')
-    const dir = path('broken', slug)
+    const dir = path(brokenDir(name))
     mkdirSync(dir, { recursive: true })
     const report = read('base/report.json')
     let lines = readFileSync(path('base/report.samples.jsonl'), 'utf8').trimEnd().split('\n')
@@ -141,14 +142,30 @@ describe('a baseline that cannot be compared fails the gate (200 samples, all ri
     writeFileSync(join(dir, 'report.json'), JSON.stringify(report))
     writeFileSync(join(dir, 'report.samples.jsonl'), text)
     b.after?.(dir)
-    return `broken/${slug}/report.json`
+    return `${brokenDir(name)}/report.json`
   }
+  // The reporter's runs against three broken baselines (the head all right: only the baseline can fail the run).
+  const GATED: [string, Broken, RegExp][] = [
+    ['r another suite', BROKEN[1]![1], /baseline \S+ cannot be compared: no sample is in both runs/],
+    ['r cut', BROKEN[8]![1], /baseline \S+ cannot be used: .*3 sample line\(s\), but its header says 200/],
+    ['r link out', BROKEN[18]![1], /baseline \S+ cannot be used: .*is a link to outside the report's folder/],
+  ]
+  let gated: RunResult[]
+  const runArgs = (outputsFile: string, report: string, baseline?: string) => ({
+    args: ['run'],
+    env: { EVAL_OUTPUTS: outputsFile, EVAL_REPORT: report, ...(baseline ? { TOOL_EVALS_BASELINE: baseline } : {}) },
+  })
 
   beforeAll(async () => {
     ensureBuilt()
     project = createEvalProject({ 'vitest.config.mjs': config, 'evals/weather.eval.mjs': evalFile, 'data/weather.jsonl': data, 'data/right.jsonl': outputs('get_weather'), 'data/wrong.jsonl': outputs('get_time'), 'data/skipped.jsonl': partlySkipped, 'secret.txt': `${SECRET}\n` })
-    base = await run('data/right.jsonl', 'base/report.json')
-    head = await run('data/wrong.jsonl', 'head/report.json')
+    // Five runs in one process (project.runs): their subject is the reports and exit codes, not the process. The
+    // rerun below, made late (it writes over the head's report), is a process of its own.
+    ;[base, head, ...gated] = await project.runs([
+      runArgs('data/right.jsonl', 'base/report.json'),
+      runArgs('data/wrong.jsonl', 'head/report.json'),
+      ...GATED.map(([name, broken], i) => ({ ...runArgs('data/right.jsonl', `gated${i}/report.json`, `${brokenDir(name)}/report.json`), before: () => void derive(name, broken) })),
+    ]) as [RunResult, RunResult, ...RunResult[]]
   })
   afterAll(() => project?.remove())
 
@@ -184,15 +201,11 @@ describe('a baseline that cannot be compared fails the gate (200 samples, all ri
     expect(out).not.toMatch(/root:/)
   })
 
-  it('the reporter fails the run with the reason too (TOOL_EVALS_BASELINE)', async () => {
-    const cases: [string, RegExp][] = [
-      [derive('r another suite', BROKEN[1]![1]), /baseline \S+ cannot be compared: no sample is in both runs/],
-      [derive('r cut', BROKEN[8]![1]), /baseline \S+ cannot be used: .*3 sample line\(s\), but its header says 200/],
-      [derive('r link out', BROKEN[18]![1]), /baseline \S+ cannot be used: .*is a link to outside the report's folder/],
-    ]
-    for (const [i, [baseline, reason]] of cases.entries()) {
+  it('the reporter fails the run with the reason too (TOOL_EVALS_BASELINE)', () => {
+    expect(gated).toHaveLength(GATED.length)
+    for (const [i, [, , reason]] of GATED.entries()) {
       // The head is all right here: only the broken baseline can fail the run.
-      const r = await run('data/right.jsonl', `gated${i}/report.json`, baseline)
+      const r = gated[i] as RunResult
       expect(r.code, r.stdout).toBe(1)
       expect(r.stdout).toMatch(reason)
       expect(r.stdout + r.stderr).not.toContain(SECRET)

@@ -1,6 +1,7 @@
 // Whole eval projects run by real `vitest` subprocesses, importing the built package as a user would: one test per
 // sample, `-t`, the JSON report, thresholds and the exit code, errored samples, and sharded runs merged with
-// `--merge-reports` giving the numbers of one run. Six subprocesses in all.
+// `--merge-reports` giving the numbers of one run. Six runs in all: five in one process (project.runs), the merge in
+// a process of its own.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -129,6 +130,7 @@ interface VitestJson {
 describe('eval projects run by vitest', () => {
   let project: EvalProject
   let full: RunResult
+  let shard1: RunResult, shard2: RunResult, clean: RunResult, filtered: RunResult
 
   const read = <T = Record<string, any>>(file: string): T => JSON.parse(readFileSync(join(project.dir, file), 'utf8')) as T
   const tests = (file: string) => read<VitestJson>(file).testResults.flatMap((r) => r.assertionResults)
@@ -148,7 +150,23 @@ describe('eval projects run by vitest', () => {
       'data/calendar.outputs.jsonl': calendarOutputs,
       'data/clean.jsonl': weatherData.split('\n').slice(0, 3).join('\n') + '\n',
     })
-    full = await project.run(['run'])
+    // Five runs in one process (project.runs): their subject is the reports and exit codes, not the process. The
+    // merge of the shards' blobs is a `vitest --merge-reports` process of its own, in its test.
+    ;[full, shard1, shard2, clean, filtered] = (await project.runs([
+      { args: ['run'] },
+      // Each shard's files in one worker thread: the merge is what is tested (the whole run, with Vitest's default
+      // pool, is where the plain test's matchers come from the setup entry alone).
+      { args: ['run', '--shard=1/2', '--reporter=blob', '--pool=threads', '--no-isolate'] },
+      { args: ['run', '--shard=2/2', '--reporter=blob', '--pool=threads', '--no-isolate'] },
+      {
+        args: ['run'],
+        env: { EVAL_INCLUDE: 'clean/*.eval.mjs', EVAL_THRESHOLDS: JSON.stringify({ has_call: 1, no_call_accuracy: 1 }), EVAL_REPORT: 'clean.json', EVAL_VITEST_JSON: 'clean-vitest.json' },
+      },
+      {
+        args: ['run', '-t', 'w2'],
+        env: { EVAL_INCLUDE: 'clean/*.eval.mjs', EVAL_THRESHOLDS: JSON.stringify({ name_correct: 0.5, args_exact_match: 0.5 }), EVAL_REPORT: 'filtered.json', EVAL_VITEST_JSON: 'filtered-vitest.json' },
+      },
+    ])) as [RunResult, RunResult, RunResult, RunResult, RunResult]
   })
   afterAll(() => project?.remove())
 
@@ -232,10 +250,6 @@ describe('eval projects run by vitest', () => {
   })
 
   it('gives the metrics of one run from --shard=1/2 and --shard=2/2 blob reports merged with --merge-reports', async () => {
-    // Each shard's files in one worker thread: the merge is what is tested (the whole run, with Vitest's default
-    // pool, is where the plain test's matchers come from the setup entry alone).
-    const shard1 = await project.run(['run', '--shard=1/2', '--reporter=blob', '--pool=threads', '--no-isolate'])
-    const shard2 = await project.run(['run', '--shard=2/2', '--reporter=blob', '--pool=threads', '--no-isolate'])
     expect(shard1.stderr + shard2.stderr).not.toContain('Error: ')
     const merged = await project.run(['--merge-reports'], { EVAL_REPORT: 'merged.json', EVAL_VITEST_JSON: 'merged-vitest.json' })
     expect(merged.code).not.toBe(0) // the errored samples' tests failed in the shards
@@ -243,24 +257,14 @@ describe('eval projects run by vitest', () => {
     expect(tests('merged-vitest.json')).toHaveLength(17)
   })
 
-  it('passes (exit 0) when every threshold is met', async () => {
-    const r = await project.run(['run'], {
-      EVAL_INCLUDE: 'clean/*.eval.mjs',
-      EVAL_THRESHOLDS: JSON.stringify({ has_call: 1, no_call_accuracy: 1 }),
-      EVAL_REPORT: 'clean.json',
-      EVAL_VITEST_JSON: 'clean-vitest.json',
-    })
+  it('passes (exit 0) when every threshold is met', () => {
+    const r = clean
     expect(r.code).toBe(0)
     expect(read('clean.json')).toMatchObject({ samples: 3, pass: true, thresholds: [{ metric: 'has_call', min: 1, actual: 1, pass: true }, { metric: 'no_call_accuracy' }] })
   })
 
-  it('-t runs only the matching samples; their thresholds are shown, not gated (a rate over one sample says nothing)', async () => {
-    const r = await project.run(['run', '-t', 'w2'], {
-      EVAL_INCLUDE: 'clean/*.eval.mjs',
-      EVAL_THRESHOLDS: JSON.stringify({ name_correct: 0.5, args_exact_match: 0.5 }),
-      EVAL_REPORT: 'filtered.json',
-      EVAL_VITEST_JSON: 'filtered-vitest.json',
-    })
+  it('-t runs only the matching samples; their thresholds are shown, not gated (a rate over one sample says nothing)', () => {
+    const r = filtered
     expect(r.code).toBe(0)
     expect(r.stdout).toContain('args_exact_match: 0.000 < required 0.500')
     expect(r.stdout).toContain('name_correct: 1.000 >= required 0.500')

@@ -2,9 +2,9 @@
 // samples sidecar (pointed at a baseline that does not exist yet, as a first run in CI is: it skips the comparison);
 // head runs compared with it (TOOL_EVALS_BASELINE) fail on a seeded drop, pass on as many flips in both directions,
 // fail when a `mustPass` sample flips; `tool-evals compare` on the two reports agrees with the reporter. Four vitest
-// subprocesses and two CLI processes (the Markdown verdict and a usage error, as a shell sees them); the three JSON
-// comparisons checked against the reporter's run `tool-evals compare` in process, as their subject is the numbers,
-// not the process.
+// runs in one process (their subject is the reports and exit codes) and two CLI processes (the Markdown verdict and a
+// usage error, as a shell sees them); the three JSON comparisons checked against the reporter's run `tool-evals
+// compare` in process, as their subject is the numbers, not the process.
 import { execFile } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -72,16 +72,21 @@ describe('baseline comparison in eval projects run by vitest', () => {
   const read = (file: string) => JSON.parse(readFileSync(join(project.dir, file), 'utf8'))
   const headRun = (name: string, wrong: number[]) => {
     project.write(`data/${name}.outputs.jsonl`, outputs(wrong))
-    return project.run(['run'], { EVAL_OUTPUTS: `data/${name}.outputs.jsonl`, EVAL_REPORT: `${name}/report.json`, EVAL_MD: `${name}/summary.md`, TOOL_EVALS_BASELINE: 'base/report.json' })
+    return { args: ['run'], env: { EVAL_OUTPUTS: `data/${name}.outputs.jsonl`, EVAL_REPORT: `${name}/report.json`, EVAL_MD: `${name}/summary.md`, TOOL_EVALS_BASELINE: 'base/report.json' } }
   }
 
   beforeAll(async () => {
     ensureBuilt()
     project = createEvalProject({ 'vitest.config.mjs': config, 'evals/weather.eval.mjs': evalFile, 'data/weather.jsonl': data, 'data/base.outputs.jsonl': outputs(range(0, 10)) })
     // The baseline run is also the missing-baseline case: nothing is at TOOL_EVALS_BASELINE yet.
-    base = await project.run(['run'], { EVAL_OUTPUTS: 'data/base.outputs.jsonl', EVAL_REPORT: 'base/report.json', TOOL_EVALS_BASELINE: 'nowhere/report.json' })
-    // Seeded drop: 10 more samples wrong. Noise: 5 fixed, 5 broken. mustPass: s30 alone broken.
-    ;[drop, noise, mustPass] = [await headRun('drop', range(0, 20)), await headRun('noise', [...range(5, 10), ...range(40, 45)]), await headRun('mustpass', [...range(0, 10), 30])]
+    // Seeded drop: 10 more samples wrong. Noise: 5 fixed, 5 broken. mustPass: s30 alone broken. The subject is the
+    // reports and exit codes, not the process: the four runs share one (project.runs).
+    ;[base, drop, noise, mustPass] = (await project.runs([
+      { args: ['run'], env: { EVAL_OUTPUTS: 'data/base.outputs.jsonl', EVAL_REPORT: 'base/report.json', TOOL_EVALS_BASELINE: 'nowhere/report.json' } },
+      headRun('drop', range(0, 20)),
+      headRun('noise', [...range(5, 10), ...range(40, 45)]),
+      headRun('mustpass', [...range(0, 10), 30]),
+    ])) as [RunResult, RunResult, RunResult, RunResult]
   })
   afterAll(() => project?.remove())
 

@@ -1,7 +1,7 @@
 // `data: 'hf://datasets/...'` in a real `vitest run` subprocess importing the built package, with HF_ENDPOINT on a
 // Hub-shaped server on 127.0.0.1: a Parquet split and a JSONL split (limit, maxSamples), a bad row and a missing
 // split as failing tests, the token sent and never printed; then the server stops and HF_HUB_OFFLINE=1 runs the same
-// evals from the cache. Two subprocesses.
+// evals from the cache. Two runs, in one process (project.runs).
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -69,6 +69,11 @@ describe('hf:// data in a vitest run', () => {
   let server: HubServer
   let online: RunResult
   let onlineTests: VitestJson['testResults'][number]['assertionResults']
+  /** The online run's files, read once it ended (the offline run writes them again); the offline run and its tests. */
+  let onlineVitestJson: string
+  let onlineReport: string
+  let offline: RunResult
+  let offlineTests: [string, string][]
 
   const tests = () => (JSON.parse(readFileSync(join(project.dir, 'vitest.json'), 'utf8')) as VitestJson).testResults.flatMap((r) => r.assertionResults)
 
@@ -76,8 +81,20 @@ describe('hf:// data in a vitest run', () => {
     ensureBuilt()
     server = await startHubServer({ repo: REPO, files: FILES, token: TOKEN })
     project = createEvalProject({ 'vitest.config.mjs': config, 'evals/hub.eval.mjs': evals, 'data/outputs.jsonl': recorded })
-    online = await project.run(['run'], { HF_ENDPOINT: server.url, HF_TOKEN: TOKEN })
-    onlineTests = tests()
+    // Both runs in one process (project.runs): what is tested is what each run reads and reports. The offline one
+    // runs with the server stopped.
+    ;[online, offline] = (await project.runs([
+      {
+        args: ['run'],
+        env: { HF_ENDPOINT: server.url, HF_TOKEN: TOKEN },
+        after: () => {
+          onlineTests = tests()
+          onlineVitestJson = readFileSync(join(project.dir, 'vitest.json'), 'utf8')
+          onlineReport = readFileSync(join(project.dir, 'report.json'), 'utf8')
+        },
+      },
+      { args: ['run'], env: { HF_ENDPOINT: server.url, HF_HUB_OFFLINE: '1' }, before: () => server.close(), after: () => void (offlineTests = tests().map((t) => [t.fullName, t.status])) },
+    ])) as [RunResult, RunResult]
   })
   afterAll(async () => {
     await server?.close()
@@ -97,7 +114,7 @@ describe('hf:// data in a vitest run', () => {
     expect(byName.get('hub-test t1')).toBe('passed')
     expect(byName.get('hub-test t2')).toBe('passed') // a wrong city is recorded, not failed
     expect(byName.get('hub-validation v2')).toBe('passed')
-    const report = JSON.parse(readFileSync(join(project.dir, 'report.json'), 'utf8')) as { samples?: { id: string }[] }
+    const report = JSON.parse(onlineReport) as { samples?: { id: string }[] }
     expect(JSON.stringify(report)).toContain('hub-validation')
   })
 
@@ -112,14 +129,12 @@ describe('hf:// data in a vitest run', () => {
   it('sends HF_TOKEN to the Hub and prints it nowhere', () => {
     expect(server.requests.length).toBeGreaterThan(0)
     expect(server.requests.every((r) => r.authorization === `Bearer ${TOKEN}`)).toBe(true)
-    const printed = online.stdout + online.stderr + readFileSync(join(project.dir, 'vitest.json'), 'utf8') + readFileSync(join(project.dir, 'report.json'), 'utf8')
+    const printed = online.stdout + online.stderr + onlineVitestJson + onlineReport
     expect(printed).not.toContain(TOKEN)
   })
 
-  it('runs again from the cache with HF_HUB_OFFLINE=1 and the server stopped', async () => {
-    await server.close()
-    const offline = await project.run(['run'], { HF_ENDPOINT: server.url, HF_HUB_OFFLINE: '1' })
-    const again = tests().map((t) => [t.fullName, t.status])
+  it('runs again from the cache with HF_HUB_OFFLINE=1 and the server stopped', () => {
+    const again = offlineTests
     expect(again.sort()).toEqual(onlineTests.map((t) => [t.fullName, t.status]).sort())
     expect(offline.stdout + offline.stderr).not.toContain('cannot reach')
   })

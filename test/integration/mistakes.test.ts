@@ -2,7 +2,7 @@
 // monorepo's script would: a misspelt describeEval option fails its suite with "did you mean" while the file's other
 // suites run; data and recordings resolve from Vitest's root (where the report goes), not the current directory; a
 // missing data file says where it was looked for; a threshold on a misspelt suite names the suites that ran; and a
-// misspelt plugin option stops the run at config load instead of running it with no gate. Two runs.
+// misspelt plugin option stops the run at config load instead of running it with no gate. Two runs, in one process.
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -45,10 +45,11 @@ beforeAll(async () => {
     'app/data/weather.jsonl': jsonl([sample('w1', 'Paris'), sample('w2', 'Rome')]),
     'app/data/weather.outputs.jsonl': jsonl([{ id: 'w1', output: hermes('Paris') }, { id: 'w2', output: hermes('Rome') }]),
   })
-  ;[run, typoRun] = await Promise.all([
-    project.run(['run', '--root', 'app', '--reporter=verbose']),
-    project.run(['run', '--root', 'app', '--config', 'typo.config.mjs']),
-  ])
+  // One process for both (project.runs): what is tested is what each run reports and its exit code.
+  ;[run, typoRun] = (await project.runs([
+    { args: ['run', '--root', 'app', '--reporter=verbose'] },
+    { args: ['run', '--root', 'app', '--config', 'typo.config.mjs'] },
+  ])) as [RunResult, RunResult]
 })
 afterAll(() => project?.remove())
 

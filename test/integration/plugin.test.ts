@@ -1,11 +1,11 @@
 // The `toolEvals()` plugin through real `vitest` subprocesses: the gate holds whatever `--reporter` the command line
 // names, the setup entry (matchers) is registered without `setupFiles`, and in watch mode an edit of a dataset or a
-// recording reruns the eval that read it. Four `vitest run`s and one watch, all in one project (the reporter-option
-// config is a second config file there, picked with --config).
+// recording reruns the eval that read it. Four `vitest run`s (in one process: project.runs) and one watch, all in
+// one project (the reporter-option config is a second config file there, picked with --config).
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createEvalProject, ensureBuilt, type EvalProject } from '../helpers/eval-project.js'
+import { createEvalProject, ensureBuilt, type EvalProject, type RunResult } from '../helpers/eval-project.js'
 
 const jsonl = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join('\n') + '\n'
 const gw = (city: string) => ({ name: 'get_weather', arguments: { city } })
@@ -64,8 +64,11 @@ const wrongOutputs = jsonl([
 
 let project: EvalProject
 const report = (file = 'report.json') => JSON.parse(readFileSync(join(project.dir, file), 'utf8'))
+/** The four `vitest run`s (one process: their subject is the exit code and what each writes), and what they wrote. */
+let junitRun: RunResult, withReporter: RunResult, reporterJunit: RunResult, passing: RunResult
+let junitReport: any, junitXml: string, passingReport: any
 
-beforeAll(() => {
+beforeAll(async () => {
   ensureBuilt()
   project = createEvalProject({
     'vitest.config.mjs': pluginConfig,
@@ -75,38 +78,55 @@ beforeAll(() => {
     'data/weather.jsonl': data,
     'data/weather.outputs.jsonl': wrongOutputs,
   })
+  ;[junitRun, withReporter, reporterJunit, passing] = (await project.runs([
+    {
+      args: ['run', '--reporter=junit', '--outputFile.junit=junit.xml'],
+      after: () => {
+        junitReport = report()
+        junitXml = readFileSync(join(project.dir, 'junit.xml'), 'utf8')
+      },
+    },
+    { args: ['run', '--config', 'reporter.config.mjs'] },
+    { args: ['run', '--config', 'reporter.config.mjs', '--reporter=junit'] },
+    // The thresholds met: the recording answers right for this run, then wrong again for the watch test.
+    {
+      args: ['run', '--reporter=dot'],
+      before: () => project.write('data/weather.outputs.jsonl', rightOutputs),
+      after: () => {
+        passingReport = report()
+        project.write('data/weather.outputs.jsonl', wrongOutputs)
+      },
+    },
+  ])) as [RunResult, RunResult, RunResult, RunResult]
 })
 afterAll(() => project?.remove())
 
 describe('toolEvals() plugin', () => {
-  it('--reporter=junit keeps the gate: a run under its thresholds exits non-zero', async () => {
-    const result = await project.run(['run', '--reporter=junit', '--outputFile.junit=junit.xml'])
+  it('--reporter=junit keeps the gate: a run under its thresholds exits non-zero', () => {
+    const result = junitRun
     expect(result.code).toBe(1)
-    expect(report()).toMatchObject({ pass: false, thresholdsPass: false, testsPass: true })
-    expect(readFileSync(join(project.dir, 'junit.xml'), 'utf8')).toContain('<testsuites')
+    expect(junitReport).toMatchObject({ pass: false, thresholdsPass: false, testsPass: true })
+    expect(junitXml).toContain('<testsuites')
     // The setup entry came with the plugin: the plain test's matcher passed.
-    expect(readFileSync(join(project.dir, 'junit.xml'), 'utf8')).toContain('matchers without setupFiles')
+    expect(junitXml).toContain('matchers without setupFiles')
     // The gate's verdict reaches JUnit as a real test case, run after the evals (JUnit alone would say green).
-    const junit = readFileSync(join(project.dir, 'junit.xml'), 'utf8')
+    const junit = junitXml
     expect(junit).toMatch(/<testsuites [^>]*failures="1"/)
     expect(junit).toMatch(/<testcase classname="[^"]*gate-test\.js" name="tool-evals gate"/)
     expect(junit).toContain('<failure message="the run fails its gate: args_exact_match: 0.500 &lt; required 0.900"')
     expect(junit.match(/<failure/g)).toHaveLength(1)
   })
 
-  it('the same config as a reporter option loses its gate to --reporter=junit (why the plugin exists)', async () => {
-    const withReporter = await project.run(['run', '--config', 'reporter.config.mjs'])
+  it('the same config as a reporter option loses its gate to --reporter=junit (why the plugin exists)', () => {
     expect(withReporter.code).toBe(1)
     expect(withReporter.stdout).toContain('args_exact_match: 0.500 < required 0.900')
-    expect((await project.run(['run', '--config', 'reporter.config.mjs', '--reporter=junit'])).code).toBe(0)
+    expect(reporterJunit.code).toBe(0)
   })
 
-  it('passes when the thresholds are met, whatever the reporters', async () => {
-    project.write('data/weather.outputs.jsonl', rightOutputs)
-    const result = await project.run(['run', '--reporter=dot'])
+  it('passes when the thresholds are met, whatever the reporters', () => {
+    const result = passing
     expect(result.code).toBe(0)
-    expect(report()).toMatchObject({ pass: true, samples: 2 })
-    project.write('data/weather.outputs.jsonl', wrongOutputs)
+    expect(passingReport).toMatchObject({ pass: true, samples: 2 })
   })
 
   it('watch mode: editing the recording, then the dataset, reruns the eval that reads them', async () => {

@@ -1,8 +1,9 @@
 // The opted-in scorers in real `vitest` subprocesses against the built package: schema metrics and judges (a
 // replayed judge keyed by judge sample id, and a counting judge behind the generation cache) in the report, a
 // threshold on their rates gating the exit code, a warm re-run asking the judge nothing, sharded runs merging to the
-// numbers of one run, and strict mode on BFCL samples. Five subprocesses: the BFCL suite is a third eval file of the
-// first run (its report and Vitest's JSON show each suite apart, and the gate lists each reason the run fails).
+// numbers of one run, and strict mode on BFCL samples. Five runs: the BFCL suite is a third eval file of the first
+// run (its report and Vitest's JSON show each suite apart, and the gate lists each reason the run fails). All but the
+// merge run in one process (project.runs).
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -113,6 +114,10 @@ const PASSING = JSON.stringify({ judge_tool_selection: 0.7, suites: { judged: { 
 describe('schema metrics and judges in eval projects run by vitest', () => {
   let project: EvalProject
   let first: RunResult
+  let passingRun: RunResult
+  /** The judge's calls after the first run and after the passing one. */
+  let callsAfterFirst: string[]
+  let callsAfterPassing: string[]
   const read = (file: string) => JSON.parse(readFileSync(join(project.dir, file), 'utf8'))
   const judgeCalls = () => {
     const log = join(project.dir, 'judge-calls.log')
@@ -130,7 +135,19 @@ describe('schema metrics and judges in eval projects run by vitest', () => {
       'data/weather.outputs.jsonl': weatherOutputs,
       'data/judge.jsonl': judgeAnswers,
     })
-    first = await project.run(['run'], { EVAL_THRESHOLDS: FAILING })
+    // Four runs in one process (project.runs): their subject is the reports and exit codes, not the process. The
+    // merge of the shards' blobs is a `vitest --merge-reports` process of its own, in its test.
+    ;[first, passingRun] = (await project.runs([
+      { args: ['run'], env: { EVAL_THRESHOLDS: FAILING }, after: () => void (callsAfterFirst = judgeCalls()) },
+      // The judged suites alone (the BFCL suite's strict sample fails a test whatever the thresholds).
+      {
+        args: ['run'],
+        env: { EVAL_INCLUDE: 'evals/{judged,cached}.eval.mjs', EVAL_THRESHOLDS: PASSING, EVAL_REPORT: 'passing.json', EVAL_VITEST_JSON: 'passing-vitest.json' },
+        after: () => void (callsAfterPassing = judgeCalls()),
+      },
+      { args: ['run', '--shard=1/2', '--reporter=blob'], env: { EVAL_THRESHOLDS: FAILING } },
+      { args: ['run', '--shard=2/2', '--reporter=blob'], env: { EVAL_THRESHOLDS: FAILING } },
+    ])) as [RunResult, RunResult, RunResult, RunResult]
   })
   afterAll(() => project?.remove())
 
@@ -183,17 +200,11 @@ describe('schema metrics and judges in eval projects run by vitest', () => {
     expect(w2.meta.toolEvals.record.scores.schema).toEqual({ tool_selection: 1, parameter_accuracy: 1, execution_success: 1, overall: 1 })
   })
 
-  it('passes (exit 0) when the thresholds are met; the warm re-run asks the cached judge nothing', async () => {
-    expect(judgeCalls()).toHaveLength(4) // w1..w4, one judge kind; errored w5 is not judged
-    // The judged suites alone (the BFCL suite's strict sample fails a test whatever the thresholds).
-    const r = await project.run(['run'], {
-      EVAL_INCLUDE: 'evals/{judged,cached}.eval.mjs',
-      EVAL_THRESHOLDS: PASSING,
-      EVAL_REPORT: 'passing.json',
-      EVAL_VITEST_JSON: 'passing-vitest.json',
-    })
+  it('passes (exit 0) when the thresholds are met; the warm re-run asks the cached judge nothing', () => {
+    expect(callsAfterFirst).toHaveLength(4) // w1..w4, one judge kind; errored w5 is not judged
+    const r = passingRun
     expect(r.code, r.stdout).toBe(0)
-    expect(judgeCalls()).toHaveLength(4)
+    expect(callsAfterPassing).toHaveLength(4)
     const passing = read('passing.json')
     expect(passing.pass).toBe(true)
     const first = read('report.json')
@@ -202,8 +213,6 @@ describe('schema metrics and judges in eval projects run by vitest', () => {
   })
 
   it('gives the numbers of one run from --shard=1/2 and --shard=2/2 blob reports merged with --merge-reports', async () => {
-    await project.run(['run', '--shard=1/2', '--reporter=blob'], { EVAL_THRESHOLDS: FAILING })
-    await project.run(['run', '--shard=2/2', '--reporter=blob'], { EVAL_THRESHOLDS: FAILING })
     const merged = await project.run(['--merge-reports'], { EVAL_THRESHOLDS: FAILING, EVAL_REPORT: 'merged.json', EVAL_VITEST_JSON: 'merged-vitest.json' })
     expect(merged.code).not.toBe(0)
     expect(comparableReport(read('merged.json'))).toEqual(comparableReport(read('report.json')))

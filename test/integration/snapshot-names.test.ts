@@ -1,12 +1,12 @@
 // Snapshot file names through real `vitest` subprocesses: suites whose slugs collide (`天気`/`日本`, `a b`/`a-b`)
 // get files of their own, so `-u` then a CI run passes; a 300-character suite name gets a short file name; a
 // truncated file fails with its real cause (not "timed out") and `-u` rewrites it; a file under its old name is
-// still read, and `-u` moves it. Four subprocesses in one project, each run the subject of its test: `-u` (the
-// suites above), CI (one file truncated; a suite whose file has its old name added), `-u`, CI.
+// still read, and `-u` moves it. Four runs in one project, sharing one process (project.runs), each the subject of
+// its test: `-u` (the suites above), CI (one file truncated; a suite whose file has its old name added), `-u`, CI.
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createEvalProject, ensureBuilt, type EvalProject } from '../helpers/eval-project.js'
+import { createEvalProject, ensureBuilt, type EvalProject, type RunResult } from '../helpers/eval-project.js'
 
 const jsonl = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join('\n') + '\n'
 const sample = (id: string, city: string) => ({ id, messages: [{ role: 'user', content: `Weather in ${city}?` }], expected: [{ name: 'get_weather', arguments: { city } }] })
@@ -53,8 +53,15 @@ describe('snapshot file names (real vitest runs)', () => {
   // The truncated file, and its text as -u wrote it.
   let path: string
   let text: string
+  let file: string
+  /** Each run and what it left on disk, read once it ended. */
+  let written: RunResult, broken: RunResult, fixed: RunResult, ci: RunResult
+  let writtenNames: string[], writtenIds: string[]
+  let brokenReport: any, ciReport: any
+  let fixedText: string, oldExists: boolean, fixedNames: string[], movedText: string | undefined
 
-  beforeAll(() => {
+  // The four runs share one process (project.runs): their subject is the files written and the reports.
+  beforeAll(async () => {
     ensureBuilt()
     const data: Record<string, string> = {}
     const outputs: unknown[] = []
@@ -63,32 +70,57 @@ describe('snapshot file names (real vitest runs)', () => {
       outputs.push(output(`${p}1`, 'Paris'), output(`${p}2`, 'Rome'))
     }
     project = createEvalProject({ 'vitest.config.mjs': config, 'evals/names.eval.mjs': namesEval, ...data, 'data/outputs.jsonl': jsonl(outputs) })
+    ;[written, broken, fixed, ci] = (await project.runs([
+      {
+        args: ['run', '-u'],
+        after: () => {
+          writtenNames = files(project.dir)
+          // Each file holds its own suite's samples only.
+          writtenIds = writtenNames.map((n) => readFileSync(join(project.dir, 'evals', n), 'utf8').trim().split('\n').map((l) => JSON.parse(l).id).join(','))
+        },
+      },
+      {
+        args: ['run'],
+        before: () => {
+          file = files(project.dir).find((n) => readFileSync(join(project.dir, 'evals', n), 'utf8').includes('"t1"'))!
+          path = join(project.dir, 'evals', file)
+          text = readFileSync(path, 'utf8')
+          writeFileSync(path, text.slice(0, text.length - 20)) // the last line cut short, as an interrupted write leaves it
+          // A suite whose snapshot has its old name: the CI run is the first to see it.
+          for (const [p, content] of Object.entries(oldNamed)) project.write(p, content)
+        },
+        after: () => void (brokenReport = report()),
+      },
+      {
+        args: ['run', '-u'],
+        after: () => {
+          fixedText = readFileSync(path, 'utf8')
+          oldExists = existsSync(join(project.dir, OLD))
+          fixedNames = files(project.dir)
+          const moved = fixedNames.find((n) => n.startsWith('names.eval.weather-tools'))
+          movedText = moved === undefined ? undefined : readFileSync(join(project.dir, 'evals', moved), 'utf8')
+        },
+      },
+      { args: ['run'], after: () => void (ciReport = report()) },
+    ])) as [RunResult, RunResult, RunResult, RunResult]
   })
   afterAll(() => project?.remove())
 
-  it('-u writes one file per suite (colliding slugs, a 300-character name)', { timeout: 240_000 }, async () => {
-    const written = await project.run(['run', '-u'])
+  it('-u writes one file per suite (colliding slugs, a 300-character name)', () => {
     expect(written.code, written.stdout + written.stderr).toBe(0)
-    const names = files(project.dir)
+    const names = writtenNames
     expect(names).toHaveLength(SUITES.length)
     for (const n of names) expect(n.length).toBeLessThan(120)
     // Each file holds its own suite's samples only.
-    const ids = names.map((n) => readFileSync(join(project.dir, 'evals', n), 'utf8').trim().split('\n').map((l) => JSON.parse(l).id).join(','))
+    const ids = writtenIds
     expect(ids.sort()).toEqual(SUITES.map(([, p]) => `${p}1,${p}2`).sort())
   })
 
-  it('a CI run reads every file -u wrote and one under its old name; a truncated file fails its samples with the real cause, not a timeout', { timeout: 240_000 }, async () => {
-    const file = files(project.dir).find((n) => readFileSync(join(project.dir, 'evals', n), 'utf8').includes('"t1"'))!
-    path = join(project.dir, 'evals', file)
-    text = readFileSync(path, 'utf8')
-    writeFileSync(path, text.slice(0, text.length - 20)) // the last line cut short, as an interrupted write leaves it
-    // A suite whose snapshot has its old name: the CI run is the first to see it.
-    for (const [p, content] of Object.entries(oldNamed)) project.write(p, content)
-    const broken = await project.run(['run'])
+  it('a CI run reads every file -u wrote and one under its old name; a truncated file fails its samples with the real cause, not a timeout', () => {
     expect(broken.code).toBe(1)
     const out = broken.stdout + broken.stderr
     expect(out).toContain(`evals/${file}:2: not a snapshot line (not valid JSON); fix it, or rerun with -u to rewrite the file`)
-    const reasons = (report().errored.samples as { id: string; reason: string }[]).map((s) => [s.id, s.reason])
+    const reasons = (brokenReport.errored.samples as { id: string; reason: string }[]).map((s) => [s.id, s.reason])
     expect(reasons.map(([id]) => id).sort()).toEqual(['t1', 't2'])
     for (const [, reason] of reasons) {
       expect(reason).toContain('tool-call snapshot')
@@ -96,23 +128,21 @@ describe('snapshot file names (real vitest runs)', () => {
     }
     // Only the truncated file's samples fail: every other suite's file, from -u or under its old name, reads as written.
     expect(out).toMatch(new RegExp(`Tests\\s+2 failed \\| ${N - 2} passed`))
-    expect(report().snapshots).toMatchObject({ changed: [], added: [], obsolete: [], unchanged: N - 2 })
-    expect(report().snapshots.files).toContainEqual({ file: OLD, written: false })
+    expect(brokenReport.snapshots).toMatchObject({ changed: [], added: [], obsolete: [], unchanged: N - 2 })
+    expect(brokenReport.snapshots.files).toContainEqual({ file: OLD, written: false })
   })
 
-  it('-u rewrites the truncated file and moves the old-named one to its new name; a CI run then passes', { timeout: 240_000 }, async () => {
-    const fixed = await project.run(['run', '-u'])
+  it('-u rewrites the truncated file and moves the old-named one to its new name; a CI run then passes', () => {
     expect(fixed.code, fixed.stdout + fixed.stderr).toBe(0)
-    expect(readFileSync(path, 'utf8')).toBe(text)
-    expect(existsSync(join(project.dir, OLD))).toBe(false)
-    const moved = files(project.dir).filter((n) => n.startsWith('names.eval.weather-tools'))
+    expect(fixedText).toBe(text)
+    expect(oldExists).toBe(false)
+    const moved = fixedNames.filter((n) => n.startsWith('names.eval.weather-tools'))
     expect(moved).toHaveLength(1)
     expect(moved[0]).toMatch(/^names\.eval\.weather-tools\.[0-9a-f]{10}\.calls\.jsonl$/)
-    expect(readFileSync(join(project.dir, 'evals', moved[0]!), 'utf8')).toBe(OLD_LINE)
-    expect(files(project.dir)).toHaveLength(SUITES.length + 1)
+    expect(movedText).toBe(OLD_LINE)
+    expect(fixedNames).toHaveLength(SUITES.length + 1)
 
-    const ci = await project.run(['run'])
     expect(ci.code, ci.stdout + ci.stderr).toBe(0)
-    expect(report().snapshots).toMatchObject({ changed: [], added: [], obsolete: [], unchanged: N })
+    expect(ciReport.snapshots).toMatchObject({ changed: [], added: [], obsolete: [], unchanged: N })
   })
 })

@@ -1,8 +1,8 @@
 // Repeated trials and intervals through a real `vitest run` over a replay file holding 3 lines per id (by order, or
 // tagged with `trial`): the three reducers (mean, all = pass^k, any = pass@k), flip rates and unstable samples in the
 // report, the rates' 95% Wilson intervals against an independent computation, thresholds on the lower bound, and
-// the tool-call snapshot of a suite with trials. Two subprocesses: `-u` writes the snapshot, then a CI run (read by
-// every test) finds it unchanged.
+// the tool-call snapshot of a suite with trials. Two runs in one process: `-u` writes the snapshot, then a CI run
+// (read by every test) finds it unchanged.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -74,8 +74,8 @@ describe('repeated trials and intervals (real vitest run)', () => {
       'data/weather.jsonl': data,
       'data/outputs.jsonl': outputs,
     })
-    written = await project.run(['run', '-u'])
-    run = await project.run(['run'])
+    // Both runs in one process (project.runs): what is tested is the snapshot written, the report and the exit code.
+    ;[written, run] = (await project.runs([{ args: ['run', '-u'] }, { args: ['run'] }])) as [RunResult, RunResult]
     report = JSON.parse(readFileSync(join(project.dir, 'report.json'), 'utf8'))
   })
   afterAll(() => project?.remove())

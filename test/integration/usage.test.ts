@@ -1,10 +1,10 @@
 // Usage, latency and cost through real `vitest run` subprocesses against the built package: report totals and
 // means per suite and overall, p50 / p95 against values computed here, cost from `pricing`, the judge's usage apart,
 // cached samples left out (a second run behind `cached()`), a `maxThresholds` bound failing the run (and a misspelt
-// one failing at startup), and --shard=1/2 + --shard=2/2 merged giving the numbers of one run. Six subprocesses: the
+// one failing at startup), and --shard=1/2 + --shard=2/2 merged giving the numbers of one run. Six runs: the
 // first run is at once the cold run behind `cached()` and the run with a bound over its maximum (neither changes a
 // number the report shows), and the shards run without the cache, so their merge equal to it is also the check that
-// the cache's cold run counts as a plain one.
+// the cache's cold run counts as a plain one. All but the merge run in one process (project.runs).
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -73,6 +73,11 @@ let project: EvalProject
 let first: RunResult
 /** The model's calls after the first run. */
 let firstCalls: string[]
+/** The shard runs (blob reports), the misspelt bound's run, the warm run behind `cached()`, and the model's calls before it. */
+let shards: [RunResult, RunResult]
+let typo: RunResult
+let warm: RunResult
+let callsBeforeWarm: number
 const CACHE = { EVAL_CACHE: '.gen-cache' }
 const read = (file: string) => JSON.parse(readFileSync(join(project.dir, file), 'utf8'))
 const modelCalls = () => (existsSync(join(project.dir, 'model-calls.log')) ? readFileSync(join(project.dir, 'model-calls.log'), 'utf8').trim().split('\n') : [])
@@ -108,8 +113,19 @@ beforeAll(async () => {
     'data/alpha.jsonl': dataOf('a', ALPHA),
     'data/beta.jsonl': dataOf('b', BETA),
   })
-  first = await project.run(['run'], { ...CACHE, EVAL_MD: 'summary.md', EVAL_MAX: JSON.stringify({ latency_p95_ms: 500, cost_usd: 1 }) })
-  firstCalls = modelCalls()
+  // Five runs in one process (project.runs): their subject is the reports and exit codes, not the process. The
+  // merge of the shards' blobs is a `vitest --merge-reports` process of its own, in its test.
+  let one: RunResult, two: RunResult
+  ;[first, one, two, typo, warm] = (await project.runs([
+    { args: ['run'], env: { ...CACHE, EVAL_MD: 'summary.md', EVAL_MAX: JSON.stringify({ latency_p95_ms: 500, cost_usd: 1 }) }, after: () => void (firstCalls = modelCalls()) },
+    // Without the cache: the merge equal to the first run is also the cached() cold run equal to a plain one.
+    { args: ['run', '--shard=1/2', '--reporter=blob'] },
+    { args: ['run', '--shard=2/2', '--reporter=blob'] },
+    { args: ['run'], env: { EVAL_MAX: JSON.stringify({ latency_p59_ms: 500 }), EVAL_REPORT: 'typo.json' } },
+    // Warm: every sample from the cache; the latency bound has nothing to measure, so it is not run.
+    { args: ['run'], env: { ...CACHE, EVAL_REPORT: 'warm.json', EVAL_MAX: JSON.stringify({ latency_p95_ms: 1 }) }, before: () => void (callsBeforeWarm = modelCalls().length) },
+  ])) as [RunResult, RunResult, RunResult, RunResult, RunResult]
+  shards = [one, two]
 })
 afterAll(() => project?.remove())
 
@@ -148,9 +164,7 @@ describe('usage, latency and cost in a real run', () => {
   })
 
   it('gives the numbers of one run from --shard=1/2 and --shard=2/2 blob reports merged with --merge-reports', async () => {
-    // Without the cache: the merge equal to the first run is also the cached() cold run equal to a plain one.
-    const one = await project.run(['run', '--shard=1/2', '--reporter=blob'])
-    const two = await project.run(['run', '--shard=2/2', '--reporter=blob'])
+    const [one, two] = shards
     expect(one.code + two.code).toBe(0)
     const merged = await project.run(['--merge-reports'], { EVAL_REPORT: 'merged.json' })
     expect(merged.code, merged.stdout + merged.stderr).toBe(0)
@@ -174,20 +188,18 @@ describe('usage, latency and cost in a real run', () => {
     expect(r.stdout).toContain(`latency_p95_ms: ${all.p95} > max 500`)
   })
 
-  it('a misspelt bound fails at startup, naming it and the known ones', async () => {
-    const r = await project.run(['run'], { EVAL_MAX: JSON.stringify({ latency_p59_ms: 500 }), EVAL_REPORT: 'typo.json' })
+  it('a misspelt bound fails at startup, naming it and the known ones', () => {
+    const r = typo
     expect(r.code).not.toBe(0)
     expect(r.stdout + r.stderr).toContain('unknown metric in `maxThresholds.latency_p59_ms`; known: latency_p50_ms, latency_p95_ms')
     expect(existsSync(join(project.dir, 'typo.json'))).toBe(false)
   })
 
-  it('leaves cached samples out of latency, tokens and cost (a second run behind cached())', async () => {
+  it('leaves cached samples out of latency, tokens and cost (a second run behind cached())', () => {
     // Cold (the first run): every sample called the model.
     expect(firstCalls).toHaveLength(ALPHA.length + BETA.length)
-    const before = modelCalls().length
+    const before = callsBeforeWarm
 
-    // Warm: every sample from the cache; the latency bound has nothing to measure, so it is not run.
-    const warm = await project.run(['run'], { ...CACHE, EVAL_REPORT: 'warm.json', EVAL_MAX: JSON.stringify({ latency_p95_ms: 1 }) })
     expect(warm.code, warm.stdout).toBe(0)
     expect(modelCalls()).toHaveLength(before)
     const report = read('warm.json')

@@ -1,7 +1,8 @@
 // A user scorer (defineScorer) in real `vitest` subprocesses against the built package: its metrics in the JSON report
 // and the terminal table, a threshold on one gating the exit code, a threshold on a metric no sample produced
 // failing by name (in the same run: each failed threshold is its own reason in the report's gate), and --shard=1/2 +
-// --shard=2/2 blob reports merged with --merge-reports giving the numbers of one unsharded run. Four subprocesses.
+// --shard=2/2 blob reports merged with --merge-reports giving the numbers of one unsharded run. Four runs: the first
+// and the shards in one process (project.runs), the merge in a process of its own.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -62,6 +63,7 @@ const THRESHOLDS = JSON.stringify({ 'units.celsius': 0.7, 'units.has_city': 0.8,
 describe('a user scorer in eval projects run by vitest', () => {
   let project: EvalProject
   let first: RunResult
+  let shards: RunResult[]
   const read = (file: string) => JSON.parse(readFileSync(join(project.dir, file), 'utf8'))
 
   beforeAll(async () => {
@@ -73,7 +75,13 @@ describe('a user scorer in eval projects run by vitest', () => {
       'data/weather.jsonl': data,
       'data/weather.outputs.jsonl': outputs,
     })
-    first = await project.run(['run'], { EVAL_THRESHOLDS: THRESHOLDS })
+    // The first run and the two shards in one process (project.runs): their subject is the reports and exit codes.
+    // The merge of the shards' blobs is a `vitest --merge-reports` process of its own, in its test.
+    ;[first, ...shards] = (await project.runs([
+      { args: ['run'], env: { EVAL_THRESHOLDS: THRESHOLDS } },
+      { args: ['run', '--shard=1/2', '--reporter=blob'], env: { EVAL_THRESHOLDS: THRESHOLDS } },
+      { args: ['run', '--shard=2/2', '--reporter=blob'], env: { EVAL_THRESHOLDS: THRESHOLDS } },
+    ])) as [RunResult, RunResult, RunResult]
   })
   afterAll(() => project?.remove())
 
@@ -111,8 +119,7 @@ describe('a user scorer in eval projects run by vitest', () => {
   })
 
   it('gives the numbers of one run from --shard=1/2 and --shard=2/2 blob reports merged with --merge-reports', async () => {
-    const one = await project.run(['run', '--shard=1/2', '--reporter=blob'], { EVAL_THRESHOLDS: THRESHOLDS })
-    const two = await project.run(['run', '--shard=2/2', '--reporter=blob'], { EVAL_THRESHOLDS: THRESHOLDS })
+    const [one, two] = shards as [RunResult, RunResult]
     expect(one.code + two.code, one.stderr + two.stderr).toBe(0) // the blob reporter alone gates nothing
     const merged = await project.run(['--merge-reports'], { EVAL_THRESHOLDS: THRESHOLDS, EVAL_REPORT: 'merged.json' })
     expect(merged.code).not.toBe(0)

@@ -1,5 +1,5 @@
 // One run with every feature on (thresholds, a baseline, a built-in and a user scorer, trials, dialogues, usage, an
-// errored sample, fully right samples), through real `vitest run` subprocesses: the JSON report, the Markdown
+// errored sample, fully right samples), through real `vitest run`s (one process): the JSON report, the Markdown
 // summary, the terminal and the HTML page (opened in Chromium) show the same rates, n, intervals, p-values and
 // verdicts, because each renders the one decided report.
 import { readFileSync } from 'node:fs'
@@ -83,9 +83,12 @@ const headMarkdown = () => {
 beforeAll(async () => {
   ensureBuilt()
   project = createEvalProject({ 'vitest.config.mjs': config, 'evals/weather.eval.mjs': evalFile })
-  await project.run(['run'], { REPORT: 'baseline/report.json' })
-  const [result, launched] = await Promise.all([project.run(['run'], { HEAD: '1', TOOL_EVALS_BASELINE: 'baseline/report.json' }), launchChromium()])
-  head = result
+  // The baseline and the head run in one process (project.runs): what is tested is what the head run shows.
+  const [runs, launched] = await Promise.all([
+    project.runs([{ args: ['run'], env: { REPORT: 'baseline/report.json' } }, { args: ['run'], env: { HEAD: '1', TOOL_EVALS_BASELINE: 'baseline/report.json' } }]),
+    launchChromium(),
+  ])
+  head = runs[1] as RunResult
   browser = launched
 }, 240_000)
 afterAll(async () => {
