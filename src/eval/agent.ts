@@ -231,9 +231,9 @@ export class StepUsage {
     const n = u?.requests ?? 1
     this.requests += n
     if (u && (u.promptTokens !== undefined || u.completionTokens !== undefined || u.latencyMs !== undefined || u.costUsd !== undefined)) this.reported = true
-    this.promptTokens = u?.promptTokens === undefined || this.promptTokens === undefined ? undefined : this.promptTokens + u.promptTokens
-    this.completionTokens = u?.completionTokens === undefined || this.completionTokens === undefined ? undefined : this.completionTokens + u.completionTokens
-    this.costUsd = u?.costUsd === undefined || this.costUsd === undefined ? undefined : this.costUsd + u.costUsd
+    this.promptTokens = addAmount(this.promptTokens, u?.promptTokens)
+    this.completionTokens = addAmount(this.completionTokens, u?.completionTokens)
+    this.costUsd = addAmount(this.costUsd, u?.costUsd)
     const each = u?.latenciesMs ?? (u?.latencyMs !== undefined && n === 1 ? [u.latencyMs] : undefined)
     this.latencies = each === undefined || this.latencies === undefined ? undefined : [...this.latencies, ...each]
   }
@@ -255,6 +255,14 @@ export class StepUsage {
     if (this.retries > 0) out.retries = this.retries
     return out
   }
+}
+
+/**
+ * A running sum plus one step's amount; unknown once a step gives none or one that is no amount (NaN, negative,
+ * Infinity): a provider's -0.5 beside 1.0 must not sum to a plausible 0.5 (usageRecord would keep it as billed).
+ */
+function addAmount(sum: number | undefined, v: number | undefined): number | undefined {
+  return sum === undefined || typeof v !== 'number' || !Number.isFinite(v) || v < 0 ? undefined : sum + v
 }
 
 function stepOptions(options: { signal?: AbortSignal | undefined; deadline?: number | undefined }): GenerateOptions {

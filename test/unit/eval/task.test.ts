@@ -191,6 +191,11 @@ describe('a task reports its own cost', () => {
     expect(u.total()).toMatchObject({ requests: 2, promptTokens: 11, costUsd: 0.75 })
     u.add({ usage: { promptTokens: 7 } })
     expect(u.total()).not.toHaveProperty('costUsd')
+    // A step's amount that is no amount (a provider's negative or NaN cost) leaves the sum unknown, never offset.
+    const bad = new StepUsage()
+    bad.add({ usage: { promptTokens: 5, costUsd: 1 } })
+    bad.add({ usage: { promptTokens: -2, costUsd: -0.5 } })
+    expect(bad.total()).toEqual({ requests: 2 })
   })
 
   it('fromGenerateText: `stepCostUsd` read per step and summed; a step without one leaves it unknown; a bad one is named', () => {
