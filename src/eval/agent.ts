@@ -17,6 +17,7 @@ import { outputCalls } from './scorers.js'
 import type { McpTools } from './mcp/tools.js'
 import { ToolRuntimeError, unknownToolMessage, type AgentEnvironment, type EnvironmentFactory, type ToolContext, type ToolFunction } from './environment.js'
 import { trajectoryCalls, type ToolOutcome, type Trajectory, type TrajectoryStep } from '../score/trajectory.js'
+import { usageAmount } from '../score/usage.js'
 
 // The shapes an environment is made of live in environment.ts, which the MCP environment stands on too.
 export { ToolRuntimeError, unknownToolMessage, type AgentEnvironment, type EnvironmentFactory, type ToolContext, type ToolFunction } from './environment.js'
@@ -262,7 +263,8 @@ export class StepUsage {
  * Infinity): a provider's -0.5 beside 1.0 must not sum to a plausible 0.5 (usageRecord would keep it as billed).
  */
 function addAmount(sum: number | undefined, v: number | undefined): number | undefined {
-  return sum === undefined || typeof v !== 'number' || !Number.isFinite(v) || v < 0 ? undefined : sum + v
+  const amount = usageAmount(v)
+  return sum === undefined || amount === undefined ? undefined : sum + amount
 }
 
 function stepOptions(options: { signal?: AbortSignal | undefined; deadline?: number | undefined }): GenerateOptions {
