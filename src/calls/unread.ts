@@ -62,15 +62,26 @@ export function closingTokenAt(text: string, i: number, to = text.length): numbe
 /** End tokens written as a bare tag (Gemma's); other bare tags (`<city>`) may be a format's argument tags. */
 const BARE_END_TOKENS = ['<eos>', '<end_of_turn>', '<eot>']
 
-/** `<|name|>` or `<｜name｜>` (`bar` the bar it opens with) at `i`: a name of at most 64 letters, digits, `_▁:.-`. */
+/**
+ * `<|name|>` or `<｜name｜>` (`bar` the bar it opens with) at `i` whose name ends a turn or a message: a name of at most
+ * 64 letters, digits, `_▁:.-` with a word of END_WORDS. Other special tokens may open what follows
+ * (`<|python_tag|>{…}`, `<|tool_call_argument_begin|>`): text glued after them is judged as unread.
+ */
 function specialTokenAt(text: string, i: number, to: number, bar: number): number {
   for (let j = i + 2; j < to && j < i + 68; j++) {
     const c = text.charCodeAt(j)
-    if (c === bar) return j > i + 2 && text.charCodeAt(j + 1) === 62 /* > */ && j + 2 <= to ? j + 2 - i : 0
+    if (c === bar) return j > i + 2 && text.charCodeAt(j + 1) === 62 /* > */ && j + 2 <= to && endsTurn(text.slice(i + 2, j)) ? j + 2 - i : 0
     const name = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45 || c === 46 || c === 58 || c === 0x2581 /* ▁ */
     if (!name) return 0
   }
   return 0
+}
+
+/** Words of a special token's name that end a turn or a message (`eot_id`, `im_end`, `end▁of▁sentence`, `endoftext`, `return`). */
+const END_WORDS = new Set(['end', 'eot', 'eom', 'eos', 'endoftext', 'return'])
+
+function endsTurn(name: string): boolean {
+  return name.toLowerCase().split(/[_▁:.-]/).some((w) => END_WORDS.has(w))
 }
 
 /** Whether `c` is a character of prose that no format writes arguments with (letters, digits, spaces, `.,!?;-`). */

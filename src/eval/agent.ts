@@ -17,6 +17,7 @@ import { outputCalls } from './scorers.js'
 import type { McpTools } from './mcp/tools.js'
 import { ToolRuntimeError, unknownToolMessage, type AgentEnvironment, type EnvironmentFactory, type ToolContext, type ToolFunction } from './environment.js'
 import { trajectoryCalls, type ToolOutcome, type Trajectory, type TrajectoryStep } from '../score/trajectory.js'
+import { usageAmount } from '../score/usage.js'
 
 // The shapes an environment is made of live in environment.ts, which the MCP environment stands on too.
 export { ToolRuntimeError, unknownToolMessage, type AgentEnvironment, type EnvironmentFactory, type ToolContext, type ToolFunction } from './environment.js'
@@ -231,9 +232,9 @@ export class StepUsage {
     const n = u?.requests ?? 1
     this.requests += n
     if (u && (u.promptTokens !== undefined || u.completionTokens !== undefined || u.latencyMs !== undefined || u.costUsd !== undefined)) this.reported = true
-    this.promptTokens = u?.promptTokens === undefined || this.promptTokens === undefined ? undefined : this.promptTokens + u.promptTokens
-    this.completionTokens = u?.completionTokens === undefined || this.completionTokens === undefined ? undefined : this.completionTokens + u.completionTokens
-    this.costUsd = u?.costUsd === undefined || this.costUsd === undefined ? undefined : this.costUsd + u.costUsd
+    this.promptTokens = addAmount(this.promptTokens, u?.promptTokens)
+    this.completionTokens = addAmount(this.completionTokens, u?.completionTokens)
+    this.costUsd = addAmount(this.costUsd, u?.costUsd)
     const each = u?.latenciesMs ?? (u?.latencyMs !== undefined && n === 1 ? [u.latencyMs] : undefined)
     this.latencies = each === undefined || this.latencies === undefined ? undefined : [...this.latencies, ...each]
   }
@@ -255,6 +256,15 @@ export class StepUsage {
     if (this.retries > 0) out.retries = this.retries
     return out
   }
+}
+
+/**
+ * A running sum plus one step's amount; unknown once a step gives none or one that is no amount (NaN, negative,
+ * Infinity): a provider's -0.5 beside 1.0 must not sum to a plausible 0.5 (usageRecord would keep it as billed).
+ */
+function addAmount(sum: number | undefined, v: number | undefined): number | undefined {
+  const amount = usageAmount(v)
+  return sum === undefined || amount === undefined ? undefined : sum + amount
 }
 
 function stepOptions(options: { signal?: AbortSignal | undefined; deadline?: number | undefined }): GenerateOptions {

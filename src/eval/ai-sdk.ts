@@ -14,10 +14,9 @@
 import type { LanguageModel, ModelMessage, StopCondition, ToolSet } from 'ai'
 import { checkOptionKeys, type OptionKeys } from '../calls/options.js'
 import { isPlainObject } from '../calls/call-object.js'
-import { printable } from '../calls/printable.js'
 import type { ChatMessage } from '../calls/types.js'
 import type { Sample } from '../data/types.js'
-import type { EvalTask, TaskCall, TaskOutput, TaskStep, TaskText, TaskTrajectory, TaskUsage } from './task.js'
+import { badAmount, type EvalTask, type TaskCall, type TaskOutput, type TaskStep, type TaskText, type TaskTrajectory, type TaskUsage } from './task.js'
 
 export interface AiSdkTaskOptions {
   /** Any AI SDK language model: `createOpenAICompatible(...)('model')`, `openai('gpt-4o')`, a gateway id. */
@@ -259,7 +258,7 @@ function stepsUsage(steps: readonly StepLike[], stepCost: StepCost | undefined):
     const costs = steps.map((s, i) => {
       const cost = stepCost(s)
       if (cost !== undefined && (typeof cost !== 'number' || !Number.isFinite(cost) || cost < 0)) {
-        throw new TypeError(`fromGenerateText: \`stepCostUsd\` gave step ${i + 1} a cost that is not a number >= 0 (${printable(String(JSON.stringify(cost) ?? cost))})`)
+        throw new TypeError(`fromGenerateText: \`stepCostUsd\` gave step ${i + 1} a cost that is not a number >= 0 (${badAmount(cost)})`)
       }
       return cost
     })

@@ -11,6 +11,7 @@
 import { thrownMessage } from '../calls/thrown.js'
 import { isPlainObject } from '../calls/call-object.js'
 import { closest } from '../calls/options.js'
+import { printable } from '../calls/printable.js'
 import type { ToolCall } from '../calls/types.js'
 import type { Sample } from '../data/types.js'
 import { callsFromOpenAI } from '../models/replay.js'
@@ -313,6 +314,16 @@ function contentOf(value: unknown): string {
   }
 }
 
+/**
+ * A value given where an amount belongs, for an error message: a scalar as written (a string cut at 40 characters),
+ * anything else by its kind only. An object there may be a whole response, headers and keys included: never printed.
+ */
+export function badAmount(v: unknown): string {
+  if (typeof v === 'string') return printable(JSON.stringify(v.length <= 40 ? v : `${v.slice(0, 40)}…`))
+  if (typeof v === 'number' || typeof v === 'boolean' || v === null || v === undefined) return String(v)
+  return Array.isArray(v) ? 'a list' : `a value of type ${typeof v}`
+}
+
 const TASK_USAGE_KEYS: readonly string[] = ['promptTokens', 'completionTokens', 'requests', 'latencyMs', 'latenciesMs', 'costUsd']
 
 /** A task's usage, each count checked (a bad one is a shape error: a wrong number must not reach the report). */
@@ -324,7 +335,7 @@ export function taskUsage(value: unknown): ModelOutput['usage'] | undefined {
     const v = value[key]
     if (v === undefined) continue
     if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || (key === 'requests' && (!Number.isInteger(v) || v < 1))) {
-      throw new TaskShapeError(`\`usage.${key}\` that is not a ${key === 'requests' ? 'positive integer' : 'number >= 0'} (${JSON.stringify(v)})`)
+      throw new TaskShapeError(`\`usage.${key}\` that is not a ${key === 'requests' ? 'positive integer' : 'number >= 0'} (${badAmount(v)})`)
     }
     usage[key] = v
   }

@@ -33,7 +33,8 @@ export function roundMs(ms: number): number {
   return Math.round(ms * 10) / 10
 }
 
-function count(n: unknown): number | undefined {
+/** `n` when it is an amount (a finite number >= 0: a count, a latency, a cost), else undefined (unknown). */
+export function usageAmount(n: unknown): number | undefined {
   return typeof n === 'number' && Number.isFinite(n) && n >= 0 ? n : undefined
 }
 
@@ -49,20 +50,20 @@ export function usageRecord(provider: string, output: UsageSource): UsageRecord 
   const record: UsageRecord = { provider }
   const fields = ['promptTokens', 'completionTokens', 'latencyMs', 'firstTokenMs'] as const
   for (const k of fields) {
-    const v = count(u?.[k])
+    const v = usageAmount(u?.[k])
     if (v !== undefined) record[k] = k === 'latencyMs' || k === 'firstTokenMs' ? roundMs(v) : Math.round(v)
   }
   // A cost is kept as billed (no rounding: fractions of a cent add up); one that is no amount is unknown, not zero.
-  const cost = count(u?.costUsd)
+  const cost = usageAmount(u?.costUsd)
   if (cost !== undefined) record.costUsd = cost
   // Several generations (an agent loop's steps): counted, each one's latency kept; a summed latency that cannot be
   // split into its requests is no request's latency, so it is left out rather than counted as one slow request.
-  const requests = count(u?.requests)
+  const requests = usageAmount(u?.requests)
   if (requests !== undefined && Number.isInteger(requests) && requests > 1) {
     record.requests = requests
     const each = u?.latenciesMs
     delete record.firstTokenMs
-    if (Array.isArray(each) && each.length === requests && each.every((v) => count(v) !== undefined)) {
+    if (Array.isArray(each) && each.length === requests && each.every((v) => usageAmount(v) !== undefined)) {
       record.latenciesMs = each.map(roundMs)
       record.latencyMs = roundMs(record.latenciesMs.reduce((a, b) => a + b, 0))
     } else delete record.latencyMs

@@ -167,7 +167,10 @@ export function planGate(outcomes: readonly SampleOutcome[], trialsReport: { cou
   // drop's own variance then carries the dialogues' design effect as the noise does (power.ts, seUnder); ψ from the
   // clustered variance counted the design effect in the noise and left it out of the drop (72% power at the stated
   // size, not 80%).
-  const design: GateDesign = { n, clusters, mcnemar: !multi && binary, discordance: (2 * independentVar) / n, se: Math.sqrt(2 * sumVar) / n, rate: rateSum / n }
+  const design: GateDesign = { n, clusters, mcnemar: !multi && binary, discordance: (2 * independentVar) / n, se: Math.sqrt(2 * sumVar) / n }
+  // The drop model (power.ts, dropPairs) loses right 0/1 outcomes: its base rate means nothing for other values (a
+  // similarity score), which keep the model's upper bound.
+  if (binary) design.rate = rateSum / n
   const { family, familyMax, share } = expectedFamily(outcomes, primary, metric, trials, alpha)
   const level = alpha * share
   const planned = scaleDesign(design, 1, trials)

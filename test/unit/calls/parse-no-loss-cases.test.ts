@@ -131,6 +131,12 @@ describe('Functionary v3.2', () => {
     invalid('f\n{"a": 7}9, "b": 2}', 'functionary_v3_2')
     valid('f\n{"a": 1}>>>all\nDone.', { a: 1 }, 'functionary_v3_2')
   })
+  it('an end-of-turn token glued to the call is content; another special token opens text that is unread', () => {
+    valid('f\n{"a": "V"}<|eot_id|>', { a: 'V' }, 'functionary_v3_2')
+    valid('f\n{"a": "V"}<|eom_id|>', { a: 'V' }, 'functionary_v3_2')
+    invalid('f\n{"a": "V"}<|python_tag|>{"b": "2"}', 'functionary_v3_2')
+    invalid('f\n{"a": "V"}<|tool_call_argument_begin|>{"b": "2"}', 'functionary_v3_2')
+  })
 })
 
 describe('invoke and parameter tags (MiniMax M2, Step-3, ATEM, GigaChat 3.5, MiniCPM 5)', () => {

@@ -182,6 +182,13 @@ describe('a task reports its own cost', () => {
       expect(() => taskOutput({ text: 'x', usage: { costUsd: bad } }), String(bad)).toThrow(/`usage.costUsd` that is not a number >= 0/)
     }
     expect(() => taskOutput({ text: 'x', usage: { costUSD: 1 } })).toThrow(/`usage.costUSD`, which is not a usage field .*did you mean `costUsd`\?/)
+    // An object where the amount belongs (a whole response, its key included) is named by its kind, never printed.
+    const response = { cost: 0.01, headers: { authorization: 'Bearer sk-secret-1234' } }
+    expect(() => taskOutput({ text: 'x', usage: { costUsd: response } })).toThrow(/`usage.costUsd` that is not a number >= 0 \(a value of type object\)/)
+    const cyclic: Record<string, unknown> = {}
+    cyclic['self'] = cyclic
+    expect(() => taskOutput({ text: 'x', usage: { costUsd: cyclic } })).toThrow(/that is not a number >= 0 \(a value of type object\)/)
+    expect(() => taskOutput({ text: 'x', usage: { costUsd: 10n } })).toThrow(/that is not a number >= 0 \(a value of type bigint\)/)
   })
 
   it('an agent run sums every step\'s cost; one step without a cost leaves the run\'s cost unknown', () => {
@@ -191,6 +198,11 @@ describe('a task reports its own cost', () => {
     expect(u.total()).toMatchObject({ requests: 2, promptTokens: 11, costUsd: 0.75 })
     u.add({ usage: { promptTokens: 7 } })
     expect(u.total()).not.toHaveProperty('costUsd')
+    // A step's amount that is no amount (a provider's negative or NaN cost) leaves the sum unknown, never offset.
+    const bad = new StepUsage()
+    bad.add({ usage: { promptTokens: 5, costUsd: 1 } })
+    bad.add({ usage: { promptTokens: -2, costUsd: -0.5 } })
+    expect(bad.total()).toEqual({ requests: 2 })
   })
 
   it('fromGenerateText: `stepCostUsd` read per step and summed; a step without one leaves it unknown; a bad one is named', () => {

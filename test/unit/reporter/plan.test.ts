@@ -119,6 +119,16 @@ describe('planGate on dialogues', () => {
     expect(correlated.notes.join(' ')).toMatch(/samples needed may be 0\.\d\d× to \d\.\d\d× what is named/)
     expect(planGate(baseline(), { count: 3 }).notes.join(' ')).not.toMatch(/degrees of freedom/)
   })
+
+  it('a metric that is not 0/1 per trial (a similarity score) keeps the upper bound: its base rate is no rate of right answers', () => {
+    const lines: SampleOutcome[] = []
+    for (let i = 0; i < 200; i++) for (let t = 0; t < 3; t++) lines.push({ suite: 's', id: `c${i}`, trial: t, values: { similarity: i % 2 ? [0.1, 0.35, 0.6][t]! : 0.35 }, failures: [] })
+    const p = planGate(lines, undefined, { metric: 'similarity' })
+    // Each sample alone: se² = ψ/n. With the base rate (0.35) read as one, ψ/p̄ ≈ 2 made a drop remove noise (52% power
+    // at 10 points where the rate-free bound gives 48%).
+    const design = { n: p.samples, clusters: p.samples, mcnemar: false, discordance: p.discordance, se: Math.sqrt(p.discordance / p.samples) }
+    for (const { drop, power } of p.powerAt) expect(power).toBeCloseTo(gatePower(scaleDesign(design, 1, 1), drop, p.level, p.minDrop), 12)
+  })
 })
 
 /** mulberry32, seeded: the simulated gate below is deterministic. */
