@@ -119,7 +119,9 @@ describe('usage counted per generation', () => {
 
   it('a summed latency of several requests without each one is no latency', () => {
     expect(usageRecord('t', { usage: { promptTokens: 3, latencyMs: 900, requests: 3 } })).toEqual({ provider: 't', promptTokens: 3, requests: 3 })
-    expect(usageRecord('t', { usage: { requests: 3 } })).toBeUndefined()
+    // Three fresh generations that reported nothing: counted, their usage unknown (a cache hit of them: no record).
+    expect(usageRecord('t', { usage: { requests: 3 } })).toEqual({ provider: 't', requests: 3 })
+    expect(usageRecord('t', { usage: { requests: 3 }, cached: true })).toBeUndefined()
   })
 })
 

@@ -112,12 +112,15 @@ describe('per-sample record', () => {
     expect(record).toEqual({ id: 'x' })
   })
 
-  it('sums judgements: cached only when every one was, no first-token time', () => {
+  it('sums judgements: the fresh ones (a cached one ran no judge), cached only when every one was, no first-token time', () => {
     expect(sumUsage([
       { provider: 'j', promptTokens: 1, latencyMs: 0.1, firstTokenMs: 5, cached: true },
       { provider: 'j', promptTokens: 2, latencyMs: 0.2 },
-    ])).toEqual({ provider: 'j', promptTokens: 3, latencyMs: 0.3 })
-    expect(usageRecord('m', { usage: { promptTokens: -1, latencyMs: Number.NaN } })).toBeUndefined()
+      { provider: 'j', promptTokens: 4, latencyMs: 0.4, firstTokenMs: 1 },
+    ])).toEqual({ provider: 'j', promptTokens: 6, latencyMs: 0.6 })
+    expect(sumUsage([{ provider: 'j', promptTokens: 1, cached: true }, { provider: 'j', promptTokens: 2, cached: true }])).toEqual({ provider: 'j', promptTokens: 1, cached: true })
+    // Amounts that are none: a fresh generation whose usage is unknown, not one that used nothing.
+    expect(usageRecord('m', { usage: { promptTokens: -1, latencyMs: Number.NaN } })).toEqual({ provider: 'm' })
   })
 })
 
