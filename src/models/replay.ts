@@ -64,6 +64,8 @@ export function replay(path: string | URL, options: ReplayOptions = {}): ModelPr
       recording ??= readRecording(typeof path === 'string' ? resolveInput(path) : path, file)
       const hit = sample.trial === undefined ? recording.byId.get(sample.id) : trialLine(recording, sample.id, sample.trial)
       if (hit?.output) {
+        // Marked: no model ran now, so an answer without usage records none (a skip records none anyway).
+        if (hit.output.skipped !== undefined) return hit.output
         if (options.format !== undefined && hit.output.format === undefined && hit.output.text !== undefined) {
           return { ...hit.output, format: options.format, replayed: true }
         }
