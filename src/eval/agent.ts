@@ -260,7 +260,6 @@ export class StepUsage {
     const out: NonNullable<AgentRun['usage']> = {}
     if (this.requests > 0) out.requests = this.requests
     if (this.reported) {
-      out.requests = this.requests
       if (this.promptTokens !== undefined) out.promptTokens = this.promptTokens
       if (this.completionTokens !== undefined) out.completionTokens = this.completionTokens
       if (this.costUsd !== undefined && this.requests > 0) out.costUsd = this.costUsd

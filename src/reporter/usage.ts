@@ -235,7 +235,7 @@ export type TokenCount = 'prompt' | 'completion'
 
 /**
  * Why a part's token total is partial or unknown: `prompt tokens unknown for 2 of 5 samples of <id>`, per provider
- * (`tokens unknown for …` when both counts are missing for the same samples); undefined: every fresh sample has it.
+ * (`prompt and completion tokens unknown for …` when as many samples lack each); undefined: every fresh sample has it.
  */
 export function unknownTokensNote(part: UsagePartReport | undefined, counts: readonly TokenCount[] = ['prompt', 'completion']): string | undefined {
   if (!part) return undefined
@@ -243,7 +243,7 @@ export function unknownTokensNote(part: UsagePartReport | undefined, counts: rea
   for (const [id, p] of Object.entries(part.providers)) {
     const missing = counts.map((c) => [c, (c === 'prompt' ? p.promptTokensUnknown : p.completionTokensUnknown) ?? 0] as const).filter(([, n]) => n > 0)
     if (missing.length === 0) continue
-    if (missing.length === 2 && missing[0]?.[1] === missing[1]?.[1]) notes.push(`tokens unknown for ${missing[0]?.[1]} of ${p.samples} samples of ${id}`)
+    if (missing.length === 2 && missing[0]?.[1] === missing[1]?.[1]) notes.push(`prompt and completion tokens unknown for ${missing[0]?.[1]} of ${p.samples} samples of ${id}`)
     else for (const [c, n] of missing) notes.push(`${c} tokens unknown for ${n} of ${p.samples} samples of ${id}`)
   }
   return notes.length > 0 ? notes.join('; ') : undefined

@@ -120,10 +120,10 @@ describe('schema metrics and judges in eval projects run by vitest', () => {
   let callsAfterPassing: string[]
   const read = (file: string) => JSON.parse(readFileSync(join(project.dir, file), 'utf8'))
   /** A report without its usage sections (a cold run's judge reported usage unknown; a warm one ran none). */
-  const withoutUsage = (report: { usage?: unknown; suites: Record<string, { usage?: unknown }> }) => ({
+  const withoutUsage = (report: Record<string, unknown>) => ({
     ...report,
     usage: undefined,
-    suites: Object.fromEntries(Object.entries(report.suites).map(([k, v]) => [k, { ...v, usage: undefined }])),
+    suites: Object.fromEntries(Object.entries(report['suites'] as Record<string, object>).map(([k, v]) => [k, { ...v, usage: undefined }])),
   })
   const judgeCalls = () => {
     const log = join(project.dir, 'judge-calls.log')

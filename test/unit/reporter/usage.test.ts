@@ -350,7 +350,7 @@ describe('usage a fresh generation did not report', () => {
       unpriced: ['m'],
     })
     expect(overall.model.latencyMs?.samples).toBe(3)
-    expect(describeUsagePart(overall.model)).toContain('40 prompt + 6 completion tokens (mean 20 + 3), partial (tokens unknown for 1 of 3 samples of m)')
+    expect(describeUsagePart(overall.model)).toContain('40 prompt + 6 completion tokens (mean 20 + 3), partial (prompt and completion tokens unknown for 1 of 3 samples of m)')
     const suites = new Map([...c.suites].map(([k, v]) => [k, usageReport(v, { m: { prompt: 1, completion: 1 } })]))
     expect(usageMarkdownRows(overall, [suites.get('s'), suites.get('t')])).toContain('| usage: tokens (prompt + completion) | 40 + 6 (partial) | 10 + 2 (partial) | 30 + 4 |')
     expect(checkMaxThresholds({ prompt_tokens: 1000, completion_tokens: 1000, suites: { t: { prompt_tokens: 1000 } } }, overall, suites, { partial: true })).toEqual([
