@@ -137,6 +137,9 @@ export interface AgentRun {
   usage?: ModelOutput['usage']
   /** Steps answered from the run journal of an interrupted run. */
   resumed?: number
+  /** No step ran a model now: every one was a cache hit (`cached`), or some were replayed (`replayed`). */
+  cached?: true
+  replayed?: true
 }
 
 /** Run one sample through the agent loop. A provider error ends the run with an error naming the step. */
@@ -208,16 +211,21 @@ export async function runAgent(
   if (resumed > 0) run.resumed = resumed
   const total = usage.total()
   if (total) run.usage = total
+  const noModel = usage.noModelRan()
+  if (noModel) run[noModel] = true
   return run
 }
 
 /**
  * The usage of an agent run: every generation counted (`requests`), its tokens, cost and latency summed, each latency
- * kept (percentiles are over requests). A count some step did not report is left out rather than summed short; a
- * step answered by `cached()` ran no model and is in none of them.
+ * kept (percentiles are over requests). A count some step did not report is left out rather than summed short (a
+ * step that reported nothing leaves every one out); a step answered by `cached()` or `replay()` ran no model and is
+ * in none of them.
  */
 export class StepUsage {
   private requests = 0
+  private cachedSteps = 0
+  private replayedSteps = 0
   private promptTokens: number | undefined = 0
   private completionTokens: number | undefined = 0
   private costUsd: number | undefined = 0
@@ -227,7 +235,11 @@ export class StepUsage {
 
   add(output: ModelOutput): void {
     if (output.usage?.retries) this.retries += output.usage.retries
-    if (output.cached) return
+    if (output.cached || output.replayed) {
+      if (output.cached) this.cachedSteps++
+      else this.replayedSteps++
+      return
+    }
     const u = output.usage
     const n = u?.requests ?? 1
     this.requests += n
@@ -239,12 +251,15 @@ export class StepUsage {
     this.latencies = each === undefined || this.latencies === undefined ? undefined : [...this.latencies, ...each]
   }
 
-  /** The run's usage; undefined when no step reported any (unknown, never zero). */
+  /**
+   * The run's usage: its fresh generations (`requests`) and what they reported; undefined when none ran a model and
+   * none retried. Steps that reported nothing give only `requests`: their usage is unknown, never zero.
+   */
   total(): AgentRun['usage'] {
-    if (!this.reported && this.retries === 0) return undefined
+    if (this.requests === 0 && this.retries === 0) return undefined
     const out: NonNullable<AgentRun['usage']> = {}
+    if (this.requests > 0) out.requests = this.requests
     if (this.reported) {
-      out.requests = this.requests
       if (this.promptTokens !== undefined) out.promptTokens = this.promptTokens
       if (this.completionTokens !== undefined) out.completionTokens = this.completionTokens
       if (this.costUsd !== undefined && this.requests > 0) out.costUsd = this.costUsd
@@ -255,6 +270,12 @@ export class StepUsage {
     }
     if (this.retries > 0) out.retries = this.retries
     return out
+  }
+
+  /** Whether no step ran a model now: `cached` when every step was a cache hit, `replayed` when some were replayed. */
+  noModelRan(): 'cached' | 'replayed' | undefined {
+    if (this.requests > 0 || this.cachedSteps + this.replayedSteps === 0) return undefined
+    return this.replayedSteps > 0 ? 'replayed' : 'cached'
   }
 }
 
@@ -307,6 +328,8 @@ export function agentProvider(model: ModelProvider, options: AgentOptions & { ma
       if (run.trajectory.answer !== undefined) output.text = run.trajectory.answer
       if (run.usage) output.usage = run.usage
       if (run.resumed) output.resumed = run.resumed
+      if (run.cached) output.cached = true
+      if (run.replayed) output.replayed = true
       return output
     },
   }

@@ -236,7 +236,7 @@ function errorText(error: unknown): string {
   return typeof error === 'string' ? error : JSON.stringify(error) ?? String(error)
 }
 
-/** Every step's tokens, response time and cost; a count some step lacks is left out, not summed short. */
+/** Every step counted, its tokens, response time and cost; a count some step lacks is left out, not summed short. */
 function stepsUsage(steps: readonly StepLike[], stepCost: StepCost | undefined): TaskUsage | undefined {
   if (steps.length === 0) return undefined
   const usage: TaskUsage = { requests: steps.length }
@@ -264,5 +264,6 @@ function stepsUsage(steps: readonly StepLike[], stepCost: StepCost | undefined):
     })
     if (costs.every((c) => c !== undefined)) usage.costUsd = costs.reduce((a, b) => a + b, 0)
   }
-  return Object.keys(usage).length > 1 ? usage : undefined
+  // Steps that reported nothing are still generations: counted in requests, their usage unknown (never zero).
+  return usage
 }

@@ -30,8 +30,8 @@ export interface TaskContext {
  * What the task used, as it knows it: tokens summed over every generation, `requests` (generations behind the
  * answer; default 1), wall time (`latencyMs`, the generations' sum; `latenciesMs` each one's, for percentiles over
  * requests), and `costUsd`, what those generations cost in USD as your provider billed them (it wins over the
- * reporter's `pricing` for this sample). A task that reports none has unknown usage (left out of the report's
- * numbers), never zero; one that reports no cost has an unknown cost unless `pricing` prices its tokens.
+ * reporter's `pricing` for this sample). A task that reports none has unknown usage (counted, its totals marked
+ * partial), never zero; one that reports no cost has an unknown cost unless `pricing` prices its tokens.
  */
 export interface TaskUsage {
   promptTokens?: number

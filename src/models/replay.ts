@@ -64,10 +64,12 @@ export function replay(path: string | URL, options: ReplayOptions = {}): ModelPr
       recording ??= readRecording(typeof path === 'string' ? resolveInput(path) : path, file)
       const hit = sample.trial === undefined ? recording.byId.get(sample.id) : trialLine(recording, sample.id, sample.trial)
       if (hit?.output) {
+        // Marked: no model ran now, so an answer without usage records none (a skip records none anyway).
+        if (hit.output.skipped !== undefined) return hit.output
         if (options.format !== undefined && hit.output.format === undefined && hit.output.text !== undefined) {
-          return { ...hit.output, format: options.format }
+          return { ...hit.output, format: options.format, replayed: true }
         }
-        return hit.output
+        return { ...hit.output, replayed: true }
       }
       if (hit?.error) throw new Error(hit.error)
       if (recording.fileError !== undefined) throw Object.assign(new Error(recording.fileError), { reason: recording.fileError })

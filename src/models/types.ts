@@ -40,6 +40,11 @@ export interface ModelOutput {
   /** Set by `cached()` when the output came from the cache (no model ran: left out of latency and cost). */
   cached?: true
   /**
+   * Set by `replay()`: a recorded answer, no model ran now. Without `usage` it has no usage record (a fresh output
+   * without `usage` has one that says its usage is unknown).
+   */
+  replayed?: true
+  /**
    * Generations of this output answered from the run journal of an interrupted run (describeEval's resume): 1 for a
    * plain generation, the steps so answered for an agent run. Absent: none.
    */

@@ -4,7 +4,7 @@
  */
 import type { ChalkInstance } from 'chalk'
 import { printable } from '../calls/printable.js'
-import { unknownCostNote, type UsagePartReport, type UsageReport } from './usage.js'
+import { tokensAllUnknown, unknownCostNote, unknownTokensNote, type UsagePartReport, type UsageReport } from './usage.js'
 
 /** `$0.0123`: four significant decimals below a cent, two above. */
 export function formatUsd(x: number): string {
@@ -22,8 +22,14 @@ const int = (n: number) => n.toLocaleString('en-US')
 export function describeUsagePart(part: UsagePartReport): string {
   const bits: string[] = []
   if (part.samples > 0) {
-    const mean = `${Math.round(part.meanPromptTokens ?? 0)} + ${Math.round(part.meanCompletionTokens ?? 0)}`
-    bits.push(`${int(part.promptTokens)} prompt + ${int(part.completionTokens)} completion tokens (mean ${mean})`)
+    const unknown = unknownTokensNote(part)
+    if (tokensAllUnknown(part)) bits.push(`tokens unknown (${part.samples} ${part.samples === 1 ? 'sample' : 'samples'} reported none)`)
+    else {
+      const mean = (m: number | null) => (m === null ? '?' : String(Math.round(m)))
+      const tokens = `${int(part.promptTokens)} prompt + ${int(part.completionTokens)} completion tokens (mean ${mean(part.meanPromptTokens)} + ${mean(part.meanCompletionTokens)})`
+      // A total short of some samples' counts says so: it is no total.
+      bits.push(unknown === undefined ? tokens : `${tokens}, partial (${printable(unknown)})`)
+    }
   }
   if (part.latencyMs) bits.push(`latency p50 ${formatMs(part.latencyMs.p50)}, p95 ${formatMs(part.latencyMs.p95)}`)
   if (part.firstTokenMs) bits.push(`first token p50 ${formatMs(part.firstTokenMs.p50)}, p95 ${formatMs(part.firstTokenMs.p95)}`)
@@ -51,6 +57,13 @@ function markdownCost(u: UsageReport): string {
   return u.costUsd === 0 ? 'unknown' : `${formatUsd(u.costUsd ?? 0)} (partial)`
 }
 
+/** A cell's token total: partial when some fresh sample has no count, unknown when none has either. */
+function markdownTokens(part: UsagePartReport): string {
+  if (tokensAllUnknown(part)) return 'unknown'
+  const tokens = `${part.promptTokens} + ${part.completionTokens}`
+  return part.promptTokensUnknown || part.completionTokensUnknown ? `${tokens} (partial)` : tokens
+}
+
 /** Markdown rows for the metrics table (`| usage … | all | suite… |`); none when no sample reported usage. */
 export function usageMarkdownRows(overall: UsageReport | undefined, suites: readonly (UsageReport | undefined)[]): string[] {
   if (!overall) return []
@@ -60,10 +73,10 @@ export function usageMarkdownRows(overall: UsageReport | undefined, suites: read
     return [`| ${name} | ${all} |${suites.map((u) => ` ${(u && value(u)) ?? '—'} |`).join('')}`]
   }
   return [
-    ...row('usage: tokens (prompt + completion)', (u) => (u.model.samples > 0 ? `${u.model.promptTokens} + ${u.model.completionTokens}` : undefined)),
+    ...row('usage: tokens (prompt + completion)', (u) => (u.model.samples > 0 ? markdownTokens(u.model) : undefined)),
     ...row('usage: latency p50 / p95 (ms)', (u) => (u.model.latencyMs ? `${u.model.latencyMs.p50} / ${u.model.latencyMs.p95}` : undefined)),
     ...row('usage: cost (USD, model + judge)', (u) => (u.costUsd !== undefined ? markdownCost(u) : undefined)),
-    ...row('usage: judge tokens', (u) => (u.judge && u.judge.samples > 0 ? `${u.judge.promptTokens} + ${u.judge.completionTokens}` : undefined)),
+    ...row('usage: judge tokens', (u) => (u.judge && u.judge.samples > 0 ? markdownTokens(u.judge) : undefined)),
     ...row('usage: cached samples', (u) => (u.model.cached > 0 ? String(u.model.cached) : undefined)),
   ]
 }

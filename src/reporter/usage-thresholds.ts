@@ -8,11 +8,12 @@
  * totals. Names are checked up front (a typo must not disable a gate). A bound with nothing to measure fails, as a
  * minimum does, except that latency or cost of a scope whose every sample was cached is "not run" (a cached re-run
  * runs no model), and in a partial run an unmeasured scope is "not run". A cost that is partial (some sample's cost
- * unknown: none reported, no price) or absent (no reported cost, no `pricing`) fails: it would undercount.
+ * unknown: none reported, no price) or absent (no reported cost, no `pricing`) fails: it would undercount; so does a
+ * token total some fresh sample has no count for (its provider or task reported none).
  */
 import { closest } from '../calls/options.js'
 import { formatUsd } from './usage-render.js'
-import { unknownCostNote, type UsageReport } from './usage.js'
+import { unknownCostNote, unknownTokensNote, type UsageReport } from './usage.js'
 
 export const MAX_METRICS = [
   'latency_p50_ms',
@@ -71,7 +72,7 @@ export function validateMaxThresholds(value: unknown): MaxThresholds {
 }
 
 /** A metric's value in a usage section: null with a note when it cannot be measured. */
-function measure(usage: UsageReport | undefined, metric: MaxMetric): { actual: number | null; note?: string; allCached?: boolean; costUnknown?: boolean } {
+function measure(usage: UsageReport | undefined, metric: MaxMetric): { actual: number | null; note?: string; allCached?: boolean; unknown?: boolean } {
   if (!usage) return { actual: null, note: 'no sample reported usage' }
   const m = usage.model
   const allCached = m.samples === 0 && m.cached > 0
@@ -87,19 +88,22 @@ function measure(usage: UsageReport | undefined, metric: MaxMetric): { actual: n
       if (m.firstTokenMs) return { actual: m.firstTokenMs.p95 }
       return allCached ? { actual: null, note: 'every sample was cached', allCached } : { actual: null, note: 'no provider gave a first-token time' }
     case 'prompt_tokens':
-      return { actual: m.promptTokens }
-    case 'completion_tokens':
-      return { actual: m.completionTokens }
+    case 'completion_tokens': {
+      // A total short of some samples' counts would pass a bound it may break: no value, and the bound fails.
+      const unknown = unknownTokensNote(m, [metric === 'prompt_tokens' ? 'prompt' : 'completion'])
+      if (unknown !== undefined) return { actual: null, note: unknown, unknown: true }
+      return { actual: metric === 'prompt_tokens' ? m.promptTokens : m.completionTokens }
+    }
     case 'cost_usd':
     case 'judge_cost_usd': {
       const parts = metric === 'cost_usd' ? [usage.model, usage.judge] : [usage.judge]
       const unknown = parts.map(unknownCostNote).filter((n) => n !== undefined)
-      if (unknown.length > 0) return { actual: null, note: unknown.join('; '), costUnknown: true }
+      if (unknown.length > 0) return { actual: null, note: unknown.join('; '), unknown: true }
       const cost = metric === 'cost_usd' ? usage.costUsd : usage.judge === undefined ? 0 : usage.judge.costUsd
       if (cost !== undefined) return { actual: cost }
       const fresh = parts.some((p) => p !== undefined && p.samples > 0)
       if (!fresh) return { actual: null, note: 'every sample was cached', allCached: true }
-      return { actual: null, note: 'no sample reported a cost and there is no `pricing`', costUnknown: true }
+      return { actual: null, note: 'no sample reported a cost and there is no `pricing`', unknown: true }
     }
   }
 }
@@ -112,11 +116,11 @@ export function checkMaxThresholds(
 ): MaxThresholdResult[] {
   const results: MaxThresholdResult[] = []
   const check = (metric: MaxMetric, max: number, usage: UsageReport | undefined, suite?: string) => {
-    const { actual, note, allCached, costUnknown } = measure(usage, metric)
+    const { actual, note, allCached, unknown } = measure(usage, metric)
     const r: MaxThresholdResult = { metric, max, actual, pass: actual !== null && actual <= max }
     if (suite !== undefined) r.suite = suite
     if (note !== undefined) r.note = note
-    if (actual === null && !costUnknown && (allCached || (options.partial && usage === undefined))) {
+    if (actual === null && !unknown && (allCached || (options.partial && usage === undefined))) {
       r.pass = true
       r.notRun = true
     }

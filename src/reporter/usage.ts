@@ -34,9 +34,16 @@ export interface UsagePartReport {
   cached: number
   /** Fresh generations behind `samples` (samples × trials with describeEval's `trials`): what the server answered. */
   requests: number
+  /** Over the fresh samples that reported the count; partial when `promptTokensUnknown` (`completionTokensUnknown`) is set. */
   promptTokens: number
   completionTokens: number
-  /** Per fresh sample (all its trials); null when there is none. */
+  /**
+   * Fresh samples without a prompt (completion) token count (their provider or task reported none): not in the
+   * total, so the total is partial; absent when every fresh sample has it.
+   */
+  promptTokensUnknown?: number
+  completionTokensUnknown?: number
+  /** Per fresh sample that has the count (all its trials); null when none has it. */
   meanPromptTokens: number | null
   meanCompletionTokens: number | null
   /** Over fresh requests that measured it (every trial's); null when none did. p50 / p95 by nearest rank (exact). */
@@ -64,6 +71,9 @@ export interface UsagePartReport {
 
 /** One provider's part: its tokens and, where cost is reported, what is known of it. */
 export interface ProviderUsage extends ProviderTokens {
+  /** Fresh samples without a prompt (completion) token count: not in its total (absent when none lacks it). */
+  promptTokensUnknown?: number
+  completionTokensUnknown?: number
   /** The known part of its cost: reported costs and priced tokens (absent when it has neither). */
   costUsd?: number
   /** Fresh samples that reported their own cost (in `costUsd` as reported). */
@@ -136,6 +146,8 @@ export function priceFor(pricing: Pricing, providerId: string): Price | undefine
 function partReport(acc: UsageAccumulator, pricing: Pricing | undefined, costing: boolean): UsagePartReport {
   let promptTokens = 0
   let completionTokens = 0
+  let promptUnknown = 0
+  let completionUnknown = 0
   let cost = 0
   const unpriced: string[] = []
   const providers: UsagePartReport['providers'] = {}
@@ -143,7 +155,11 @@ function partReport(acc: UsageAccumulator, pricing: Pricing | undefined, costing
     const p = acc.byProvider.get(id) as ProviderSums
     promptTokens += p.promptTokens
     completionTokens += p.completionTokens
+    promptUnknown += p.promptTokensUnknown
+    completionUnknown += p.completionTokensUnknown
     const entry: ProviderUsage = { samples: p.samples, promptTokens: p.promptTokens, completionTokens: p.completionTokens }
+    if (p.promptTokensUnknown > 0) entry.promptTokensUnknown = p.promptTokensUnknown
+    if (p.completionTokensUnknown > 0) entry.completionTokensUnknown = p.completionTokensUnknown
     if (costing) {
       const known = providerCost(p, pricing && priceFor(pricing, id))
       if (known.costUsd !== undefined) {
@@ -164,17 +180,21 @@ function partReport(acc: UsageAccumulator, pricing: Pricing | undefined, costing
     requests: acc.requests,
     promptTokens,
     completionTokens,
-    meanPromptTokens: acc.samples === 0 ? null : promptTokens / acc.samples,
-    meanCompletionTokens: acc.samples === 0 ? null : completionTokens / acc.samples,
+    meanPromptTokens: meanOver(promptTokens, acc.samples - promptUnknown),
+    meanCompletionTokens: meanOver(completionTokens, acc.samples - completionUnknown),
     latencyMs: latencyStats(acc.latencies),
     providers,
   }
+  if (promptUnknown > 0) out.promptTokensUnknown = promptUnknown
+  if (completionUnknown > 0) out.completionTokensUnknown = completionUnknown
   const firstToken = latencyStats(acc.firstTokens)
   if (firstToken) out.firstTokenMs = firstToken
   if (costing) out.costUsd = cost
   if (unpriced.length > 0) out.unpriced = unpriced
   return out
 }
+
+const meanOver = (total: number, samples: number): number | null => (samples > 0 ? total / samples : null)
 
 /**
  * A provider's known cost (absent: it has neither a reported cost nor a price) and how many samples' cost is unknown.
@@ -209,6 +229,29 @@ export function unknownCostNote(part: UsagePartReport | undefined): string | und
       return `cost unknown for ${p.costUnknown ?? 0} of ${p.samples} samples of ${id}`
     })
     .join('; ')
+}
+
+export type TokenCount = 'prompt' | 'completion'
+
+/**
+ * Why a part's token total is partial or unknown: `prompt tokens unknown for 2 of 5 samples of <id>`, per provider
+ * (`prompt and completion tokens unknown for …` when as many samples lack each); undefined: every fresh sample has it.
+ */
+export function unknownTokensNote(part: UsagePartReport | undefined, counts: readonly TokenCount[] = ['prompt', 'completion']): string | undefined {
+  if (!part) return undefined
+  const notes: string[] = []
+  for (const [id, p] of Object.entries(part.providers)) {
+    const missing = counts.map((c) => [c, (c === 'prompt' ? p.promptTokensUnknown : p.completionTokensUnknown) ?? 0] as const).filter(([, n]) => n > 0)
+    if (missing.length === 0) continue
+    if (missing.length === 2 && missing[0]?.[1] === missing[1]?.[1]) notes.push(`prompt and completion tokens unknown for ${missing[0]?.[1]} of ${p.samples} samples of ${id}`)
+    else for (const [c, n] of missing) notes.push(`${c} tokens unknown for ${n} of ${p.samples} samples of ${id}`)
+  }
+  return notes.length > 0 ? notes.join('; ') : undefined
+}
+
+/** Whether a part's fresh samples all lack both token counts (nothing known of its tokens). */
+export function tokensAllUnknown(part: UsagePartReport): boolean {
+  return part.samples > 0 && part.promptTokensUnknown === part.samples && part.completionTokensUnknown === part.samples
 }
 
 const used = (acc: UsageAccumulator) => acc.samples + acc.cached + acc.retries > 0

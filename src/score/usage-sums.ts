@@ -1,5 +1,6 @@
 /**
- * Summing usage over a run or a suite: per provider, the fresh (uncached) samples' tokens; every fresh latency,
+ * Summing usage over a run or a suite: per provider, the fresh (uncached) samples' tokens (and how many samples lack
+ * each count); every fresh latency,
  * kept as integer tenths of a millisecond. Percentiles are exact (nearest rank over all values), and every sum is of
  * integers, so a run merged from shards (`--merge-reports`) gives the very numbers of one unsharded run, whatever
  * order the samples arrive in. Memory: one number per sample with a latency (and one per first-token time).
@@ -26,6 +27,9 @@ export interface ProviderSums extends ProviderTokens {
   unreportedCompletionTokens: number
   /** Samples that reported no cost, by what they lack: nothing (with tokens; zero tokens cost nothing), a count. */
   unreported: { withTokens: number; noPrompt: number; noCompletion: number; noTokens: number }
+  /** Fresh samples without a prompt (completion) token count: not in `promptTokens` (`completionTokens`). */
+  promptTokensUnknown: number
+  completionTokensUnknown: number
 }
 
 /** One part of the usage (the model's, or the judge's). */
@@ -59,8 +63,11 @@ export function addUsage(acc: UsageAccumulator, usage: UsageRecord | undefined):
   let p = acc.byProvider.get(usage.provider)
   if (!p) acc.byProvider.set(usage.provider, (p = createProviderSums()))
   p.samples++
-  p.promptTokens += usage.promptTokens ?? 0
-  p.completionTokens += usage.completionTokens ?? 0
+  // A count the sample lacks is unknown, not 0: tallied, so the totals can say they are partial.
+  if (usage.promptTokens === undefined) p.promptTokensUnknown++
+  else p.promptTokens += usage.promptTokens
+  if (usage.completionTokens === undefined) p.completionTokensUnknown++
+  else p.completionTokens += usage.completionTokens
   if (usage.costUsd !== undefined) p.reportedCosts.push(usage.costUsd)
   else {
     p.unreportedPromptTokens += usage.promptTokens ?? 0
@@ -88,6 +95,8 @@ function createProviderSums(): ProviderSums {
     unreportedPromptTokens: 0,
     unreportedCompletionTokens: 0,
     unreported: { withTokens: 0, noPrompt: 0, noCompletion: 0, noTokens: 0 },
+    promptTokensUnknown: 0,
+    completionTokensUnknown: 0,
   }
 }
 

@@ -38,12 +38,18 @@ export function usageAmount(n: unknown): number | undefined {
   return typeof n === 'number' && Number.isFinite(n) && n >= 0 ? n : undefined
 }
 
-/** The usage of one output, or undefined when the provider reported none. */
 /** What usageRecord reads of a model output (a ModelOutput has this shape). */
 export interface UsageSource {
   usage?: { promptTokens?: number; completionTokens?: number; latencyMs?: number; firstTokenMs?: number; requests?: number; latenciesMs?: number[]; costUsd?: number }
   cached?: true
+  replayed?: true
 }
+
+/**
+ * The usage of one output. A fresh generation always has a record, even one whose provider reported nothing (then
+ * `{ provider }` alone: its tokens, latency and cost are unknown, never zero, and it is counted as such); an answer
+ * that ran no model now (a cache hit, a replayed recording) and reported nothing has none.
+ */
 
 export function usageRecord(provider: string, output: UsageSource): UsageRecord | undefined {
   const u = output.usage
@@ -68,26 +74,29 @@ export function usageRecord(provider: string, output: UsageSource): UsageRecord 
       record.latencyMs = roundMs(record.latenciesMs.reduce((a, b) => a + b, 0))
     } else delete record.latencyMs
   }
-  // A cache hit of a provider that reports no usage has nothing to leave out: no record.
-  if (Object.keys(record).length === 1 || (Object.keys(record).length === 2 && record.requests !== undefined)) return undefined
+  // A cache hit (or a replayed answer) of a provider that reports no usage ran no model and has nothing to count.
+  const nothing = Object.keys(record).length === 1 || (Object.keys(record).length === 2 && record.requests !== undefined)
+  if (nothing && (output.cached || output.replayed)) return undefined
   if (output.cached) record.cached = true
   return record
 }
 
 /**
- * Several generations of one sample (the judge asks once per kind) as one record: tokens, latencies and cost summed
- * (no first-token time: a sum of those means nothing); cached only when every one was. A count that some part lacks
- * is left out, never summed short.
+ * Several generations of one sample (the judge asks once per kind) as one record: the fresh ones' tokens, latencies
+ * and cost summed (no first-token time: a sum of those means nothing); cached only when every one was (a cached
+ * one ran no model: in no sum). A count that some fresh part lacks (one that reported nothing included) is left out,
+ * never summed short.
  */
 export function sumUsage(parts: readonly UsageRecord[]): UsageRecord | undefined {
-  const first = parts[0]
+  const fresh = parts.filter((p) => !p.cached)
+  const first = fresh[0] ?? parts[0]
   if (!first) return undefined
+  if (fresh.length === 0) return { ...first }
   const out: UsageRecord = { provider: first.provider }
   for (const k of ['promptTokens', 'completionTokens', 'latencyMs', 'costUsd'] as const) {
-    const sum = sumOfAll(parts, k)
+    const sum = sumOfAll(fresh, k)
     if (sum !== undefined) out[k] = k === 'latencyMs' ? roundMs(sum) : sum
   }
-  if (parts.every((p) => p.cached)) out.cached = true
   return out
 }
 
@@ -104,7 +113,9 @@ function sumOfAll(parts: readonly UsageRecord[], key: 'promptTokens' | 'completi
 
 /**
  * A sample's trials as one record: the fresh trials' tokens, cost and latencies summed, each latency kept for
- * percentiles over every request (a token count or cost some fresh trial lacks is left out, never summed short). Cached trials ran no model: left out, as cached samples are; cached when every trial was.
+ * percentiles over every request (a token count or cost some fresh trial lacks, or that a fresh trial reporting
+ * nothing lacks, is left out, never summed short). Cached trials ran no model: left out, as cached samples are;
+ * cached when every trial was.
  */
 export function sumTrialUsage(parts: readonly (UsageRecord | undefined)[]): UsageRecord | undefined {
   const present = parts.filter((p): p is UsageRecord => p !== undefined)

@@ -119,6 +119,12 @@ describe('schema metrics and judges in eval projects run by vitest', () => {
   let callsAfterFirst: string[]
   let callsAfterPassing: string[]
   const read = (file: string) => JSON.parse(readFileSync(join(project.dir, file), 'utf8'))
+  /** A report without its usage sections (a cold run's judge reported usage unknown; a warm one ran none). */
+  const withoutUsage = (report: Record<string, unknown>) => ({
+    ...report,
+    usage: undefined,
+    suites: Object.fromEntries(Object.entries(report['suites'] as Record<string, object>).map(([k, v]) => [k, { ...v, usage: undefined }])),
+  })
   const judgeCalls = () => {
     const log = join(project.dir, 'judge-calls.log')
     return existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n') : []
@@ -208,14 +214,23 @@ describe('schema metrics and judges in eval projects run by vitest', () => {
     const passing = read('passing.json')
     expect(passing.pass).toBe(true)
     const first = read('report.json')
-    expect(passing.suites).toEqual({ judged: first.suites.judged, cached: first.suites.cached })
+    // The same numbers, but for usage: the first run's judge ran (and reported no usage: unknown), the warm one did not.
+    expect(first.suites.cached.usage.judge).toMatchObject({ samples: 4, requests: 4, promptTokensUnknown: 4, completionTokensUnknown: 4 })
+    expect(passing.usage).toBeUndefined() // a replayed model and a cached judge: nothing ran
+    expect(withoutUsage(passing).suites).toEqual(withoutUsage({ suites: { judged: first.suites.judged, cached: first.suites.cached } }).suites)
     expect(passing.metrics).toMatchObject({ judge_tool_selection: 7 / 10, judge_tool_invocation: 1 / 4 })
   })
 
   it('gives the numbers of one run from --shard=1/2 and --shard=2/2 blob reports merged with --merge-reports', async () => {
     const merged = await project.run(['--merge-reports'], { EVAL_THRESHOLDS: FAILING, EVAL_REPORT: 'merged.json', EVAL_VITEST_JSON: 'merged-vitest.json' })
     expect(merged.code).not.toBe(0)
-    expect(comparableReport(read('merged.json'))).toEqual(comparableReport(read('report.json')))
+    // The shards ran with the judge's cache warm: no usage, as in the warm run.
+    expect(withoutUsage(comparableReport(read('merged.json')))).toEqual(withoutUsage(comparableReport(read('report.json'))))
+    const mergedReport = read('merged.json')
+    expect(mergedReport.usage.judge).toBeUndefined()
+    // The BFCL suite's own provider reports no usage: counted the same in both, its tokens unknown.
+    expect(mergedReport.usage.model).toEqual(read('report.json').usage.model)
+    expect(mergedReport.usage.model).toMatchObject({ samples: 2, promptTokensUnknown: 2 })
     expect(judgeCalls()).toHaveLength(4)
   })
 

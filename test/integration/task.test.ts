@@ -222,7 +222,7 @@ describe('tasks and the AI SDK in an eval project run by vitest', () => {
     }
   })
 
-  it('counts every generation of an agent loop in requests and tokens; a task that reports no usage has none', () => {
+  it('counts every generation of an agent loop in requests and tokens; a task that reports no usage has it unknown', () => {
     // The prompt grows by the messages of each step: 7 tokens per message sent.
     for (const suite of ['reference-agent', 'ai-sdk-agent', 'task-trajectory']) {
       const u = report.suites[suite].usage.model
@@ -234,9 +234,11 @@ describe('tasks and the AI SDK in an eval project run by vitest', () => {
       expect(report.suites[suite].usage.model, suite).toMatchObject({ samples: 4, requests: 4, completionTokens: 12 })
     }
     expect(report.suites['ai-sdk'].usage.model.latencyMs.samples).toBe(4)
-    // Raw text and bare calls carry no usage: unknown, not zero.
-    expect(report.suites['task-text'].usage).toBeUndefined()
-    expect(report.suites['task-calls'].usage).toBeUndefined()
+    // Raw text and bare calls carry no usage: counted, their tokens unknown, not zero.
+    for (const suite of ['task-text', 'task-calls']) {
+      expect(report.suites[suite].usage.model, suite).toMatchObject({ samples: 4, requests: 4, promptTokens: 0, promptTokensUnknown: 4, completionTokensUnknown: 4, meanPromptTokens: null })
+    }
+    expect(run.stdout).toMatch(/usage {2}model .*tokens \(mean [^)]*\), partial \(.*tokens unknown for 4 of 4 samples of task:task-calls/)
   })
 
   it('carries a cost the task reports to the report; the other suites\' cost is unknown, never counted as $0', () => {

@@ -190,7 +190,7 @@ describe('replay', () => {
     )
     const model = replay(file)
     expect(model.id).toBe(`replay:${file}`)
-    expect(await model.generate(sample('a'))).toEqual({ text: '<tool_call>{"name": "f", "arguments": {}}</tool_call>' })
+    expect(await model.generate(sample('a'))).toEqual({ text: '<tool_call>{"name": "f", "arguments": {}}</tool_call>', replayed: true })
     const b = await model.generate(sample('b'))
     expect(b.calls).toEqual([
       { name: 'f', arguments: { x: 3 }, argumentsValid: true, format: 'openai', id: 'call_1', floatPaths: ['/x'] },
@@ -229,8 +229,8 @@ describe('replay', () => {
     const file = join(dir, 'hint.jsonl')
     writeFileSync(file, [line({ id: 'a', output: 'x' }), line({ id: 'b', output: 'y', format: 'mistral' })].join('\n'))
     const model = replay(file, { format: 'hermes' })
-    expect(await model.generate(sample('a'))).toEqual({ text: 'x', format: 'hermes' })
-    expect(await model.generate(sample('b'))).toEqual({ text: 'y', format: 'mistral' })
+    expect(await model.generate(sample('a'))).toEqual({ text: 'x', format: 'hermes', replayed: true })
+    expect(await model.generate(sample('b'))).toEqual({ text: 'y', format: 'mistral', replayed: true })
   })
 
   it('parseRecording files unusable lines under their id, and lines without an id as unreadable', () => {

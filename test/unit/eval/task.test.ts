@@ -117,9 +117,36 @@ describe('usage counted per generation', () => {
     expect(new StepUsage().total()).toBeUndefined()
   })
 
+  it('generations that reported nothing are counted with their usage unknown, the same on every path; a cache hit is none', async () => {
+    // The agent loop over a provider that reports no usage: three generations, nothing known of them.
+    let n = 0
+    const silent: ModelProvider = {
+      id: 'silent',
+      async generate() {
+        n++
+        return n < 3 ? { calls: [{ name: 'step', arguments: {}, argumentsValid: true, format: 'openai' }] } : { text: 'done' }
+      },
+    }
+    const run = await runAgent(silent, sample, functionsEnvironment({ step: () => 'ok' }), { maxSteps: 5 })
+    expect(run.usage).toEqual({ requests: 3 })
+    expect(usageRecord('silent', { usage: run.usage! })).toEqual({ provider: 'silent', requests: 3 })
+    // The AI SDK's steps without usage, and a task returning text alone: the same.
+    const sdk = taskOutput(fromGenerateText({ steps: [{ text: 'a', toolCalls: [] }, { text: 'b', toolCalls: [] }] }, { trajectory: true }))
+    expect(usageRecord('task:e', sdk)).toEqual({ provider: 'task:e', requests: 2 })
+    const text = await taskProvider(async () => 'It is sunny.', 'e').generate(sample)
+    expect(usageRecord('task:e', text)).toEqual({ provider: 'task:e' })
+    // Every step a cache hit (or replayed): no model ran, so the run is one too and has no usage record.
+    const steps = (mark: 'cached' | 'replayed') => { const u = new StepUsage(); u.add({ [mark]: true }); u.add({ [mark]: true }); return u }
+    expect([steps('cached').total(), steps('cached').noModelRan(), steps('replayed').noModelRan()]).toEqual([undefined, 'cached', 'replayed'])
+    expect(usageRecord('m', { cached: true })).toBeUndefined()
+    expect(usageRecord('m', { replayed: true })).toBeUndefined()
+  })
+
   it('a summed latency of several requests without each one is no latency', () => {
     expect(usageRecord('t', { usage: { promptTokens: 3, latencyMs: 900, requests: 3 } })).toEqual({ provider: 't', promptTokens: 3, requests: 3 })
-    expect(usageRecord('t', { usage: { requests: 3 } })).toBeUndefined()
+    // Three fresh generations that reported nothing: counted, their usage unknown (a cache hit of them: no record).
+    expect(usageRecord('t', { usage: { requests: 3 } })).toEqual({ provider: 't', requests: 3 })
+    expect(usageRecord('t', { usage: { requests: 3 }, cached: true })).toBeUndefined()
   })
 })
 

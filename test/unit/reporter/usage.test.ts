@@ -112,12 +112,15 @@ describe('per-sample record', () => {
     expect(record).toEqual({ id: 'x' })
   })
 
-  it('sums judgements: cached only when every one was, no first-token time', () => {
+  it('sums judgements: the fresh ones (a cached one ran no judge), cached only when every one was, no first-token time', () => {
     expect(sumUsage([
       { provider: 'j', promptTokens: 1, latencyMs: 0.1, firstTokenMs: 5, cached: true },
       { provider: 'j', promptTokens: 2, latencyMs: 0.2 },
-    ])).toEqual({ provider: 'j', promptTokens: 3, latencyMs: 0.3 })
-    expect(usageRecord('m', { usage: { promptTokens: -1, latencyMs: Number.NaN } })).toBeUndefined()
+      { provider: 'j', promptTokens: 4, latencyMs: 0.4, firstTokenMs: 1 },
+    ])).toEqual({ provider: 'j', promptTokens: 6, latencyMs: 0.6 })
+    expect(sumUsage([{ provider: 'j', promptTokens: 1, cached: true }, { provider: 'j', promptTokens: 2, cached: true }])).toEqual({ provider: 'j', promptTokens: 1, cached: true })
+    // Amounts that are none: a fresh generation whose usage is unknown, not one that used nothing.
+    expect(usageRecord('m', { usage: { promptTokens: -1, latencyMs: Number.NaN } })).toEqual({ provider: 'm' })
   })
 })
 
@@ -291,5 +294,91 @@ describe('a cost the samples report', () => {
     expect(sumTrialUsage([{ provider: 'a', costUsd: 0.25, promptTokens: 4 }, { provider: 'a', promptTokens: 5 }])).not.toHaveProperty('costUsd')
     expect(sumUsage([{ provider: 'j', costUsd: 0.25 }, { provider: 'j', costUsd: 0.5 }])).toMatchObject({ costUsd: 0.75 })
     expect(sumUsage([{ provider: 'j', costUsd: 0.25, promptTokens: 3 }, { provider: 'j', promptTokens: 2 }])).toEqual({ provider: 'j', promptTokens: 5 })
+  })
+})
+
+describe('usage a fresh generation did not report', () => {
+  const collect = (records: { id: string; suite?: string; usage?: UsageRecord | undefined; judgeUsage?: UsageRecord | undefined }[]) => {
+    const c = new UsageCollector()
+    for (const { suite, ...r } of records) c.add(r as never, suite ?? 's')
+    return c
+  }
+  const nothing = (provider = 'm') => usageRecord(provider, {}) as UsageRecord
+
+  it('is a record that says so; a cache hit (or a replayed answer) that reported nothing is none', () => {
+    expect(nothing()).toEqual({ provider: 'm' })
+    expect(usageRecord('m', { cached: true })).toBeUndefined()
+    expect(usageRecord('m', { replayed: true })).toBeUndefined()
+    const record = { id: 'x' }
+    recordUsage(record, 'm', { text: 'hi' })
+    expect(record).toEqual({ id: 'x', usage: { provider: 'm' } })
+    // A cache hit with nothing reported still adds nothing: no usage section at all.
+    expect(usageReport(collect([{ id: 'a', usage: usageRecord('m', { cached: true }) }]).overall, undefined)).toBeUndefined()
+  })
+
+  it('makes a sum over trials or judge kinds unknown where it lacks: $0.01, nothing, $0.01 is no $0.02', () => {
+    const trials = sumTrialUsage([usageRecord('m', { usage: { costUsd: 0.01 } }), nothing(), usageRecord('m', { usage: { costUsd: 0.01 } })])
+    expect(trials).toEqual({ provider: 'm', requests: 3 })
+    const record = { id: 'x' }
+    const judged = (usage: UsageRecord | undefined) => ({ usage, label: 'correct' })
+    recordUsage(record, 'm', { text: 'hi', prepared: { judge: [judged(usageRecord('j', { usage: { costUsd: 0.01, promptTokens: 5 } })), judged(nothing('j'))] } } as ModelOutput)
+    expect(record).toEqual({ id: 'x', usage: { provider: 'm' }, judgeUsage: { provider: 'j' } })
+    const report = usageReport(collect([{ id: 'a', usage: trials, judgeUsage: (record as { judgeUsage?: UsageRecord }).judgeUsage }]).overall, undefined, true)
+    expect(report).toMatchObject({ costUsd: 0, unpriced: ['m', 'j'], model: { requests: 3, providers: { m: { costUnknown: 1 } } }, judge: { providers: { j: { costUnknown: 1 } } } })
+    expect(checkMaxThresholds({ cost_usd: 1 }, report, new Map())).toEqual([{ metric: 'cost_usd', max: 1, actual: null, pass: false, note: 'no price for m; no price for j' }])
+  })
+
+  it('half the samples reporting a cost: the cost is partial, not the whole', () => {
+    const records = ['a', 'b', 'c', 'd'].map((id, i) => ({ id, usage: i % 2 ? nothing() : (usageRecord('m', { usage: { costUsd: 0.01 } }) as UsageRecord) }))
+    const report = usageReport(collect(records).overall, undefined)!
+    expect(report).toMatchObject({ costUsd: 0.02, unpriced: ['m'], model: { samples: 4, requests: 4, providers: { m: { costReported: 2, costUnknown: 2 } } } })
+    expect(describeUsagePart(report.model)).toContain('$0.02, partial (cost unknown for 2 of 4 samples of m)')
+    expect(describeUsagePart(report.model)).toMatch(/^tokens unknown \(4 samples reported none\)/)
+    expect(usageMarkdownRows(report, [])).toEqual(expect.arrayContaining(['| usage: tokens (prompt + completion) | unknown |', '| usage: cost (USD, model + judge) | $0.02 (partial) |']))
+  })
+
+  it('a record with a latency but no token counts: totals and means over the samples that have them, marked partial; a token bound fails', () => {
+    const c = collect([
+      { id: 'a', usage: { provider: 'm', promptTokens: 10, completionTokens: 2, latencyMs: 5 } },
+      { id: 'b', usage: { provider: 'm', latencyMs: 7 } },
+      { id: 'c', suite: 't', usage: { provider: 'm', promptTokens: 30, completionTokens: 4, latencyMs: 9 } },
+    ])
+    const overall = usageReport(c.overall, { m: { prompt: 1, completion: 1 } })!
+    expect(overall.model).toMatchObject({
+      samples: 3, promptTokens: 40, completionTokens: 6, promptTokensUnknown: 1, completionTokensUnknown: 1, meanPromptTokens: 20, meanCompletionTokens: 3,
+      providers: { m: { samples: 3, promptTokens: 40, completionTokens: 6, promptTokensUnknown: 1, completionTokensUnknown: 1, costUnknown: 1 } },
+      unpriced: ['m'],
+    })
+    expect(overall.model.latencyMs?.samples).toBe(3)
+    expect(describeUsagePart(overall.model)).toContain('40 prompt + 6 completion tokens (mean 20 + 3), partial (prompt and completion tokens unknown for 1 of 3 samples of m)')
+    const suites = new Map([...c.suites].map(([k, v]) => [k, usageReport(v, { m: { prompt: 1, completion: 1 } })]))
+    expect(usageMarkdownRows(overall, [suites.get('s'), suites.get('t')])).toContain('| usage: tokens (prompt + completion) | 40 + 6 (partial) | 10 + 2 (partial) | 30 + 4 |')
+    expect(checkMaxThresholds({ prompt_tokens: 1000, completion_tokens: 1000, suites: { t: { prompt_tokens: 1000 } } }, overall, suites, { partial: true })).toEqual([
+      { metric: 'prompt_tokens', max: 1000, actual: null, pass: false, note: 'prompt tokens unknown for 1 of 3 samples of m' },
+      { metric: 'completion_tokens', max: 1000, actual: null, pass: false, note: 'completion tokens unknown for 1 of 3 samples of m' },
+      { metric: 'prompt_tokens', max: 1000, actual: 30, pass: true, suite: 't' },
+    ])
+    // One count lacking: only its total is partial.
+    const half = usageReport(collect([{ id: 'a', usage: { provider: 'm', completionTokens: 2 } }, { id: 'b', usage: { provider: 'm', promptTokens: 4, completionTokens: 2 } }]).overall, undefined)!
+    expect(half.model).toMatchObject({ promptTokens: 4, promptTokensUnknown: 1, completionTokens: 4, meanPromptTokens: 4, meanCompletionTokens: 2 })
+    expect(half.model).not.toHaveProperty('completionTokensUnknown')
+    expect(describeUsagePart(half.model)).toContain('partial (prompt tokens unknown for 1 of 2 samples of m)')
+    expect(checkMaxThresholds({ completion_tokens: 3 }, half, new Map())).toEqual([{ metric: 'completion_tokens', max: 3, actual: 4, pass: false }])
+  })
+
+  it('gives the same numbers whatever order the samples arrive in (shards merged in any order)', () => {
+    const records = Array.from({ length: 12 }, (_, i) => ({
+      id: `s${i}`,
+      suite: i % 2 ? 'a' : 'b',
+      usage: i % 3 === 0 ? nothing() : i % 3 === 1 ? { provider: 'm', latencyMs: i } : { provider: 'm', promptTokens: i, completionTokens: 1, costUsd: i / 100 },
+    }))
+    const build = (order: typeof records) => {
+      const c = collect(order)
+      return [usageReport(c.overall, undefined), usageReport(c.suites.get('a')!, undefined, true), usageReport(c.suites.get('b')!, undefined, true)]
+    }
+    const forward = build(records)
+    expect(forward[0]?.model).toMatchObject({ samples: 12, promptTokensUnknown: 8, completionTokensUnknown: 8, providers: { m: { costReported: 4, costUnknown: 8 } } })
+    expect(build([...records].reverse())).toEqual(forward)
+    expect(build([...records.filter((_, i) => i % 2), ...records.filter((_, i) => i % 2 === 0)])).toEqual(forward)
   })
 })

@@ -170,7 +170,12 @@ describe('judges', () => {
     expect(judge.calls).toHaveLength(4)
     const warm = await run()
     expect(judge.calls).toHaveLength(4)
-    expect(warm).toEqual(cold)
+    // The same judgements; the cold ones ran the judge, which reported no usage (unknown), the warm ones ran nothing.
+    const judgements = (outputs: ModelOutput[]) => outputs.map((o) => (o as { prepared?: { judge?: { usage?: unknown }[] } }).prepared?.judge ?? [])
+    expect(judgements(cold).flat().map((j) => j.usage)).toEqual(Array(4).fill({ provider: 'counting-judge' }))
+    expect(judgements(warm).flat().map((j) => j.usage)).toEqual(Array(4).fill(undefined))
+    const withoutUsage = (outputs: ModelOutput[]) => judgements(outputs).map((js) => js.map(({ usage: _u, ...j }) => j))
+    expect(withoutUsage(warm)).toEqual(withoutUsage(cold))
   })
 
   it('skipped generations are not judged; provider errors pass through', async () => {
