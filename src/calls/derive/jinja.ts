@@ -133,7 +133,7 @@ parentPort.on('message', ({ source, contexts, maxChars, timeMs, memoryMb }) => {
     })
   } catch (e) {
     // Over its budget: the whole job fails, as when the supervisor stops it, and the worker lives on.
-    return parentPort.postMessage({ budget: e.budget, supplied })
+    return parentPort.postMessage({ budget: e.budget, why: e.why, supplied })
   }
   parentPort.postMessage({ renders, supplied })
 })
@@ -190,7 +190,7 @@ port.on('message', async (job) => {
   }
   // The renderer stops itself at its deadline (python-budget.ts); this is the backstop, a little later, for a step that
   // does not come back (the engine alone, a long step of the engine's own).
-  const timer = setTimeout(() => finish({ budget: 'time' }, true), job.timeMs + Math.min(1000, 50 + (job.timeMs >> 3)))
+  const timer = setTimeout(() => finish({ budget: 'time' }, true), job.timeMs + Math.min(1000, 100 + (job.timeMs >> 2)))
   r.listener = (m) => finish(m, false)
   r.onerror = (e) => finish(e && e.code === 'ERR_WORKER_OUT_OF_MEMORY' ? { budget: 'memory' } : { crashed: String(e && e.message) }, true)
   r.worker.postMessage({ source: job.source, contexts: job.contexts, maxChars: job.maxChars, timeMs: job.timeMs, memoryMb: job.memoryMb })
@@ -267,11 +267,13 @@ export function renderBounded(source: string, contexts: Record<string, unknown>[
     const where = typeof reply['where'] === 'string' ? ` at ${reply['where']}` : ''
     return { error: `the chat template does not compile${where}: ${explainEngineError(source, reply['syntax'], supplied)}`, invalid: 'syntax' }
   }
+  // `why`: what the renderer saw when it stopped itself (python-budget.ts); none when the supervisor stopped it.
+  const why = typeof reply['why'] === 'string' ? reply['why'] : undefined
   if (reply['budget'] === 'time') {
-    return { error: `rendering the chat template took longer than its time budget of ${budget.timeMs} ms (a template looping without bound?)`, invalid: 'budget' }
+    return { error: `rendering the chat template took longer than its time budget of ${budget.timeMs} ms (${why ?? 'a template looping without bound?'})`, invalid: 'budget' }
   }
   if (reply['budget'] === 'memory') {
-    return { error: `rendering the chat template went over its memory budget of ${budget.memoryMb} MB (a template building values without bound?)`, invalid: 'budget' }
+    return { error: `rendering the chat template went over its memory budget of ${budget.memoryMb} MB (${why ?? 'a template building values without bound?'})`, invalid: 'budget' }
   }
   return { error: `rendering the chat template crashed its worker: ${String(reply['crashed'])}`, invalid: 'budget' }
 }

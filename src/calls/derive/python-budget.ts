@@ -30,7 +30,7 @@ export interface Meter {
   text(v: { type: string; value: any }, what: string): void
 }
 
-export function pythonBudget(): { BudgetError: new (budget: 'time' | 'memory', why: string) => Error & { budget: 'time' | 'memory' }; meter(limits: RenderLimits): Meter } {
+export function pythonBudget(): { BudgetError: new (budget: 'time' | 'memory', why: string) => Error & { budget: 'time' | 'memory'; why: string }; meter(limits: RenderLimits): Meter } {
   // Nodes between two checks: a check costs about a microsecond, a node a fraction of one.
   const EVERY = 2048
   // The heap the renderer may hold before it stops itself: well below the hard limit, where V8 is still at ease.
@@ -38,7 +38,7 @@ export function pythonBudget(): { BudgetError: new (budget: 'time' | 'memory', w
   const MB = 1024 * 1024
 
   class BudgetError extends Error {
-    constructor(readonly budget: 'time' | 'memory', why: string) {
+    constructor(readonly budget: 'time' | 'memory', readonly why: string) {
       super(`the chat template went over its ${budget} budget: ${why}`)
     }
   }
@@ -56,18 +56,18 @@ export function pythonBudget(): { BudgetError: new (budget: 'time' | 'memory', w
       throw (stopped = new BudgetError(budget, why))
     }
     const chars = (n: number, what: string): void => {
-      if (n > maxChars) stop('memory', `${what} of ${n} characters (at most ${maxChars} with ${limits.memoryMb} MB)`)
+      if (n > maxChars) stop('memory', `${what} of ${n} characters, more than the ${maxChars} it allows`)
     }
     return {
       tick() {
         if (stopped !== undefined) throw stopped
         if (++nodes % EVERY !== 0) return
-        if (performance.now() > deadline) stop('time', `${limits.timeMs} ms`)
-        if (limits.heapUsed() > heapBytes) stop('memory', `${limits.memoryMb} MB`)
+        if (performance.now() > deadline) stop('time', `still running after ${nodes} steps: a template looping without bound?`)
+        if (limits.heapUsed() > heapBytes) stop('memory', `its values took ${Math.round(HEAP_FRACTION * 100)}% of it`)
       },
       chars,
       count(n, what) {
-        if (n > maxItems) stop('memory', `${what} of ${n} items (at most ${maxItems} with ${limits.memoryMb} MB)`)
+        if (n > maxItems) stop('memory', `${what} of ${n} items, more than the ${maxItems} it allows`)
       },
       text(v, what) {
         // A walk that stops once past the limit: it costs at most as much as the limit, never the whole value.
@@ -88,7 +88,7 @@ export function pythonBudget(): { BudgetError: new (budget: 'time' | 'memory', w
             }
           } else size += 24
         }
-        chars(size + stack.length, what)
+        if (size + stack.length > maxChars) stop('memory', `${what} of more than the ${maxChars} characters it allows`)
       },
     }
   }

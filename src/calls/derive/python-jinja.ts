@@ -334,6 +334,7 @@ export function pythonJinja(jinja: any, py: PythonText, pv: PythonValues, filter
       })
       let out = ''
       for (const [i, x] of kept.entries()) {
+        meter?.tick() // an empty body evaluates no node
         const iteration = new jinja.Environment(scope)
         const n = kept.length
         iteration.setVariable('loop', new Dict(new Map<string, V>([
