@@ -26,8 +26,11 @@ export interface Meter {
   chars(n: number, what: string): void
   /** A list (or dict) of `n` items is being built. */
   count(n: number, what: string): void
-  /** `str()`, `tojson` or `join` is about to write `v`: its text, estimated without building it, must fit. */
-  text(v: { type: string; value: any }, what: string): void
+  /**
+   * `str()`, `tojson` or `join` is about to write `v`: its text, estimated without building it, must fit. `indent`:
+   * the characters of one level of indentation each item is written with (tojson's `indent`).
+   */
+  text(v: { type: string; value: any }, what: string, indent?: number): void
 }
 
 export function pythonBudget(): { BudgetError: new (budget: 'time' | 'memory', why: string) => Error & { budget: 'time' | 'memory'; why: string }; meter(limits: RenderLimits): Meter } {
@@ -69,26 +72,22 @@ export function pythonBudget(): { BudgetError: new (budget: 'time' | 'memory', w
       count(n, what) {
         if (n > maxItems) stop('memory', `${what} of ${n} items, more than the ${maxItems} it allows`)
       },
-      text(v, what) {
-        // A walk that stops once past the limit: it costs at most as much as the limit, never the whole value.
+      text(v, what, indent = 0) {
+        // A walk that stops once past the limit, allocating nothing: it costs at most as much as the limit.
         let size = 0
-        const stack = [v]
-        while (stack.length > 0 && size <= maxChars) {
-          const x = stack.pop()!
+        const measure = (x: { type: string; value: any }, depth: number): void => {
+          const item = 1 + indent * (depth + 1)
           if (typeof x.value === 'string') size += x.value.length + 2
           else if (Array.isArray(x.value)) {
-            size += 2 + x.value.length
-            for (let i = 0; i < x.value.length && size + stack.length <= maxChars; i++) stack.push(x.value[i])
+            size += 2 + item * x.value.length
+            for (const y of x.value) if (size <= maxChars) measure(y, depth + 1)
           } else if (x.value instanceof Map) {
-            size += 2 + 4 * x.value.size
-            for (const [k, y] of x.value) {
-              if (size + stack.length > maxChars) break
-              size += k.length
-              stack.push(y)
-            }
+            size += 2 + (item + 3) * x.value.size
+            for (const [k, y] of x.value) if (size <= maxChars) (size += k.length), measure(y, depth + 1)
           } else size += 24
         }
-        if (size + stack.length > maxChars) stop('memory', `${what} of more than the ${maxChars} characters it allows`)
+        measure(v, 0)
+        if (size > maxChars) stop('memory', `${what} of more than the ${maxChars} characters it allows`)
       },
     }
   }

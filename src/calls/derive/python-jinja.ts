@@ -51,7 +51,14 @@ export function pythonJinja(jinja: any, py: PythonText, pv: PythonValues, filter
   const { str: writeStr } = py
   py = { ...py, str: (v) => (v.type !== 'StringValue' && meter?.text(v, 'the text of a value'), writeStr(v)) }
   const { dumps } = pv
-  pv = { ...pv, dumps: (v, options) => (meter?.text(v, 'the JSON of a value'), dumps(v, options)) }
+  pv = { ...pv, dumps: (v, o) => (meter?.text(v, 'the JSON of a value', o.indent === null ? 0 : typeof o.indent === 'string' ? o.indent.length : Math.max(0, o.indent)), dumps(v, o)) }
+  // A field's width (or precision) is padding built in one step: each is checked first.
+  const fields = (format: string, spec: RegExp): void => {
+    if (meter !== undefined) for (const m of format.matchAll(spec)) for (const n of [m[1], m[2]]) if (n !== undefined) meter.chars(Number(n), 'a formatted field')
+  }
+  const { printf, strFormat } = py
+  py.printf = (format, ...rest) => (fields(format, /%(?:\([^)]*\))?[-+ #0]*(\d+)?(?:\.(\d+))?/g), printf(format, ...rest))
+  py.strFormat = (format, ...rest) => (fields(format, /\{[^{}]*?:[^{}\d]*(\d+)?[,_]?(?:\.(\d+))?/g), strFormat(format, ...rest))
 
   // The engine's value classes, from values its public API returns; each is checked by its type name.
   const probe = new jinja.Environment()
@@ -195,7 +202,14 @@ export function pythonJinja(jinja: any, py: PythonText, pv: PythonValues, filter
           if (!STRING_FILTERS.has(name)) break
           // Python's string filters write any value as str() first: `['a'] | upper` is "['A']".
           const operand = this.evaluate(node.operand, env)
-          return super.evaluate({ ...node, operand: valueNode(operand.type === 'StringValue' ? operand : str(py.str(operand))) }, env)
+          const text = operand.type === 'StringValue' ? operand : str(py.str(operand))
+          if (name !== 'indent' || meter === undefined) return super.evaluate({ ...node, operand: valueNode(text) }, env)
+          // indent writes its width on every line in one step: the size is checked first.
+          const [args, kwargs] = node.filter.type === 'CallExpression' ? this.args(node.filter.args, env) : [[], new Map<string, V>()]
+          const width = args[0] ?? kwargs.get('width')
+          const lines = (text.value.match(/\n/g)?.length ?? 0) + 1
+          meter.chars(text.value.length + lines * (width?.type === 'StringValue' ? width.value.length : Number(width?.value ?? 4)), 'the output of indent')
+          return this.filterByName(text, name, args, kwargs, env)
         }
         case 'FilterStatement': {
           const name = node.filter.type === 'Identifier' ? node.filter.value : node.filter.callee?.value

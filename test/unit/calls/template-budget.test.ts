@@ -81,6 +81,10 @@ describe('the renderer stops itself at its budget, so a hostile template never a
     ['tojson of a list of long strings', `${wide(18, `{"k": ${V100}}`)}{{ ns.a | tojson }}`, /\(the JSON of a value of more than the 1048576 characters it allows\)/],
     ['join of a list of long strings', `${wide(18, V100)}{{ ns.a | join }}`, /\(the text of a join of more than the 1048576 characters it allows\)/],
     ['str() of a list of long strings', `${wide(18, V100)}{{ ns.a }}`, /\(the text of a value of more than the 1048576 characters it allows\)/],
+    ['a width in %', `{{ '%400000000s' % 'x' }}`, /\(a formatted field of 400000000 characters/],
+    ['a width in str.format()', `{{ '{:>400000000}'.format('x') }}`, /\(a formatted field of 400000000 characters/],
+    ['tojson(indent=) of a small list', `{{ [[1, 2], [3, 4]] | tojson(indent=100000000) }}`, /\(the JSON of a value of more than the 1048576 characters it allows\)/],
+    ['indent() of a few lines', `{{ 'a\nb\nc' | indent(400000000) }}`, /\(the output of indent of 1200000005 characters/],
     ['dicts appended in nested loops', '{% set a = [] %}{% for i in range(100000) %}{% for j in range(100000) %}{% do a.append({"k": i ~ "xxxxxxxx" ~ j, "l": [i, j]}) %}{% endfor %}{% endfor %}', /\(its values took 60% of it\)/],
   ])('%s: a memory budget error saying what grew', (_name, template, why) => {
     const { value, ms } = timed(() => renderTemplateBounded(template, { messages: [] }, SMALL))
@@ -99,8 +103,7 @@ describe('the renderer stops itself at its budget, so a hostile template never a
   it('a real template renders under the smallest budget', () => {
     const messages = Array.from({ length: 200 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `message ${i} `.repeat(40) }))
     const r = renderTemplateBounded('{% for m in messages %}<|{{ m.role }}|>{{ m.content }}{% endfor %}{{ messages | tojson }}', { messages }, SMALL)
-    expect(r.error).toBeUndefined()
-    expect(r.text).toContain('<|assistant|>message 199 ')
+    expect(r).toEqual({ text: expect.stringContaining('<|assistant|>message 199 ') })
   })
 })
 
