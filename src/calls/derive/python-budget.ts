@@ -34,8 +34,8 @@ export interface Meter {
 }
 
 export function pythonBudget(): { BudgetError: new (budget: 'time' | 'memory', why: string) => Error & { budget: 'time' | 'memory'; why: string }; meter(limits: RenderLimits): Meter } {
-  // Nodes between two checks: a check costs about a microsecond, a node a fraction of one.
-  const EVERY = 2048
+  // Nodes between two checks: a check costs about a microsecond, a node about as much (a cold one more).
+  const EVERY = 256
   // The heap the renderer may hold before it stops itself: well below the hard limit, where V8 is still at ease.
   const HEAP_FRACTION = 0.6
   const MB = 1024 * 1024
