@@ -188,10 +188,13 @@ port.on('message', async (job) => {
     if (broken) { if (current === r) current = undefined; r.worker.terminate() }
     answer(a)
   }
-  // The renderer stops itself at its deadline (python-budget.ts); this is the backstop, a little later, for a step that
-  // does not come back (the engine alone, a long step of the engine's own).
-  const timer = setTimeout(() => finish({ budget: 'time' }, true), job.timeMs + Math.min(1000, 100 + (job.timeMs >> 2)))
-  r.listener = (m) => finish(m, false)
+  // The renderer stops itself at its deadline (python-budget.ts); this is the backstop, half a second to a second later
+  // (time for a renderer starved of CPU on a loaded machine to see its deadline), for a step that does not come back
+  // (the engine alone, a long step of the engine's own).
+  const timer = setTimeout(() => finish({ budget: 'time' }, true), job.timeMs + Math.min(1000, Math.max(500, job.timeMs >> 2)))
+  // A renderer that stopped itself over its budget is idle and safe to stop, and its heap still holds what the template
+  // built: the next template gets a fresh one, so that this garbage is not counted against it.
+  r.listener = (m) => finish(m, Boolean(m && m.budget))
   r.onerror = (e) => finish(e && e.code === 'ERR_WORKER_OUT_OF_MEMORY' ? { budget: 'memory' } : { crashed: String(e && e.message) }, true)
   r.worker.postMessage({ source: job.source, contexts: job.contexts, maxChars: job.maxChars, timeMs: job.timeMs, memoryMb: job.memoryMb })
 })
