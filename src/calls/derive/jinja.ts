@@ -18,6 +18,7 @@ import { pythonValues } from './python-values.js'
 import { pythonFilters } from './python-filters.js'
 import { pythonSyntax } from './python-syntax.js'
 import { pythonMethods } from './python-methods.js'
+import { pythonBudget } from './python-budget.js'
 
 /** How long and how much memory rendering one template (every probe conversation together) may take. */
 export interface TemplateBudget {
@@ -73,10 +74,12 @@ export function templateBudget(budget: TemplateBudget | undefined, where = 'temp
  * engine alone.
  */
 const RENDERER =
-  `const pythonJinja = (${String(pythonJinja)});\nconst pythonText = (${String(pythonText)});\nconst pythonValues = (${String(pythonValues)});\nconst pythonFilters = (${String(pythonFilters)});\nconst pythonSyntax = (${String(pythonSyntax)});\nconst pythonMethods = (${String(pythonMethods)});\n` +
+  `const pythonJinja = (${String(pythonJinja)});\nconst pythonText = (${String(pythonText)});\nconst pythonValues = (${String(pythonValues)});\nconst pythonFilters = (${String(pythonFilters)});\nconst pythonSyntax = (${String(pythonSyntax)});\nconst pythonMethods = (${String(pythonMethods)});\nconst pythonBudget = (${String(pythonBudget)});\n` +
   String.raw`
 const { parentPort, workerData } = require('node:worker_threads')
 const message = (e) => (e && typeof e.message === 'string' ? e.message : String(e))
+const { BudgetError, meter } = pythonBudget()
+const heapUsed = () => require('node:v8').getHeapStatistics().used_heap_size
 let compile, supplied = false
 try {
   const jinja = require(workerData.engine)
@@ -104,8 +107,10 @@ function culprit(source, why) {
   }
   return undefined
 }
-parentPort.on('message', ({ source, contexts, maxChars }) => {
+parentPort.on('message', ({ source, contexts, maxChars, timeMs, memoryMb }) => {
   if (typeof compile === 'string') return parentPort.postMessage({ engine: compile })
+  // The supplied interpreter checks the budget as it runs; the engine alone is bounded by the supervisor only.
+  const budget = supplied ? meter({ timeMs, memoryMb, heapUsed }) : undefined
   let template
   try {
     template = compile(source)
@@ -113,16 +118,23 @@ parentPort.on('message', ({ source, contexts, maxChars }) => {
     const why = message(e)
     return parentPort.postMessage({ syntax: why, where: culprit(source, why), supplied })
   }
-  const renders = contexts.map((context) => {
-    try {
-      const text = template.render(context)
-      if (typeof text !== 'string') return { error: 'the template rendered no text' }
-      if (text.length > maxChars) return { error: 'the template rendered ' + text.length + ' characters (more than ' + maxChars + ')' }
-      return { text }
-    } catch (e) {
-      return { error: message(e) }
-    }
-  })
+  let renders
+  try {
+    renders = contexts.map((context) => {
+      try {
+        const text = template.render(context, budget)
+        if (typeof text !== 'string') return { error: 'the template rendered no text' }
+        if (text.length > maxChars) return { error: 'the template rendered ' + text.length + ' characters (more than ' + maxChars + ')' }
+        return { text }
+      } catch (e) {
+        if (e instanceof BudgetError) throw e
+        return { error: message(e) }
+      }
+    })
+  } catch (e) {
+    // Over its budget: the whole job fails, as when the supervisor stops it, and the worker lives on.
+    return parentPort.postMessage({ budget: e.budget, why: e.why, supplied })
+  }
   parentPort.postMessage({ renders, supplied })
 })
 parentPort.postMessage({ ready: true })
@@ -176,10 +188,15 @@ port.on('message', async (job) => {
     if (broken) { if (current === r) current = undefined; r.worker.terminate() }
     answer(a)
   }
-  const timer = setTimeout(() => finish({ budget: 'time' }, true), job.timeMs)
-  r.listener = (m) => finish(m, false)
+  // The renderer stops itself at its deadline (python-budget.ts); this is the backstop, half a second to a second later
+  // (time for a renderer starved of CPU on a loaded machine to see its deadline), for a step that does not come back
+  // (the engine alone, a long step of the engine's own).
+  const timer = setTimeout(() => finish({ budget: 'time' }, true), job.timeMs + Math.min(1000, Math.max(500, job.timeMs >> 2)))
+  // A renderer that stopped itself over its budget is idle and safe to stop, and its heap still holds what the template
+  // built: the next template gets a fresh one, so that this garbage is not counted against it.
+  r.listener = (m) => finish(m, Boolean(m && m.budget))
   r.onerror = (e) => finish(e && e.code === 'ERR_WORKER_OUT_OF_MEMORY' ? { budget: 'memory' } : { crashed: String(e && e.message) }, true)
-  r.worker.postMessage({ source: job.source, contexts: job.contexts, maxChars: job.maxChars })
+  r.worker.postMessage({ source: job.source, contexts: job.contexts, maxChars: job.maxChars, timeMs: job.timeMs, memoryMb: job.memoryMb })
 })
 `
 
@@ -253,11 +270,13 @@ export function renderBounded(source: string, contexts: Record<string, unknown>[
     const where = typeof reply['where'] === 'string' ? ` at ${reply['where']}` : ''
     return { error: `the chat template does not compile${where}: ${explainEngineError(source, reply['syntax'], supplied)}`, invalid: 'syntax' }
   }
+  // `why`: what the renderer saw when it stopped itself (python-budget.ts); none when the supervisor stopped it.
+  const why = typeof reply['why'] === 'string' ? reply['why'] : undefined
   if (reply['budget'] === 'time') {
-    return { error: `rendering the chat template took longer than its time budget of ${budget.timeMs} ms (a template looping without bound?)`, invalid: 'budget' }
+    return { error: `rendering the chat template took longer than its time budget of ${budget.timeMs} ms (${why ?? 'a template looping without bound?'})`, invalid: 'budget' }
   }
   if (reply['budget'] === 'memory') {
-    return { error: `rendering the chat template went over its memory budget of ${budget.memoryMb} MB (a template building values without bound?)`, invalid: 'budget' }
+    return { error: `rendering the chat template went over its memory budget of ${budget.memoryMb} MB (${why ?? 'a template building values without bound?'})`, invalid: 'budget' }
   }
   return { error: `rendering the chat template crashed its worker: ${String(reply['crashed'])}`, invalid: 'budget' }
 }

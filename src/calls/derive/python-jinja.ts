@@ -22,6 +22,7 @@ import type { PythonValues } from './python-values.js'
 import type { pythonFilters } from './python-filters.js'
 import type { pythonSyntax } from './python-syntax.js'
 import type { pythonMethods } from './python-methods.js'
+import type { Meter } from './python-budget.js'
 
 type V = { type: string; value: any; builtins: ReadonlyMap<string, V>; __bool__(): { value: boolean } }
 type Node = { type: string; [key: string]: any }
@@ -30,7 +31,8 @@ type ValueClass = new (value?: any) => V
 type InterpreterClass = new (env: any) => { evaluate(node: Node | undefined, env: any): V; run(program: unknown): V }
 
 export interface CompiledTemplate {
-  render(context: Record<string, unknown>): string
+  /** `meter`: the budget checks of the rendering job (python-budget.ts); none, unbounded (in this thread). */
+  render(context: Record<string, unknown>, meter?: Meter): string
 }
 
 export function pythonJinja(jinja: any, py: PythonText, pv: PythonValues, filters: typeof pythonFilters, syntax: typeof pythonSyntax, methods: typeof pythonMethods): (source: string) => CompiledTemplate {
@@ -43,6 +45,20 @@ export function pythonJinja(jinja: any, py: PythonText, pv: PythonValues, filter
     if (typeof jinja[name] !== 'function') throw new Error(`the engine exports no ${name}`)
   }
   if (typeof jinja.Interpreter.prototype.evaluate !== 'function') throw new Error('the engine interpreter has no evaluate()')
+  // The budget checks of the rendering under way (render() sets it): text written in one step is checked before it is
+  // built, through `str()` and `dumps` (tojson), which every filter and method here writes values with.
+  let meter: Meter | undefined
+  const { str: writeStr } = py
+  py = { ...py, str: (v) => (v.type !== 'StringValue' && meter?.text(v, 'the text of a value'), writeStr(v)) }
+  const { dumps } = pv
+  pv = { ...pv, dumps: (v, o) => (meter?.text(v, 'the JSON of a value', o.indent === null ? 0 : typeof o.indent === 'string' ? o.indent.length : Math.max(0, o.indent)), dumps(v, o)) }
+  // A field's width (or precision) is padding built in one step: each is checked first.
+  const fields = (format: string, spec: RegExp): void => {
+    if (meter !== undefined) for (const m of format.matchAll(spec)) for (const n of [m[1], m[2]]) if (n !== undefined) meter.chars(Number(n), 'a formatted field')
+  }
+  const { printf, strFormat } = py
+  py.printf = (format, ...rest) => (fields(format, /%(?:\([^)]*\))?[-+ #0]*(\d+)?(?:\.(\d+))?/g), printf(format, ...rest))
+  py.strFormat = (format, ...rest) => (fields(format, /\{[^{}]*?:[^{}\d]*(\d+)?[,_]?(?:\.(\d+))?/g), strFormat(format, ...rest))
 
   // The engine's value classes, from values its public API returns; each is checked by its type name.
   const probe = new jinja.Environment()
@@ -138,9 +154,13 @@ export function pythonJinja(jinja: any, py: PythonText, pv: PythonValues, filter
     v === undefined || v.type === 'NullValue' ? undefined : v.type === 'IntegerValue' ? v.value : stringOf(v, 'attribute')
   const lower = (v: V, caseSensitive: boolean): V => (!caseSensitive && v.type === 'StringValue' ? str(v.value.toLowerCase()) : v)
 
-  const { LIST, DICT, STR, pairs } = methods({ py, Int, List, Tuple, Dict, fail, str, none, isList, isDict, items, equal, lookup, keyOf, stringOf, intOf, boolOf })
+  const grow = (n: number, what: string): void => meter?.count(n, what)
+  const { LIST, DICT, STR, pairs } = methods({ py, Int, List, Tuple, Dict, fail, str, none, isList, isDict, items, equal, lookup, keyOf, stringOf, intOf, boolOf, grow })
 
   const { FILTERS, TESTS } = filters({ py, pv, Float, Int, List, Tuple, Dict, Undefined, Group, Markup, fail, str, number, isList, isDict, items, equal, attribute, attributeArg, lower, stringOf, intOf, boolOf, keyOf })
+  // join writes its items in one step: their text is checked first.
+  const { join } = FILTERS
+  FILTERS['join'] = (interp, v, ...rest) => (meter?.text(v, 'the text of a join'), join!(interp, v, ...rest))
   // A test with arguments (see rewriteTests).
   FILTERS[TEST] = (interp, v, args, _, env) => new Bool(interp.test(v, args, env))
   FILTERS[TEST_NOT] = (interp, v, args, _, env) => new Bool(!interp.test(v, args, env))
@@ -159,7 +179,17 @@ export function pythonJinja(jinja: any, py: PythonText, pv: PythonValues, filter
   }
 
   class PythonInterpreter extends (jinja.Interpreter as InterpreterClass) {
+    /** Every node passes here (the engine evaluates children through it): the budget is checked as the template runs. */
     override evaluate(node: Node | undefined, env: any): V {
+      if (meter === undefined) return this.dispatch(node, env)
+      meter.tick()
+      const v = this.dispatch(node, env)
+      if (v.type === 'StringValue') meter.chars(v.value.length, 'a string')
+      else if (v.type === 'ArrayValue') meter.count(v.value.length, 'a list')
+      return v
+    }
+
+    dispatch(node: Node | undefined, env: any): V {
       switch (node?.type) {
         case VALUE:
           return node.value
@@ -172,7 +202,14 @@ export function pythonJinja(jinja: any, py: PythonText, pv: PythonValues, filter
           if (!STRING_FILTERS.has(name)) break
           // Python's string filters write any value as str() first: `['a'] | upper` is "['A']".
           const operand = this.evaluate(node.operand, env)
-          return super.evaluate({ ...node, operand: valueNode(operand.type === 'StringValue' ? operand : str(py.str(operand))) }, env)
+          const text = operand.type === 'StringValue' ? operand : str(py.str(operand))
+          if (name !== 'indent' || meter === undefined) return super.evaluate({ ...node, operand: valueNode(text) }, env)
+          // indent writes its width on every line in one step: the size is checked first.
+          const [args, kwargs] = node.filter.type === 'CallExpression' ? this.args(node.filter.args, env) : [[], new Map<string, V>()]
+          const width = args[0] ?? kwargs.get('width')
+          const lines = (text.value.match(/\n/g)?.length ?? 0) + 1
+          meter.chars(text.value.length + lines * (width?.type === 'StringValue' ? width.value.length : Number(width?.value ?? 4)), 'the output of indent')
+          return this.filterByName(text, name, args, kwargs, env)
         }
         case 'FilterStatement': {
           const name = node.filter.type === 'Identifier' ? node.filter.value : node.filter.callee?.value
@@ -284,6 +321,7 @@ export function pythonJinja(jinja: any, py: PythonText, pv: PythonValues, filter
         }
         if (v.type === 'UndefinedValue' || (v.type === 'NullValue' && !EXPRESSIONS.has(statement.type))) continue
         out += py.str(v)
+        meter?.chars(out.length, 'the output of a block')
       }
       return str(out)
     }
@@ -310,6 +348,7 @@ export function pythonJinja(jinja: any, py: PythonText, pv: PythonValues, filter
       })
       let out = ''
       for (const [i, x] of kept.entries()) {
+        meter?.tick() // an empty body evaluates no node
         const iteration = new jinja.Environment(scope)
         const n = kept.length
         iteration.setVariable('loop', new Dict(new Map<string, V>([
@@ -320,9 +359,11 @@ export function pythonJinja(jinja: any, py: PythonText, pv: PythonValues, filter
         bind(iteration, x)
         try {
           out += this.evaluateBlock(node.body, iteration).value
+          meter?.chars(out.length, 'the output of a loop')
         } catch (e) {
           if (!(e instanceof LoopControl)) throw e
           out += e.written
+          meter?.chars(out.length, 'the output of a loop')
           if (e.isBreak) break
         }
       }
@@ -398,15 +439,28 @@ export function pythonJinja(jinja: any, py: PythonText, pv: PythonValues, filter
   return (source: string): CompiledTemplate => {
     const program = jinja.parse(rewriteTests(rewriteDo(jinja.tokenize(rewriteRaw(source), { lstrip_blocks: true, trim_blocks: true }))))
     return {
-      render(context: Record<string, unknown>): string {
+      render(context: Record<string, unknown>, budget?: Meter): string {
         // As the engine's Template renders: its globals, then the context, then what is supplied here.
         const env = new jinja.Environment()
         for (const [name, value] of [['false', false], ['true', true], ['none', null], ['False', false], ['True', true], ['None', null]] as const) env.set(name, value)
         ;(['range', 'strftime_now', 'raise_exception'] as const).forEach((name, i) => env.variables.set(name, new Func(engineGlobals[i])))
+        // range(n) is built in one step: its length is checked first.
+        const range = engineGlobals[0] as (args: V[], scope: unknown) => V
+        env.variables.set('range', new Func((args: V[], scope: unknown) => {
+          const [a = 0, b, c = 1] = args.map((x) => Number(x.value))
+          const [start, stop] = b === undefined ? [0, a] : [a, b]
+          meter?.count(Math.max(0, Math.ceil((stop - start) / c)), 'range()')
+          return range(args, scope)
+        }))
         env.variables.set('strftime_now', new Func(([format]: V[]) => str(pv.strftime(stringOf(format ?? fail('strftime_now() needs a format'), 'format'), new Date()))))
         for (const [key, value] of Object.entries(context)) env.set(key, value)
         for (const [name, value] of GLOBALS) if (!env.variables.has(name)) env.variables.set(name, value)
-        return new PythonInterpreter(env).run(program).value
+        meter = budget
+        try {
+          return new PythonInterpreter(env).run(program).value
+        } finally {
+          meter = undefined
+        }
       },
     }
   }

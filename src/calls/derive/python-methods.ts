@@ -28,10 +28,12 @@ export interface MethodKit {
   stringOf: (v: V, what: string) => string
   intOf: (v: V | undefined, fallback: number, what: string) => number
   boolOf: (v: V | undefined, fallback: boolean) => boolean
+  /** A list or dict is growing to `n` items: throws when that is over the memory budget (python-budget.ts). */
+  grow: (n: number, what: string) => void
 }
 
 export function pythonMethods(k: MethodKit): { LIST: Record<string, Method>; DICT: Record<string, Method>; STR: Record<string, Method>; pairs: (args: V[], kwargs: Map<string, V>, what: string) => [string, V][] } {
-  const { py, Int, List, Tuple, Dict, fail, str, none, isList, isDict, items, equal, lookup, keyOf, stringOf, intOf, boolOf } = k
+  const { py, Int, List, Tuple, Dict, fail, str, none, isList, isDict, items, equal, lookup, keyOf, stringOf, intOf, boolOf, grow } = k
   /** Python's index into a sequence (negative from the end). */
   function indexIn(length: number, i: number, what: string): number {
     const at = i < 0 ? length + i : i
@@ -40,11 +42,13 @@ export function pythonMethods(k: MethodKit): { LIST: Record<string, Method>; DIC
   const codePoints = (s: string, utf16: number): number => (utf16 < 0 ? -1 : [...s.slice(0, utf16)].length)
 
   const LIST: Record<string, Method> = {
-    append: (self, [x]) => (self.value.push(x ?? fail('list.append() takes exactly one argument (0 given)')), none()),
+    append: (self, [x]) => (grow(self.value.length + 1, 'a list'), self.value.push(x ?? fail('list.append() takes exactly one argument (0 given)')), none()),
     extend: (self, [x]) => {
       // A copy first: `l.extend(l)` adds the items once, as in Python. In chunks: a spread of a long list overflows the
       // stack, and one push at a time lets a doubling list run into the time budget before the memory budget.
-      const add = items(x ?? fail('list.extend() takes exactly one argument (0 given)')).slice()
+      const given = items(x ?? fail('list.extend() takes exactly one argument (0 given)'))
+      grow(self.value.length + given.length, 'a list')
+      const add = given.slice()
       for (let i = 0; i < add.length; i += 8192) self.value.push(...add.slice(i, i + 8192))
       return none()
     },
@@ -91,6 +95,7 @@ export function pythonMethods(k: MethodKit): { LIST: Record<string, Method>; DIC
     },
     update: (self, args, kwargs) => {
       for (const [k, v] of pairs(args, kwargs, 'update')) self.value.set(k, v)
+      grow(self.value.size, 'a dict')
       return none()
     },
     copy: (self) => new Dict(new Map(self.value)),

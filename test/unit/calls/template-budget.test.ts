@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parseCommand } from '../../../src/cli/parse.js'
-import { deriveFormat, parseToolCalls } from '../../../src/calls/index.js'
+import { deriveFormat, parseToolCalls, renderTemplateBounded } from '../../../src/calls/index.js'
 import { runCommand } from '../../helpers/cli-run.js'
 import { INVENTED_NAME_JSON } from '../../helpers/chat-templates.js'
 
@@ -62,6 +62,48 @@ describe('a hostile chat template fails within its budget', () => {
     expect(() => deriveFormat(INVENTED_NAME_JSON, { budget: { timeMs: 0 } })).toThrow(/timeMs must be an integer from 1/)
     expect(() => deriveFormat(INVENTED_NAME_JSON, { budget: { memoryMb: 4 } })).toThrow(/memoryMb must be an integer from 16/)
     expect(() => deriveFormat(INVENTED_NAME_JSON, { budget: { timeMS: 5 } as never })).toThrow(/unknown key "timeMS"/)
+  })
+})
+
+describe('the renderer stops itself at its budget, so a hostile template never aborts the process', () => {
+  // V8 aborts the whole process when a worker is stopped near its heap limit, or when one step (a `tojson` of a huge
+  // list) allocates past it: the renderer checks its own budget as it runs, and the supervisor's stop is the backstop.
+  // What the renderer saw is in the message; a stop by the supervisor says "without bound?" instead.
+  const SMALL = { timeMs: 5000, memoryMb: 16 }
+  const wide = (n: number, item: string) => `{% set ns = namespace(a=[${item}]) %}{% for i in range(${n}) %}{% set ns.a = ns.a + ns.a %}{% endfor %}`
+  const V100 = `"${'v'.repeat(100)}"`
+  it.each([
+    ['a string doubled by ~', '{% set ns = namespace(s="xxxxxxxxxxxxxxxx") %}{% for i in range(60) %}{% set ns.s = ns.s ~ ns.s %}{% endfor %}{{ ns.s }}', /\(a string of \d+ characters, more than the 1048576 it allows\)/],
+    ['a list doubled by +', HOSTILE.doubling, /\(a list of \d+ items, more than the 262144 it allows\)/],
+    ['a list doubled by extend', '{% set ns = namespace(a=["x"]) %}{% for i in range(40) %}{% do ns.a.extend(ns.a) %}{% endfor %}', /\(a list of \d+ items, more than the 262144 it allows\)/],
+    ['range(10**9)', HOSTILE.range, /\(range\(\) of 1000000000 items, more than the 262144 it allows\)/],
+    ['a macro recursing on a doubling string', '{% macro f(n, acc) %}{{ f(n + 1, acc ~ acc) }}{% endmacro %}{{ f(0, "xxxxxxxx") }}', /\(a string of \d+ characters/],
+    ['tojson of a list of long strings', `${wide(18, `{"k": ${V100}}`)}{{ ns.a | tojson }}`, /\(the JSON of a value of more than the 1048576 characters it allows\)/],
+    ['join of a list of long strings', `${wide(18, V100)}{{ ns.a | join }}`, /\(the text of a join of more than the 1048576 characters it allows\)/],
+    ['str() of a list of long strings', `${wide(18, V100)}{{ ns.a }}`, /\(the text of a value of more than the 1048576 characters it allows\)/],
+    ['a width in %', `{{ '%400000000s' % 'x' }}`, /\(a formatted field of 400000000 characters/],
+    ['a width in str.format()', `{{ '{:>400000000}'.format('x') }}`, /\(a formatted field of 400000000 characters/],
+    ['tojson(indent=) of a small list', `{{ [[1, 2], [3, 4]] | tojson(indent=100000000) }}`, /\(the JSON of a value of more than the 1048576 characters it allows\)/],
+    ['indent() of a few lines', `{{ 'a\nb\nc' | indent(400000000) }}`, /\(the output of indent of 1200000005 characters/],
+    ['dicts appended in nested loops', '{% set a = [] %}{% for i in range(100000) %}{% for j in range(100000) %}{% do a.append({"k": i ~ "xxxxxxxx" ~ j, "l": [i, j]}) %}{% endfor %}{% endfor %}', /\(its values took 60% of it\)/],
+  ])('%s: a memory budget error saying what grew', (_name, template, why) => {
+    const { value, ms } = timed(() => renderTemplateBounded(template, { messages: [] }, SMALL))
+    expect(value.error).toMatch(/^rendering the chat template went over its memory budget of 16 MB \(/)
+    expect(value.error).toMatch(why)
+    expect(ms).toBeLessThan(WITHIN_MS)
+  })
+
+  it('loops of nothing: a time budget error from the renderer itself, at its deadline', () => {
+    const { value, ms } = timed(() => renderTemplateBounded(HOSTILE.nested, {}, { timeMs: 150, memoryMb: 16 }))
+    expect(value.error).toMatch(/^rendering the chat template took longer than its time budget of 150 ms \(still running after \d+ steps: a template looping without bound\?\)$/)
+    expect(ms).toBeGreaterThanOrEqual(150)
+    expect(ms).toBeLessThan(150 + 2500)
+  })
+
+  it('a real template renders under the smallest budget', () => {
+    const messages = Array.from({ length: 200 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `message ${i} `.repeat(40) }))
+    const r = renderTemplateBounded('{% for m in messages %}<|{{ m.role }}|>{{ m.content }}{% endfor %}{{ messages | tojson }}', { messages }, SMALL)
+    expect(r).toEqual({ text: expect.stringContaining('<|assistant|>message 199 ') })
   })
 })
 
