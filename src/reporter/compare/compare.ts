@@ -78,7 +78,7 @@ export interface Comparison {
   mustPassFailed: string[]
   /** Calls of flipped samples (head's, and expected), for diffs: `<suite> > <id>` → lines. */
   details: Record<string, { failures: string[]; expected?: string; base?: string; head?: string }>
-  /** Mean usage (tokens, latency, cost) over paired samples that have it in both runs. */
+  /** Mean usage (tokens, latency, cost) over paired samples that have it in both runs (with trials: in every evaluated trial). */
   usage: Record<string, { base: number; head: number; delta: number; n: number }>
   warnings: string[]
   /**

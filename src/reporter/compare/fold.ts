@@ -24,7 +24,11 @@ export interface Folded {
   mustPass: boolean
   failures: string[]
   hash?: string
+  /** Mean usage per evaluated trial, by field: only the fields every evaluated trial reported. */
   usage?: Record<string, number>
+  /** Evaluated (not skipped) trials, and per usage field how many of them reported it (from the second trial on). */
+  usageTrials: number
+  usageCounts?: Record<string, number>
   expected?: string
   calls?: string
   /** Trials folded in (1 without trials). */
@@ -34,7 +38,7 @@ export interface Folded {
 }
 
 function newFolded(o: SampleOutcome): Folded {
-  return { suite: o.suite, id: o.id, values: o.values, right: true, evaluated: false, erroredOnly: false, scoredTrials: 0, skippedTrials: 0, erroredTrials: 0, mustPass: false, failures: [], trials: 1 }
+  return { suite: o.suite, id: o.id, values: o.values, right: true, evaluated: false, erroredOnly: false, scoredTrials: 0, skippedTrials: 0, erroredTrials: 0, mustPass: false, failures: [], trials: 1, usageTrials: 0 }
 }
 
 /** Add a further trial's values (sums and counts; divided at the end of `fold`). */
@@ -105,22 +109,33 @@ export function fold(input: readonly SampleOutcome[], repeated: string[]): Folde
     }
     if (o.mustPass) f.mustPass = true
     if (o.callsHash !== undefined) f.hash = o.callsHash
+    // From the second evaluated trial on, which fields each reported (the first one's: what the sum holds so far).
+    if (++f.usageTrials === 2) {
+      f.usageCounts = {}
+      for (const k in f.usage) f.usageCounts[k] = 1
+    }
     if (o.usage) {
       if (f.usage === undefined) f.usage = f.trials === 1 ? o.usage : { ...o.usage }
       else {
         if (f.usage === o.usage) f.usage = { ...o.usage }
         for (const k in o.usage) f.usage[k] = (f.usage[k] ?? 0) + (o.usage[k] as number)
       }
+      if (f.usageCounts) for (const k in o.usage) f.usageCounts[k] = (f.usageCounts[k] ?? 0) + 1
     }
   }
   for (const x of out) {
     // A sample with no evaluated trial (skipped by policy) is not right either.
     if (!x.evaluated) x.right = false
     if (x.counts) for (const m in x.values) x.values[m] = (x.values[m] as number) / (x.counts[m] as number)
-    if (x.usage && x.trials > 1) {
-      x.usage = { ...x.usage }
-      for (const k in x.usage) x.usage[k] = (x.usage[k] as number) / x.trials
-    }
+    // A field some evaluated trial lacks is unknown for the sample (a mean over the others would be short or biased).
+    if (x.usage && x.usageTrials > 1) {
+      const usage: Record<string, number> = {}
+      for (const k in x.usage) {
+        const n = x.usageCounts?.[k] ?? 0
+        if (n === x.usageTrials) usage[k] = (x.usage[k] as number) / n
+      }
+      x.usage = Object.keys(usage).length > 0 ? usage : undefined
+    } else if (x.usage && x.usageTrials === 0) x.usage = undefined
   }
   return out
 }

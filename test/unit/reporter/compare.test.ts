@@ -271,6 +271,19 @@ describe('compareRuns verdicts', () => {
     const c = compareRuns({ outcomes: base }, { outcomes: head })
     expect(c.usage['completionTokens']).toEqual({ base: 11.5, head: 21.5, delta: 10, n: 4 })
   })
+
+  it('with trials, a usage field is a sample\'s mean only when every evaluated trial reported it, never a short sum', () => {
+    const trials = (costs: (number | undefined)[][]) =>
+      costs.flatMap((c, i) => c.map((cost, t) => outcome(`s${i}`, true, 'weather', { trial: t, usage: cost === undefined ? { latencyMs: 10 } : { latencyMs: 10, costUsd: cost } })))
+    // s1's second trial reported no cost: its mean is unknown, not 0.01 / 3. A skipped trial counts for nothing.
+    const base = trials([[0.01, 0.01, 0.01], [0.01, 0.01, 0.01]])
+    const head = [...trials([[0.02, 0.02, 0.02], [0.02, undefined, 0.02]]), { ...outcome('s0', true), trial: 3, values: {}, skipped: true as const }]
+    const c = compareRuns({ outcomes: base }, { outcomes: head })
+    expect(c.usage['costUsd']!.n).toBe(1)
+    expect(c.usage['costUsd']!.head).toBeCloseTo(0.02, 12)
+    expect(c.usage['costUsd']!.base).toBeCloseTo(0.01, 12)
+    expect(c.usage['latencyMs']).toEqual({ base: 10, head: 10, delta: 0, n: 2 })
+  })
 })
 
 describe('the samples sidecar', () => {
