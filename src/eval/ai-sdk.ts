@@ -16,6 +16,7 @@ import { checkOptionKeys, type OptionKeys } from '../calls/options.js'
 import { isPlainObject } from '../calls/call-object.js'
 import type { ChatMessage } from '../calls/types.js'
 import type { Sample } from '../data/types.js'
+import { usageAmount } from '../score/usage.js'
 import { badAmount, type EvalTask, type TaskCall, type TaskOutput, type TaskStep, type TaskText, type TaskTrajectory, type TaskUsage } from './task.js'
 
 export interface AiSdkTaskOptions {
@@ -169,22 +170,20 @@ export interface GenerateTextStep {
   response?: { body?: unknown }
 }
 
-type StepLike = GenerateTextStep
-
 /**
  * An AI SDK `generateText` result as a task's answer: one step without executed tools is its text and calls; a run
  * whose tools ran (or of several steps) is a trajectory, and so is every run with `{ trajectory: true }` (an agent
  * whose model answered at once is still a run of one step). Usage is every step's, each step one request.
  */
 export function fromGenerateText(result: GenerateTextLike, options: FromGenerateTextOptions = {}): TaskOutput {
-  const steps: readonly StepLike[] | undefined = typeof result === 'object' && result !== null && Array.isArray(result.steps) ? result.steps : undefined
+  const steps: readonly GenerateTextStep[] | undefined = typeof result === 'object' && result !== null && Array.isArray(result.steps) ? result.steps : undefined
   if (steps === undefined) throw new TypeError('fromGenerateText: the result has no `steps` (is it the result of generateText, awaited?)')
   checkOptionKeys(options, ['trajectory', 'stepCostUsd'], 'fromGenerateText')
   checkStepCost(options.stepCostUsd, 'fromGenerateText')
   const usage = stepsUsage(steps, options.stepCostUsd)
   const ran = steps.some((s) => (s.content ?? []).some((p) => p.type === 'tool-result' || p.type === 'tool-error'))
   if (options.trajectory !== true && steps.length === 1 && !ran) {
-    const step = steps[0] as StepLike
+    const step = steps[0] as GenerateTextStep
     const calls = stepCalls(step)
     const out: TaskText = calls.length > 0 ? { calls } : { text: step.text ?? '' }
     if (calls.length > 0 && step.text) out.text = step.text
@@ -202,7 +201,7 @@ function checkStepCost(stepCost: unknown, where: string): void {
   if (stepCost !== undefined && typeof stepCost !== 'function') throw new TypeError(`${where}: option \`stepCostUsd\` must be a function of a step giving its cost in USD`)
 }
 
-function stepCalls(step: StepLike): TaskCall[] {
+function stepCalls(step: GenerateTextStep): TaskCall[] {
   return (step.toolCalls ?? []).map((c) => {
     const call: TaskCall = { name: c.toolName, arguments: callArguments(c.input) }
     if (typeof c.toolCallId === 'string') call.id = c.toolCallId
@@ -217,7 +216,7 @@ function callArguments(input: unknown): Record<string, unknown> | string {
   return JSON.stringify(input ?? {})
 }
 
-function trajectoryStep(step: StepLike): TaskStep {
+function trajectoryStep(step: GenerateTextStep): TaskStep {
   const calls = stepCalls(step)
   const parts = step.content ?? []
   const results: NonNullable<TaskStep['results']> = calls.map((c) => {
@@ -237,14 +236,14 @@ function errorText(error: unknown): string {
 }
 
 /** Every step counted, its tokens, response time and cost; a count some step lacks is left out, not summed short. */
-function stepsUsage(steps: readonly StepLike[], stepCost: StepCost | undefined): TaskUsage | undefined {
+function stepsUsage(steps: readonly GenerateTextStep[], stepCost: StepCost | undefined): TaskUsage | undefined {
   if (steps.length === 0) return undefined
   const usage: TaskUsage = { requests: steps.length }
-  const sum = (pick: (s: StepLike) => number | undefined): number | undefined => {
+  const sum = (pick: (s: GenerateTextStep) => number | undefined): number | undefined => {
     let total = 0
     for (const s of steps) {
-      const v = pick(s)
-      if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) return undefined
+      const v = usageAmount(pick(s))
+      if (v === undefined) return undefined
       total += v
     }
     return total
@@ -257,7 +256,7 @@ function stepsUsage(steps: readonly StepLike[], stepCost: StepCost | undefined):
   if (stepCost !== undefined) {
     const costs = steps.map((s, i) => {
       const cost = stepCost(s)
-      if (cost !== undefined && (typeof cost !== 'number' || !Number.isFinite(cost) || cost < 0)) {
+      if (cost !== undefined && usageAmount(cost) === undefined) {
         throw new TypeError(`fromGenerateText: \`stepCostUsd\` gave step ${i + 1} a cost that is not a number >= 0 (${badAmount(cost)})`)
       }
       return cost

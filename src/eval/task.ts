@@ -17,6 +17,7 @@ import type { Sample } from '../data/types.js'
 import { callsFromOpenAI } from '../models/replay.js'
 import type { GenerateOptions, ModelOutput, ModelProvider } from '../models/types.js'
 import { trajectoryCalls, type ToolOutcome, type Trajectory, type TrajectoryStep } from '../score/trajectory.js'
+import { usageAmount } from '../score/usage.js'
 
 /** What a task is told besides its sample: when to stop. */
 export interface TaskContext {
@@ -332,16 +333,16 @@ export function taskUsage(value: unknown): ModelOutput['usage'] | undefined {
   if (!isPlainObject(value)) throw new TaskShapeError('`usage` that is not an object')
   const usage: NonNullable<ModelOutput['usage']> = {}
   for (const key of ['promptTokens', 'completionTokens', 'latencyMs', 'requests', 'costUsd'] as const) {
-    const v = value[key]
-    if (v === undefined) continue
-    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || (key === 'requests' && (!Number.isInteger(v) || v < 1))) {
-      throw new TaskShapeError(`\`usage.${key}\` that is not a ${key === 'requests' ? 'positive integer' : 'number >= 0'} (${badAmount(v)})`)
+    if (value[key] === undefined) continue
+    const v = usageAmount(value[key])
+    if (v === undefined || (key === 'requests' && (!Number.isInteger(v) || v < 1))) {
+      throw new TaskShapeError(`\`usage.${key}\` that is not a ${key === 'requests' ? 'positive integer' : 'number >= 0'} (${badAmount(value[key])})`)
     }
     usage[key] = v
   }
   const each = value['latenciesMs']
   if (each !== undefined) {
-    if (!Array.isArray(each) || !each.every((v) => typeof v === 'number' && Number.isFinite(v) && v >= 0)) {
+    if (!Array.isArray(each) || !each.every((v) => usageAmount(v) !== undefined)) {
       throw new TaskShapeError('`usage.latenciesMs` that is not a list of numbers >= 0')
     }
     usage.latenciesMs = each as number[]

@@ -17,6 +17,7 @@
  */
 import { addUsage, createUsageAccumulator, latencyStats, sumCosts, type LatencyStats, type ProviderSums, type ProviderTokens, type UsageAccumulator } from '../score/usage-sums.js'
 import type { SampleRecord } from '../score/types.js'
+import { usageAmount } from '../score/usage.js'
 
 /** USD per million tokens. */
 export interface Price {
@@ -126,8 +127,7 @@ export function validatePricing(pricing: unknown): Pricing | undefined {
       if (key !== 'prompt' && key !== 'completion') throw new Error(`tool-evals reporter: unknown key \`${where}.${key}\`; known: prompt, completion`)
     }
     for (const key of ['prompt', 'completion'] as const) {
-      const v = price[key]
-      if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) {
+      if (usageAmount(price[key]) === undefined) {
         throw new Error(`tool-evals reporter: \`${where}.${key}\` must be a number >= 0 (USD per million tokens)`)
       }
     }

@@ -9,7 +9,7 @@ import type { PythonText } from './python-text.js'
 import type { PythonValues } from './python-values.js'
 
 export type V = { type: string; value: any; builtins: ReadonlyMap<string, V>; __bool__(): { value: boolean } }
-type ValueClass = new (value?: any) => V
+export type ValueClass = new (value?: any) => V
 
 /** What the filters use of python-jinja.ts. */
 export interface FilterKit {

@@ -3,31 +3,14 @@
  * `format`, `find`, ...), for python-jinja.ts. Like it, this function runs in the renderer worker from its source
  * text: self-contained; `k` brings the engine's value classes and python-jinja.ts's helpers.
  */
-import type { PythonText } from './python-text.js'
-import type { V } from './python-filters.js'
+import type { FilterKit, V } from './python-filters.js'
 
-type ValueClass = new (value?: any) => V
 type Method = (self: V, args: V[], kwargs: Map<string, V>) => V
 
-/** What the methods use of python-jinja.ts. */
-export interface MethodKit {
-  py: PythonText
-  Int: ValueClass
-  List: ValueClass
-  Tuple: ValueClass
-  Dict: ValueClass
-  fail: (message: string) => never
-  str: (s: string) => V
+/** What the methods use of python-jinja.ts: the filters' helpers, and a few of their own. */
+export type MethodKit = Pick<FilterKit, 'py' | 'Int' | 'List' | 'Tuple' | 'Dict' | 'fail' | 'str' | 'isList' | 'isDict' | 'items' | 'equal' | 'keyOf' | 'stringOf' | 'intOf' | 'boolOf'> & {
   none: () => V
-  isList: (v: V) => boolean
-  isDict: (v: V) => boolean
-  items: (v: V) => V[]
-  equal: (a: V, b: V) => boolean
   lookup: (dict: V, key: V) => V | undefined
-  keyOf: (dict: V, k: string) => V
-  stringOf: (v: V, what: string) => string
-  intOf: (v: V | undefined, fallback: number, what: string) => number
-  boolOf: (v: V | undefined, fallback: boolean) => boolean
   /** A list or dict is growing to `n` items: throws when that is over the memory budget (python-budget.ts). */
   grow: (n: number, what: string) => void
 }
